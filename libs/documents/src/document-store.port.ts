@@ -1,0 +1,120 @@
+/**
+ * The document store port for read models and looked-up state (DESIGN §2).
+ * Named collections of JSON documents keyed by `id`. Adapters: embedded SQLite (default, same
+ * file as the event store) and MongoDB. Both pass test/support's contract suite.
+ *
+ * Filter language: a documented subset of MongoDB's.
+ *   { field: value }                       equality (dotted paths reach into objects)
+ *   { field: { $eq | $ne | $gt | $gte | $lt | $lte: value } }
+ *   { field: { $in: [values] } }
+ *   { field: { $exists: true | false } }
+ * Several fields are ANDed. Values are strings, numbers, booleans or null. Equality on an
+ * array field is not supported (no element matching) — model such lookups as separate fields.
+ */
+
+export interface Doc {
+  id: string;
+  [key: string]: unknown;
+}
+
+export type Scalar = string | number | boolean | null;
+export type FieldCondition =
+  | Scalar
+  | {
+      $eq?: Scalar;
+      $ne?: Scalar;
+      $gt?: Scalar;
+      $gte?: Scalar;
+      $lt?: Scalar;
+      $lte?: Scalar;
+      $in?: Scalar[];
+      $exists?: boolean;
+    };
+export type Filter = Record<string, FieldCondition>;
+
+/** Ordered sort keys; `id` ascending is always appended as the final tie-breaker. */
+export type Sort = Array<[field: string, direction: 1 | -1]>;
+
+export interface FindOptions {
+  sort?: Sort;
+  /** Page size; default 100, at most 1000. */
+  limit?: number;
+  /** Opaque cursor from a previous page's `nextCursor` (keyset pagination: stable under inserts). */
+  after?: string;
+}
+
+export interface FindResult<T> {
+  items: T[];
+  /** Cursor of the next page, or null when this page is the last. */
+  nextCursor: string | null;
+}
+
+export interface IndexSpec {
+  /** Fields in order with direction. Dotted paths allowed. */
+  fields: Sort;
+  unique?: boolean;
+}
+
+export interface Collection<T extends Doc = Doc> {
+  readonly name: string;
+  get(id: string): Promise<T | null>;
+  getMany(ids: string[]): Promise<T[]>;
+  /** Insert or replace the whole document. */
+  upsert(doc: T): Promise<void>;
+  /** Insert only; resolves false (and changes nothing) when the id exists already. */
+  insertIfAbsent(doc: T): Promise<boolean>;
+  /** Resolves true when a document was deleted. */
+  delete(id: string): Promise<boolean>;
+  find(filter?: Filter, options?: FindOptions): Promise<FindResult<T>>;
+  count(filter?: Filter): Promise<number>;
+  deleteMany(filter: Filter): Promise<number>;
+}
+
+/**
+ * One write of a batch. `guardPosition` makes a projection's write idempotent: the write is
+ * skipped when the stored document already carries `_position >= guardPosition` (the global
+ * position of the event that produced it); written documents get `_position` set to it.
+ */
+export type WriteOp =
+  | { kind: 'upsert'; collection: string; doc: Doc; guardPosition?: number }
+  | { kind: 'delete'; collection: string; id: string; guardPosition?: number }
+  /**
+   * Compare-and-set: write `doc` only if the stored document's fields equal `expect`
+   * (`expect: null` = must not exist). A failed check throws ConcurrentModificationError;
+   * on the embedded adapter the whole batch then rolls back.
+   */
+  | { kind: 'cas'; collection: string; doc: Doc; expect: Record<string, Scalar> | null };
+
+export interface DocumentStore {
+  collection<T extends Doc = Doc>(name: string): Collection<T>;
+  /** Idempotent: creates missing indexes (SQLite expression indexes / Mongo indexes). */
+  ensureIndexes(collection: string, indexes: IndexSpec[]): Promise<void>;
+  dropCollection(name: string): Promise<void>;
+  listCollections(): Promise<string[]>;
+  /**
+   * Applies the ops in order. Embedded: one transaction (all or nothing). MongoDB: in order,
+   * each op idempotent by its guard, so a retried batch converges on the same result.
+   */
+  applyBatch(ops: WriteOp[]): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const DOCUMENT_STORE = Symbol('DOCUMENT_STORE');
+
+export class ConcurrentModificationError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly id: string,
+  ) {
+    super(`Concurrent modification of ${collection}/${id}`);
+    this.name = 'ConcurrentModificationError';
+  }
+}
+
+export class InvalidFilterError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidFilterError';
+  }
+}

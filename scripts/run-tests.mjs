@@ -1,0 +1,47 @@
+// Runs the compiled spec files with Node's built-in test runner.
+// Usage: node scripts/run-tests.mjs [unit|int|e2e] [path-filter...]
+// Node 20's --test takes no globs, so the files are found here.
+import { spawn } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const levels = new Set(['unit', 'int', 'e2e']);
+const args = process.argv.slice(2);
+const level = args.find((a) => levels.has(a));
+const filters = args.filter((a) => !levels.has(a));
+
+async function* walk(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}
+
+const files = [];
+for (const top of ['apps', 'libs', 'test']) {
+  try {
+    for await (const f of walk(join(root, 'dist', top))) {
+      if (!/\.(unit|int|e2e)\.spec\.js$/.test(f)) continue;
+      if (level && !f.endsWith(`.${level}.spec.js`)) continue;
+      const rel = relative(root, f);
+      if (filters.length && !filters.some((x) => rel.includes(x))) continue;
+      files.push(f);
+    }
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+  }
+}
+files.sort();
+if (files.length === 0) {
+  console.error('run-tests: no spec files matched');
+  process.exit(1);
+}
+const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+const child = spawn(
+  process.execPath,
+  ['--enable-source-maps', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...files],
+  { stdio: 'inherit', cwd: root },
+);
+child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));
