@@ -1,1 +1,2 @@
-export {};
+export * from './contracts/event-store.contract.js';
+export * from './contracts/document-store.contract.js';

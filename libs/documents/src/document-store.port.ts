@@ -10,6 +10,15 @@
  *   { field: { $exists: true | false } }
  * Several fields are ANDed. Values are strings, numbers, booleans or null. Equality on an
  * array field is not supported (no element matching) — model such lookups as separate fields.
+ *
+ * Exact semantics (both adapters; `validateFilter`/`matchesFilter` in query/ are the reference):
+ * - field paths are dot-separated identifiers (`[A-Za-z_][A-Za-z0-9_]*`); anything else, an
+ *   unknown operator (`$regex`, `$or`, ...) or a non-scalar value throws InvalidFilterError;
+ * - types never mix: 10 and "10" differ, `$gt: 5` matches numbers only, `$lt: "m"` strings only,
+ *   `true` is not 1; `$gt/$gte/$lt/$lte` take a number or a string (null/boolean → InvalidFilterError);
+ * - `{f: null}` matches null and missing, `{f: {$ne: null}}` present and not null,
+ *   `$exists` tells missing from null; `$ne: v` matches missing fields too;
+ * - sort order: missing = null < numbers < strings (booleans, objects, arrays: unspecified).
  */
 
 export interface Doc {
@@ -39,7 +48,11 @@ export interface FindOptions {
   sort?: Sort;
   /** Page size; default 100, at most 1000. */
   limit?: number;
-  /** Opaque cursor from a previous page's `nextCursor` (keyset pagination: stable under inserts). */
+  /**
+   * Opaque cursor from a previous page's `nextCursor` (keyset pagination: stable under inserts),
+   * valid with the same filter and sort only. Adapters build it with `encodeCursor` (query/) so
+   * a projection context can page over a store and its pending writes alike.
+   */
   after?: string;
 }
 
@@ -59,7 +72,7 @@ export interface Collection<T extends Doc = Doc> {
   readonly name: string;
   get(id: string): Promise<T | null>;
   getMany(ids: string[]): Promise<T[]>;
-  /** Insert or replace the whole document. */
+  /** Insert or replace the whole document. A unique index violation throws DuplicateKeyError. */
   upsert(doc: T): Promise<void>;
   /** Insert only; resolves false (and changes nothing) when the id exists already. */
   insertIfAbsent(doc: T): Promise<boolean>;
@@ -80,14 +93,22 @@ export type WriteOp =
   | { kind: 'delete'; collection: string; id: string; guardPosition?: number }
   /**
    * Compare-and-set: write `doc` only if the stored document's fields equal `expect`
-   * (`expect: null` = must not exist). A failed check throws ConcurrentModificationError;
+   * (`expect: null` = must not exist; top-level fields, an expected null also matches a missing
+   * field). A failed check throws ConcurrentModificationError;
    * on the embedded adapter the whole batch then rolls back.
    */
   | { kind: 'cas'; collection: string; doc: Doc; expect: Record<string, Scalar> | null };
 
 export interface DocumentStore {
+  /**
+   * A handle on a collection (cheap, no I/O; the collection exists from its first write).
+   * Names match `[A-Za-z0-9_][A-Za-z0-9_.-]*` (at most 120 characters); others throw.
+   */
   collection<T extends Doc = Doc>(name: string): Collection<T>;
-  /** Idempotent: creates missing indexes (SQLite expression indexes / Mongo indexes). */
+  /**
+   * Idempotent: creates missing indexes (SQLite expression indexes / Mongo indexes). Unique
+   * indexes are only meant for fields every document has (missing fields: adapter-specific).
+   */
   ensureIndexes(collection: string, indexes: IndexSpec[]): Promise<void>;
   dropCollection(name: string): Promise<void>;
   listCollections(): Promise<string[]>;
@@ -109,6 +130,18 @@ export class ConcurrentModificationError extends Error {
   ) {
     super(`Concurrent modification of ${collection}/${id}`);
     this.name = 'ConcurrentModificationError';
+  }
+}
+
+/** A write would break a unique index. On the embedded adapter its batch rolls back. */
+export class DuplicateKeyError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly id: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Duplicate key in ${collection} writing ${id}`, options);
+    this.name = 'DuplicateKeyError';
   }
 }
 

@@ -1,0 +1,29 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { type AppConfig, LoggingModule, OpenApiModule } from '#common';
+import type { ApiAppOptions } from './app.factory.js';
+import { featureModules } from './features.js';
+import { HealthModule } from './health/health.module.js';
+import { StorageModule } from './storage/storage.module.js';
+
+/** The HTTP app: logging, storage, health, the API description, then the features. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, options: ApiAppOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        LoggingModule.forRoot(config),
+        StorageModule.forRoot(config, { runProjections: config.runProjections, clock: options.clock }),
+        HealthModule,
+        OpenApiModule.forRoot({
+          title: 'svc API',
+          version: '1.0.0',
+          description: 'Platform API (/v1, /oauth) and agent data API (/api/v1). Errors: {error, message, code}; /api/v1 errors are RFC 9457 problem+json.',
+          servers: [{ url: config.publicUrl ?? '/' }],
+        }),
+        ...featureModules(config),
+        ...(options.imports ?? []),
+      ],
+    };
+  }
+}

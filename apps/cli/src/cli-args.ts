@@ -1,0 +1,101 @@
+import { parseArgs } from 'node:util';
+
+export const USAGE = `Usage: svc <command> [options]    (npm run svc -- <command> [options])
+
+Commands:
+  projections status             one JSON line per projection: checkpoint, state, lag
+  projections rebuild [NAME]     replay from position 0 into fresh collections, then switch
+                                 (every projection, or only NAME)
+  events tail [options]          print events as JSON lines:
+                                 {position, stream, revision, type, id, created, data}
+      --stream S                 only events of stream S
+      --stream-prefix P          only streams starting with P (repeatable)
+      --type-prefix P            only event types starting with P (repeatable)
+      --from POSITION            start at this global position (inclusive); without it,
+                                 the last --limit events (default 10)
+      --limit N                  print at most N events (with --from: no limit by default)
+      --follow                   keep printing new events until interrupted
+  help                           this text
+
+Configuration comes from the same environment variables as the server (SVC_DATA_DIR,
+EVENTSTORE_URL, MONGODB_URL, ...). The CLI can run while the server uses the same data.
+Exit codes: 0 done, 1 error, 2 bad usage.`;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export type CliCommand =
+  | { kind: 'help' }
+  | { kind: 'projections-status' }
+  | { kind: 'projections-rebuild'; name?: string }
+  | {
+      kind: 'events-tail';
+      stream?: string;
+      streamPrefixes: string[];
+      typePrefixes: string[];
+      from?: number;
+      limit?: number;
+      follow: boolean;
+    };
+
+function nonNegativeInt(flag: string, value: string | undefined, min: number): number {
+  if (value === undefined || !/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`${flag} expects an integer >= ${min}, got ${JSON.stringify(value ?? '')}`);
+  }
+  return Number(value);
+}
+
+/** Parses `svc` arguments; throws UsageError (exit code 2) on anything it does not understand. */
+export function parseCliArgs(argv: string[]): CliCommand {
+  const [group, action, ...rest] = argv;
+  if (group === undefined || group === 'help' || group === '--help' || group === '-h') return { kind: 'help' };
+  const parse = (args: string[], options: NonNullable<Parameters<typeof parseArgs>[0]>['options']) => {
+    try {
+      return parseArgs({ args, options, allowPositionals: true, strict: true });
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+  };
+  if (group === 'projections') {
+    if (action === 'status') {
+      const { positionals } = parse(rest, {});
+      if (positionals.length) throw new UsageError(`projections status takes no arguments, got ${positionals.join(' ')}`);
+      return { kind: 'projections-status' };
+    }
+    if (action === 'rebuild') {
+      const { positionals } = parse(rest, {});
+      if (positionals.length > 1) throw new UsageError('projections rebuild takes at most one projection name');
+      return positionals[0] === undefined ? { kind: 'projections-rebuild' } : { kind: 'projections-rebuild', name: positionals[0] };
+    }
+    throw new UsageError(action === undefined ? 'projections needs a subcommand: status or rebuild' : `unknown projections subcommand: ${action}`);
+  }
+  if (group === 'events') {
+    if (action !== 'tail') throw new UsageError(action === undefined ? 'events needs a subcommand: tail' : `unknown events subcommand: ${action}`);
+    const { values, positionals } = parse(rest, {
+      stream: { type: 'string' },
+      'stream-prefix': { type: 'string', multiple: true },
+      'type-prefix': { type: 'string', multiple: true },
+      from: { type: 'string' },
+      limit: { type: 'string' },
+      follow: { type: 'boolean', short: 'f' },
+    });
+    if (positionals.length) throw new UsageError(`events tail takes no positional arguments, got ${positionals.join(' ')}`);
+    const v = values as Record<string, string | string[] | boolean | undefined>;
+    const stream = v.stream as string | undefined;
+    if (stream === '') throw new UsageError('--stream expects a stream name');
+    return {
+      kind: 'events-tail',
+      ...(stream !== undefined ? { stream } : {}),
+      streamPrefixes: (v['stream-prefix'] as string[] | undefined) ?? [],
+      typePrefixes: (v['type-prefix'] as string[] | undefined) ?? [],
+      ...(v.from !== undefined ? { from: nonNegativeInt('--from', v.from as string, 1) } : {}),
+      ...(v.limit !== undefined ? { limit: nonNegativeInt('--limit', v.limit as string, 1) } : {}),
+      follow: v.follow === true,
+    };
+  }
+  throw new UsageError(`unknown command: ${group}`);
+}

@@ -1,0 +1,82 @@
+import 'reflect-metadata';
+import { parseCliArgs, USAGE, UsageError } from './cli-args.js';
+
+/** Writes one line to stdout, honouring back-pressure. */
+function writeLine(line: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(`${line}\n`)) resolve();
+    else process.stdout.once('drain', resolve);
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  let command;
+  try {
+    command = parseCliArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`svc: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (command.kind === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  // Loaded only now, so usage errors and help answer at once.
+  const [{ NestFactory }, { Logger }, { loadConfig }, { EVENT_STORE }, { ProjectionRunner }, { CliModule }, tail, projections] = await Promise.all([
+    import('@nestjs/core'),
+    import('nestjs-pino'),
+    import('#common'),
+    import('#eventstore'),
+    import('#projections'),
+    import('./cli.module.js'),
+    import('./commands/events-tail.command.js'),
+    import('./commands/projections.command.js'),
+  ]);
+  const config = loadConfig();
+  // Quiet by default: stdout is the command's output, logs go to stderr.
+  const logLevel = process.env.LOG_LEVEL ? config.logLevel : 'warn';
+  const onCommit = command.kind === 'projections-rebuild' ? projections.rebuildProgress((line) => void writeLine(line)) : undefined;
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, { logLevel, onCommit }), { bufferLogs: true, abortOnError: false });
+  app.useLogger(app.get(Logger));
+  await app.init();
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    switch (command.kind) {
+      case 'events-tail':
+        await tail.tailEvents(app.get(EVENT_STORE), command, writeLine, abort.signal);
+        break;
+      case 'projections-status':
+        await projections.projectionsStatus(app.get(ProjectionRunner), writeLine);
+        break;
+      case 'projections-rebuild':
+        await projections.rebuildProjections(app.get(ProjectionRunner), command.name, writeLine);
+        break;
+    }
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await app.close();
+  }
+}
+
+// `svc events tail | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+});
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    // ConfigError's message is already the one line naming the variable.
+    const message = error instanceof Error ? (error.name === 'ConfigError' ? error.message : `svc: ${error.message}`) : `svc: ${String(error)}`;
+    process.stderr.write(`${message.split('\n')[0]}\n`);
+    process.exit(1);
+  },
+);

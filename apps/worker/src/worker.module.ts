@@ -1,0 +1,15 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { type AppConfig, LoggingModule } from '#common';
+import { featureModules } from '../../api/src/features.js';
+import { StorageModule } from '../../api/src/storage/storage.module.js';
+
+/** The worker: the same features and storage as the api, no HTTP; it always runs projections. */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [LoggingModule.forRoot(config), StorageModule.forRoot(config, { runProjections: true }), ...featureModules(config)],
+    };
+  }
+}

@@ -1,0 +1,209 @@
+import { STATUS_CODES } from 'node:http';
+import { isProblemPath } from '../http/error-response.js';
+import type { OperationSpec } from './operation.metadata.js';
+import { type JsonSchema, SchemaCollector } from './schema-collector.js';
+
+/** One documented route: HTTP method, Nest path (`/v1/things/:id`) and its @Operation spec. */
+export interface OperationRoute {
+  method: string;
+  path: string;
+  spec: OperationSpec;
+  /** `Controller_method`, the default operationId. */
+  handlerName: string;
+}
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description?: string;
+  /** Server URLs; default `/` (same origin as the document). */
+  servers?: Array<{ url: string; description?: string }>;
+}
+
+export type OpenApiDocument = Record<string, unknown> & {
+  openapi: string;
+  paths: Record<string, Record<string, unknown>>;
+  components: Record<string, Record<string, unknown>>;
+};
+
+const ERROR_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'Every error body (DESIGN D5). Some errors add fields (details, retry_after, required_scope, ...).',
+  properties: {
+    error: { type: 'string', description: 'Short machine word, e.g. not_found.' },
+    message: { type: 'string', description: 'Human-readable explanation.' },
+    code: { type: 'string', description: 'Stable upper-case code, e.g. ROUTE_NOT_FOUND.' },
+    details: {
+      type: 'array',
+      description: 'Validation problems, one per field.',
+      items: {
+        type: 'object',
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+        required: ['path', 'message'],
+      },
+    },
+  },
+  required: ['error', 'message', 'code'],
+};
+
+const PROBLEM_SCHEMA: JsonSchema = {
+  description: 'RFC 9457 problem details with the fields of Error (agent data surface, /api/v1).',
+  allOf: [
+    { $ref: '#/components/schemas/Error' },
+    {
+      type: 'object',
+      properties: {
+        type: { type: 'string', format: 'uri-reference' },
+        title: { type: 'string' },
+        status: { type: 'integer' },
+      },
+      required: ['type', 'title', 'status'],
+    },
+  ],
+};
+
+/** Nest route path to an OpenAPI path template: `/things/:id` → `/things/{id}`. */
+export function toOpenApiPath(path: string): string {
+  const clean = `/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
+  return clean.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function pathParamNames(template: string): string[] {
+  return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+}
+
+function objectParameters(schema: JsonSchema, location: 'query' | 'path'): Array<Record<string, unknown>> {
+  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(props).map(([name, prop]) => {
+    const { description, ...rest } = prop;
+    return {
+      name,
+      in: location,
+      required: location === 'path' ? true : required.has(name),
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+/** Builds the OpenAPI 3.1 document from the documented routes. Deterministic for a given input. */
+export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]): OpenApiDocument {
+  const schemas = new SchemaCollector();
+  const paths: Record<string, Record<string, unknown>> = {};
+  const tags = new Set<string>();
+  const sorted = [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  const seenIds = new Set<string>();
+
+  for (const route of sorted) {
+    const { spec } = route;
+    if (spec.hidden) continue;
+    const template = toOpenApiPath(route.path);
+    const method = route.method.toLowerCase();
+    const operationId = spec.operationId ?? route.handlerName;
+    if (seenIds.has(operationId)) throw new Error(`OpenAPI: duplicate operationId ${operationId} (${route.method} ${route.path})`);
+    seenIds.add(operationId);
+    const problem = isProblemPath(template);
+    const errorRef = { $ref: problem ? '#/components/responses/Problem' : '#/components/responses/Error' };
+
+    const parameters: Array<Record<string, unknown>> = [];
+    const documented = new Set<string>();
+    if (spec.params) {
+      for (const p of objectParameters(schemas.convert(spec.params, 'input', `${operationId}Params`), 'path')) {
+        parameters.push(p);
+        documented.add(p.name as string);
+      }
+    }
+    for (const name of pathParamNames(template)) {
+      if (!documented.has(name)) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+    }
+    if (spec.query) parameters.push(...objectParameters(schemas.convert(spec.query, 'input', `${operationId}Query`), 'query'));
+
+    const responses: Record<string, unknown> = {};
+    for (const [status, response] of Object.entries(spec.responses)) {
+      const entry: Record<string, unknown> = { description: response.description };
+      if (response.schema) {
+        entry.content = { [response.contentType ?? 'application/json']: { schema: schemas.convert(response.schema, 'output', `${operationId}Response${status}`) } };
+      } else if (Number(status) >= 400) {
+        entry.content = (errorRef.$ref === '#/components/responses/Problem' ? PROBLEM_CONTENT : ERROR_CONTENT);
+      }
+      if (response.headers) {
+        entry.headers = Object.fromEntries(
+          Object.entries(response.headers).map(([h, v]) => [h, { description: v.description, schema: v.schema ?? { type: 'string' } }]),
+        );
+      }
+      responses[String(status)] = entry;
+    }
+    if ((spec.body || spec.query || spec.params) && !responses['400']) {
+      responses['400'] = { $ref: problem ? '#/components/responses/ProblemValidationFailed' : '#/components/responses/ValidationFailed' };
+    }
+    if (!responses.default) responses.default = errorRef;
+
+    const operation: Record<string, unknown> = {
+      operationId,
+      summary: spec.summary,
+      ...(spec.description ? { description: spec.description } : {}),
+      ...(spec.tags?.length ? { tags: spec.tags } : {}),
+      ...(spec.deprecated ? { deprecated: true } : {}),
+      ...(parameters.length ? { parameters } : {}),
+      ...(spec.body
+        ? {
+            requestBody: {
+              required: !spec.body.safeParse(undefined).success,
+              content: { 'application/json': { schema: schemas.convert(spec.body, 'input', `${operationId}Body`) } },
+            },
+          }
+        : {}),
+      responses,
+      ...(spec.security
+        ? { security: spec.security.map((s) => (typeof s === 'string' ? { [s]: [] } : s)) }
+        : {}),
+    };
+    for (const t of spec.tags ?? []) tags.add(t);
+    (paths[template] ??= {})[method] = operation;
+  }
+
+  return {
+    openapi: '3.1.1',
+    info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+    servers: info.servers?.length ? info.servers : [{ url: '/' }],
+    ...(tags.size ? { tags: [...tags].sort().map((name) => ({ name })) } : {}),
+    paths,
+    components: {
+      schemas: { ...schemas.components(), Error: ERROR_SCHEMA, Problem: PROBLEM_SCHEMA },
+      responses: {
+        Error: { description: 'Error (DESIGN D5 body).', content: ERROR_CONTENT },
+        Problem: { description: 'Error as RFC 9457 problem details.', content: PROBLEM_CONTENT },
+        ValidationFailed: { description: `${STATUS_CODES[400]}: VALIDATION_FAILED with details, MALFORMED_JSON, ...`, content: ERROR_CONTENT },
+        ProblemValidationFailed: { description: `${STATUS_CODES[400]}: VALIDATION_FAILED with details, MALFORMED_JSON, ...`, content: PROBLEM_CONTENT },
+      },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key or OAuth access token>.' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Agent data API key.' },
+      },
+    },
+  };
+}
+
+const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+const PROBLEM_CONTENT = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
+
+/**
+ * Object schemas in the document that accept unknown fields: a request schema nested with
+ * z.object instead of z.strictObject. Output schemas always carry additionalProperties.
+ */
+export function findNonStrictObjects(doc: unknown): string[] {
+  const found: string[] = [];
+  const walk = (node: unknown, at: string): void => {
+    if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${at}/${i}`));
+    else if (node && typeof node === 'object') {
+      const o = node as Record<string, unknown>;
+      if (o.type === 'object' && o.properties && !('additionalProperties' in o) && !at.includes('/components/schemas/Error') && !at.includes('/components/schemas/Problem')) {
+        found.push(at);
+      }
+      for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    }
+  };
+  walk(doc, '#');
+  return found;
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { buildOpenApiDocument, findNonStrictObjects, toOpenApiPath } from './openapi-document.js';
+import { checkOpenApiDocument } from './openapi-structure.js';
+import type { OperationSpec } from './operation.metadata.js';
+
+const Money = z.number().int().meta({ id: 'Cents', description: 'Integer cents.' });
+const info = { title: 't', version: '1' };
+
+function route(method: string, path: string, spec: OperationSpec, handlerName = `C_${method}${path.replace(/\W/g, '_')}`) {
+  return { method, path, spec, handlerName };
+}
+
+describe('buildOpenApiDocument', () => {
+  it('builds a structurally valid 3.1 document with named schemas hoisted into components', () => {
+    const doc = buildOpenApiDocument(info, [
+      route('POST', '/v1/things', {
+        summary: 'create',
+        body: z.strictObject({ price: Money, tags: z.array(z.string()).optional() }),
+        responses: { 201: { description: 'ok', schema: z.object({ id: z.string(), price: Money }) } },
+        security: ['bearer'],
+      }),
+      route('GET', '/v1/things/:id', { summary: 'read', responses: { 200: { description: 'ok' } } }),
+      route('GET', '/api/v1/things', { summary: 'list', query: z.strictObject({ limit: z.coerce.number().int().default(20) }), responses: { 200: { description: 'ok' } } }),
+    ]);
+    assert.deepEqual(checkOpenApiDocument(doc), []);
+    assert.equal(doc.openapi, '3.1.1');
+    assert.deepEqual((doc.components.schemas as Record<string, unknown>).Cents, { type: 'integer', description: 'Integer cents.', minimum: -9007199254740991, maximum: 9007199254740991 });
+    const post = doc.paths['/v1/things']!.post as Record<string, any>;
+    assert.equal(post.requestBody.content['application/json'].schema.properties.price.$ref, '#/components/schemas/Cents');
+    assert.equal(post.responses['400'].$ref, '#/components/responses/ValidationFailed');
+    const read = doc.paths['/v1/things/{id}']!.get as Record<string, any>;
+    assert.deepEqual(read.parameters, [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
+    const list = doc.paths['/api/v1/things']!.get as Record<string, any>;
+    assert.equal(list.responses.default.$ref, '#/components/responses/Problem');
+    assert.equal(list.parameters[0].required, false);
+  });
+
+  it('flags request objects that would accept unknown fields', () => {
+    const doc = buildOpenApiDocument(info, [
+      route('POST', '/x', { summary: 'x', body: z.strictObject({ inner: z.object({ a: z.string() }) }), responses: { 200: { description: 'ok' } } }),
+    ]);
+    assert.equal(findNonStrictObjects(doc).length, 1);
+  });
+
+  it('refuses duplicate operation ids', () => {
+    const spec: OperationSpec = { summary: 's', operationId: 'same', responses: { 200: { description: 'ok' } } };
+    assert.throws(() => buildOpenApiDocument(info, [route('GET', '/a', spec), route('GET', '/b', spec)]), /duplicate operationId same/);
+  });
+
+  it('converts Nest paths to templates', () => {
+    assert.equal(toOpenApiPath('//v1/things/:id/'), '/v1/things/{id}');
+    assert.equal(toOpenApiPath('/'), '/');
+  });
+});
+
+describe('checkOpenApiDocument', () => {
+  it('reports broken references, undeclared path parameters and a wrong version', () => {
+    const problems = checkOpenApiDocument({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/a/{id}': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } } } } } },
+        '/b': { post: { responses: {} } },
+      },
+      components: {},
+    });
+    assert.ok(problems.some((p) => p.includes('expected 3.1.x')));
+    assert.ok(problems.some((p) => p.includes('unresolved $ref #/components/schemas/Nope')));
+    assert.ok(problems.some((p) => p.includes('path parameter id is not declared')));
+    assert.ok(problems.some((p) => p.includes('needs at least one response')));
+  });
+});

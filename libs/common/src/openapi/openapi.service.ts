@@ -1,0 +1,65 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { RequestMethod } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { stringify } from 'yaml';
+import { getOperation } from './operation.metadata.js';
+import { buildOpenApiDocument, type OpenApiDocument, type OpenApiInfo, type OperationRoute } from './openapi-document.js';
+
+export const OPENAPI_INFO = Symbol('OPENAPI_INFO');
+
+const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : [v === undefined ? '' : String(v)]);
+
+/**
+ * Finds every controller method carrying @Operation (Nest's DiscoveryService) and builds the
+ * OpenAPI 3.1 document from their schemas. The routes are also what the MCP tools reuse.
+ */
+@Injectable()
+export class OpenApiService {
+  private cached?: { json: OpenApiDocument; yaml: string };
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    @Inject(OPENAPI_INFO) private readonly info: OpenApiInfo,
+  ) {}
+
+  routes(): Array<OperationRoute & { instance: object; methodName: string }> {
+    const routes: Array<OperationRoute & { instance: object; methodName: string }> = [];
+    for (const wrapper of this.discovery.getControllers()) {
+      const { metatype, instance } = wrapper;
+      if (!metatype || !instance) continue;
+      const prefixes = asList(Reflect.getMetadata(PATH_METADATA, metatype));
+      const proto = Object.getPrototypeOf(instance) as object;
+      for (const methodName of this.scanner.getAllMethodNames(proto)) {
+        const handler = (proto as Record<string, Function>)[methodName]!;
+        const spec = getOperation(handler);
+        if (!spec) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+        for (const prefix of prefixes) {
+          for (const path of asList(Reflect.getMetadata(PATH_METADATA, handler))) {
+            routes.push({ method, path: `/${prefix}/${path}`, spec, handlerName: `${metatype.name}_${methodName}`, instance, methodName });
+          }
+        }
+      }
+    }
+    return routes;
+  }
+
+  document(): OpenApiDocument {
+    return this.build().json;
+  }
+
+  yaml(): string {
+    return this.build().yaml;
+  }
+
+  private build(): { json: OpenApiDocument; yaml: string } {
+    // Routes are fixed once the app is up, so the document is built once.
+    if (!this.cached) {
+      const json = buildOpenApiDocument(this.info, this.routes());
+      this.cached = { json, yaml: stringify(json, { aliasDuplicateObjects: false, lineWidth: 0 }) };
+    }
+    return this.cached;
+  }
+}

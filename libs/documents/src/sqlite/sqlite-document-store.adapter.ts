@@ -1,0 +1,414 @@
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import {
+  ConcurrentModificationError,
+  DuplicateKeyError,
+  InvalidFilterError,
+  type Collection,
+  type Doc,
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  type FindResult,
+  type IndexSpec,
+  type Scalar,
+  type WriteOp,
+} from '../document-store.port.js';
+import { decodeCursor, encodeCursor } from '../query/document-cursor.js';
+import { getPath, normalizeSort, parseFilter } from '../query/document-filter.js';
+import {
+  indexColumnsSql,
+  keysetSegments,
+  orderBySql,
+  whereSql,
+  type SqlFragment,
+} from './sqlite-document-query.js';
+
+export interface SqliteDocumentStoreOptions {
+  /** The SQLite file, normally the event store's. */
+  path: string;
+  /** How long a write waits for another connection's write lock. Default 5000 ms. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Embedded document store: JSON documents in the event store's SQLite file, on a connection of
+ * its own (WAL, synchronous=FULL: a resolved write is on disk).
+ *
+ * One table per collection, `doc_{name}` (id TEXT PRIMARY KEY, body JSONB) WITHOUT ROWID:
+ * - a lookup by id is one B-tree seek (no rowid indirection), the common read of read models;
+ * - declared indexes are plain expression indexes on that table, and every secondary entry of
+ *   a WITHOUT ROWID table ends with the primary key, so an index on (a) also serves the
+ *   `ORDER BY a, id` of keyset pagination without sorting;
+ * - dropping a collection (an old projection generation) is a DROP TABLE, not a delete of
+ *   every row of a shared table, and `listCollections` reads the schema.
+ * A single shared table with a collection column would put that column first in every index
+ * and make drops cost a full delete. Bodies are JSONB: json_extract on it skips the text parse
+ * (filter scans about twice as fast), for the cost of json() on the way out.
+ */
+export class SqliteDocumentStore implements DocumentStore {
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  /** Tables known to exist on this connection (another process may still drop one: see retry). */
+  private readonly tables = new Set<string>();
+  private readonly handles = new Map<string, SqliteCollection<Doc>>();
+  private closed = false;
+
+  constructor(options: SqliteDocumentStoreOptions) {
+    this.db = new Database(options.path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    this.db.pragma('cache_size = -16000');
+  }
+
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    let handle = this.handles.get(name);
+    if (!handle) {
+      tableName(name);
+      handle = new SqliteCollection<Doc>(this, name);
+      this.handles.set(name, handle);
+    }
+    return handle as unknown as Collection<T>;
+  }
+
+  async ensureIndexes(collection: string, indexes: IndexSpec[]): Promise<void> {
+    const table = tableName(collection);
+    for (const spec of indexes) {
+      if (!spec.fields?.length) throw new InvalidFilterError('An index needs at least one field');
+      const columns = indexColumnsSql(spec);
+      const name = `${table}__ix_${createHash('sha1').update(`${spec.unique ? 'u' : ''}${columns}`).digest('hex').slice(0, 12)}`;
+      this.write(collection, () => {
+        try {
+          this.db.exec(`CREATE ${spec.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${columns})`);
+        } catch (error) {
+          throw mapError(error, collection, '');
+        }
+      });
+    }
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    const table = tableName(name);
+    this.db.exec(`DROP TABLE IF EXISTS "${table}"`);
+    this.tables.delete(table);
+    for (const sql of this.statements.keys()) if (sql.includes(`"${table}"`)) this.statements.delete(sql);
+  }
+
+  async listCollections(): Promise<string[]> {
+    const names = this.stmt(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'doc\\_%' ESCAPE '\\' ORDER BY name`)
+      .pluck()
+      .all() as string[];
+    return names.map((n) => n.slice(TABLE_PREFIX.length));
+  }
+
+  async applyBatch(ops: WriteOp[]): Promise<void> {
+    if (ops.length === 0) return;
+    for (const op of ops) tableName(op.collection);
+    const run = this.db.transaction(() => {
+      for (const op of ops) {
+        this.ensureTable(op.collection);
+        switch (op.kind) {
+          case 'upsert':
+            this.upsertSync(op.collection, op.doc, op.guardPosition);
+            break;
+          case 'delete':
+            this.deleteSync(op.collection, op.id, op.guardPosition);
+            break;
+          case 'cas':
+            this.casSync(op.collection, op.doc, op.expect);
+            break;
+        }
+      }
+    });
+    // IMMEDIATE takes the write lock up front: a deferred transaction that reads first could
+    // fail to upgrade (SQLITE_BUSY without waiting) when another process committed meanwhile.
+    this.retryOnMissingTable(() => run.immediate());
+  }
+
+  async ping(): Promise<void> {
+    this.stmt('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.statements.clear();
+    this.db.close();
+  }
+
+  /**
+   * The statements one `find` would run, each with its EXPLAIN QUERY PLAN lines (for tests that
+   * check a declared index is used; not part of the port).
+   */
+  explainFind(collection: string, filter?: Filter, options?: FindOptions): Array<{ sql: string; plan: string[] }> {
+    return this.findStatements(collection, filter, options).map(({ sql, params }) => ({
+      sql,
+      plan: (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params, 101) as Array<{ detail: string }>).map((r) => r.detail),
+    }));
+  }
+
+  // ---- used by SqliteCollection ----------------------------------------------------------
+
+  /** @internal */
+  getSync(collection: string, id: string): Doc | null {
+    return this.read(null, () => {
+      const json = this.stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id = ?`).pluck().get(id) as string | undefined;
+      return json === undefined ? null : (JSON.parse(json) as Doc);
+    });
+  }
+
+  /** @internal */
+  getManySync(collection: string, ids: string[]): Doc[] {
+    if (ids.length === 0) return [];
+    const rows = this.read([] as string[], () =>
+      this.stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id IN (SELECT value FROM json_each(?))`)
+        .pluck()
+        .all(JSON.stringify(ids)) as string[],
+    );
+    const byId = new Map<string, Doc>();
+    for (const json of rows) {
+      const doc = JSON.parse(json) as Doc;
+      byId.set(doc.id, doc);
+    }
+    const out: Doc[] = [];
+    for (const id of new Set(ids)) {
+      const doc = byId.get(id);
+      if (doc) out.push(doc);
+    }
+    return out;
+  }
+
+  /** @internal */
+  upsertOne(collection: string, doc: Doc): void {
+    this.write(collection, () => this.upsertSync(collection, doc, undefined));
+  }
+
+  /** @internal */
+  insertIfAbsentOne(collection: string, doc: Doc): boolean {
+    checkDoc(doc);
+    return this.write(collection, () => {
+      try {
+        const r = this.stmt(`INSERT INTO "${tableName(collection)}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO NOTHING`).run(
+          doc.id,
+          JSON.stringify(doc),
+        );
+        return r.changes === 1;
+      } catch (error) {
+        throw mapError(error, collection, doc.id);
+      }
+    });
+  }
+
+  /** @internal */
+  deleteOne(collection: string, id: string): boolean {
+    return this.read(false, () => this.deleteSync(collection, id, undefined));
+  }
+
+  /** @internal */
+  findSync(collection: string, filter: Filter | undefined, options: FindOptions | undefined): FindResult<Doc> {
+    const limit = pageSize(options?.limit);
+    const sort = normalizeSort(options?.sort);
+    const statements = this.findStatements(collection, filter, options);
+    const items: Doc[] = [];
+    this.read(undefined, () => {
+      for (const { sql, params } of statements) {
+        const rows = this.stmt(sql).pluck().all(...params, limit + 1 - items.length) as string[];
+        for (const json of rows) items.push(JSON.parse(json) as Doc);
+        if (items.length > limit) break;
+      }
+    });
+    if (items.length <= limit) return { items, nextCursor: null };
+    items.length = limit;
+    return { items, nextCursor: encodeCursor(sort, items[limit - 1]!) };
+  }
+
+  /** @internal */
+  countSync(collection: string, filter: Filter | undefined): number {
+    const where = whereSql(parseFilter(filter));
+    return this.read(0, () => this.stmt(`SELECT count(*) FROM "${tableName(collection)}" WHERE ${where.sql}`).pluck().get(...where.params) as number);
+  }
+
+  /** @internal */
+  deleteManySync(collection: string, filter: Filter): number {
+    if (filter === undefined) throw new InvalidFilterError('deleteMany needs a filter ({} deletes every document)');
+    const where = whereSql(parseFilter(filter));
+    return this.read(0, () => this.stmt(`DELETE FROM "${tableName(collection)}" WHERE ${where.sql}`).run(...where.params).changes);
+  }
+
+  // ---- internals -----------------------------------------------------------------------
+
+  private findStatements(collection: string, filter: Filter | undefined, options: FindOptions | undefined): SqlFragment[] {
+    const table = tableName(collection);
+    const sort = normalizeSort(options?.sort);
+    const where = whereSql(parseFilter(filter));
+    const segments = options?.after ? keysetSegments(sort, decodeCursor(sort, options.after)) : [{ sql: '1', params: [], fixedKeys: 0 }];
+    return segments.map((segment) => ({
+      sql: `SELECT json(body) FROM "${table}" WHERE (${where.sql}) AND (${segment.sql}) ORDER BY ${orderBySql(sort.slice(segment.fixedKeys))} LIMIT ?`,
+      params: [...where.params, ...segment.params],
+    }));
+  }
+
+  private upsertSync(collection: string, doc: Doc, guardPosition: number | undefined): void {
+    checkDoc(doc);
+    const table = tableName(collection);
+    try {
+      if (guardPosition === undefined) {
+        this.stmt(`INSERT INTO "${table}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO UPDATE SET body = excluded.body`).run(
+          doc.id,
+          JSON.stringify(doc),
+        );
+      } else {
+        this.stmt(
+          `INSERT INTO "${table}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO UPDATE SET body = excluded.body ` +
+            `WHERE coalesce(json_extract("${table}".body, '$._position'), -1) < ?`,
+        ).run(doc.id, JSON.stringify({ ...doc, _position: guardPosition }), guardPosition);
+      }
+    } catch (error) {
+      throw mapError(error, collection, doc.id);
+    }
+  }
+
+  private deleteSync(collection: string, id: string, guardPosition: number | undefined): boolean {
+    const table = tableName(collection);
+    if (guardPosition === undefined) return this.stmt(`DELETE FROM "${table}" WHERE id = ?`).run(id).changes === 1;
+    return (
+      this.stmt(`DELETE FROM "${table}" WHERE id = ? AND coalesce(json_extract(body, '$._position'), -1) < ?`).run(id, guardPosition)
+        .changes === 1
+    );
+  }
+
+  private casSync(collection: string, doc: Doc, expect: Record<string, Scalar> | null): void {
+    const json = this.stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id = ?`).pluck().get(doc.id) as string | undefined;
+    const current = json === undefined ? null : (JSON.parse(json) as Doc);
+    if (!casMatches(current, expect)) throw new ConcurrentModificationError(collection, doc.id);
+    this.upsertSync(collection, doc, undefined);
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      // Filters make the SQL vary; keep the cache bounded (oldest first out).
+      if (this.statements.size >= 500) this.statements.delete(this.statements.keys().next().value!);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private ensureTable(collection: string): void {
+    const table = tableName(collection);
+    if (this.tables.has(table)) return;
+    this.db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL) WITHOUT ROWID`);
+    this.tables.add(table);
+  }
+
+  /** Reads of a collection that does not exist (never written, or dropped) see it empty. */
+  private read<T>(empty: T, fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      if (isMissingTable(error)) return empty;
+      throw error;
+    }
+  }
+
+  private write<T>(collection: string, fn: () => T): T {
+    return this.retryOnMissingTable(() => {
+      this.ensureTable(collection);
+      return fn();
+    });
+  }
+
+  /** Another process may drop a table this connection believes exists: forget, recreate, retry once. */
+  private retryOnMissingTable<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      if (!isMissingTable(error)) throw error;
+      this.tables.clear();
+      return fn();
+    }
+  }
+}
+
+class SqliteCollection<T extends Doc> implements Collection<T> {
+  constructor(
+    private readonly store: SqliteDocumentStore,
+    readonly name: string,
+  ) {}
+
+  async get(id: string): Promise<T | null> {
+    return this.store.getSync(this.name, id) as T | null;
+  }
+
+  async getMany(ids: string[]): Promise<T[]> {
+    return this.store.getManySync(this.name, ids) as T[];
+  }
+
+  async upsert(doc: T): Promise<void> {
+    this.store.upsertOne(this.name, doc);
+  }
+
+  async insertIfAbsent(doc: T): Promise<boolean> {
+    return this.store.insertIfAbsentOne(this.name, doc);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.store.deleteOne(this.name, id);
+  }
+
+  async find(filter?: Filter, options?: FindOptions): Promise<FindResult<T>> {
+    return this.store.findSync(this.name, filter, options) as FindResult<T>;
+  }
+
+  async count(filter?: Filter): Promise<number> {
+    return this.store.countSync(this.name, filter);
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return this.store.deleteManySync(this.name, filter);
+  }
+}
+
+const TABLE_PREFIX = 'doc_';
+const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
+
+function tableName(collection: string): string {
+  if (typeof collection !== 'string' || !COLLECTION_NAME.test(collection)) {
+    throw new TypeError(`Invalid collection name ${JSON.stringify(collection)}`);
+  }
+  return TABLE_PREFIX + collection;
+}
+
+function pageSize(limit: number | undefined): number {
+  if (limit === undefined) return 100;
+  if (!Number.isInteger(limit) || limit < 1) throw new InvalidFilterError('limit must be a positive integer');
+  return Math.min(limit, 1000);
+}
+
+function checkDoc(doc: Doc): void {
+  if (!doc || typeof doc.id !== 'string' || doc.id.length === 0) throw new TypeError('A document needs a non-empty string id');
+}
+
+/** The port's cas rule: every expected top-level field equal; an expected null matches missing. */
+export function casMatches(current: Doc | null, expect: Record<string, Scalar> | null): boolean {
+  if (expect === null) return current === null;
+  if (current === null) return false;
+  for (const [field, value] of Object.entries(expect)) {
+    const actual = getPath(current, field);
+    if (value === null ? actual !== null && actual !== undefined : actual !== value) return false;
+  }
+  return true;
+}
+
+function isMissingTable(error: unknown): boolean {
+  return error instanceof Error && /no such table: (main\.)?doc_/.test(error.message);
+}
+
+function mapError(error: unknown, collection: string, id: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE') return new DuplicateKeyError(collection, id, { cause: error });
+  return error;
+}
+

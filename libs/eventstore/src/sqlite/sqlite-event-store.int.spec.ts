@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { SqliteEventStore, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#eventstore';
+import { eventStoreContract } from '#testing';
+
+async function tempStore(): Promise<{ dir: string; path: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'es-sqlite-'));
+  return { dir, path: join(dir, 'svc.sqlite') };
+}
+
+eventStoreContract('sqlite', async () => {
+  const { dir, path } = await tempStore();
+  const opened: EventStore[] = [new SqliteEventStore({ path })];
+  return {
+    store: opened[0]!,
+    reopen: async () => {
+      const store = new SqliteEventStore({ path });
+      opened.push(store);
+      return store;
+    },
+    cleanup: async () => {
+      for (const store of opened) await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SqliteEventStore specifics', () => {
+  let dir: string;
+  let path: string;
+  const stores: EventStore[] = [];
+  const open = (pollIntervalMs?: number) => {
+    const store = new SqliteEventStore({ path, pollIntervalMs });
+    stores.push(store);
+    return store;
+  };
+  before(async () => ({ dir, path } = await tempStore()));
+  after(async () => {
+    for (const store of stores) await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a failing append in a group commit fails alone, and a multi-event append is all-or-nothing', async () => {
+    const store = open();
+    await store.append('g-a', [{ type: 'T', data: 1 }], 'no_stream');
+    // Issued in the same tick: one transaction.
+    const results = await Promise.allSettled([
+      store.append('g-a', [{ type: 'T', data: 2 }], 0),
+      store.append('g-a', [{ type: 'T', data: 'lost' }, { type: 'T', data: 'lost' }], 0),
+      store.append('g-b', [{ type: 'T', data: 3 }, { type: 'T', data: 4 }], 'no_stream'),
+      store.append('g-a', [{ type: 'T', data: 5 }], 1),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+    );
+    assert.ok((results[1] as PromiseRejectedResult).reason instanceof WrongExpectedRevisionError);
+    const data = async (stream: string) => (await collect(store.readStream(stream))).map((e) => e.data);
+    assert.deepEqual(await data('g-a'), [1, 2, 5], 'appends to one stream apply in arrival order; the loser wrote nothing');
+    assert.deepEqual(await data('g-b'), [3, 4]);
+  });
+
+  it('an event id used in another stream is refused, without harming the batch', async () => {
+    const store = open();
+    const id = '6f1c1c52-6a8e-4a53-9d55-2f3f6c0f0a11';
+    await store.append('dup-a', [{ id, type: 'T', data: 1 }]);
+    const [reuse, other] = await Promise.allSettled([
+      store.append('dup-b', [{ id: '0b9f8d4e-7a43-4c3b-8f7e-1d2c3b4a5f60', type: 'T', data: 1 }, { id, type: 'T', data: 2 }]),
+      store.append('dup-c', [{ type: 'T', data: 3 }]),
+    ]);
+    assert.equal(reuse.status, 'rejected');
+    assert.match(String((reuse as PromiseRejectedResult).reason), /already used by dup-a@0/);
+    assert.equal(other.status, 'fulfilled');
+    assert.equal(await store.streamRevision('dup-b'), null);
+  });
+
+  it('close() writes the appends still queued before closing', async () => {
+    const store = open();
+    const pending = store.append('close-a', [{ type: 'T', data: 1 }, { type: 'T', data: 2 }]);
+    await store.close();
+    assert.equal((await pending).nextExpectedRevision, 1);
+    const reopened = open();
+    assert.equal(await reopened.streamRevision('close-a'), 1);
+  });
+
+  it('a subscription sees events committed through another connection (another process) by polling', async () => {
+    const reader = open(20);
+    const writer = open();
+    const start = await reader.headPosition();
+    const subscription = reader.subscribeToAll({ after: start, filter: { streamPrefixes: ['xproc-'] } });
+    const received: RecordedEvent[] = [];
+    const loop = (async () => {
+      for await (const e of subscription) {
+        received.push(e);
+        if (received.length === 3) break;
+      }
+    })();
+    await writer.append('xproc-1', [{ type: 'T', data: 1 }, { type: 'T', data: 2 }]);
+    await writer.append('xproc-2', [{ type: 'T', data: 3 }]);
+    await Promise.race([
+      loop,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no live event from the other connection within 5 s')), 5000).unref()),
+    ]);
+    assert.deepEqual(
+      received.map((e) => e.data),
+      [1, 2, 3],
+    );
+  });
+});
+
+async function collect(iterable: AsyncIterable<RecordedEvent>): Promise<RecordedEvent[]> {
+  const out: RecordedEvent[] = [];
+  for await (const e of iterable) out.push(e);
+  return out;
+}

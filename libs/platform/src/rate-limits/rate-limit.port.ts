@@ -1,0 +1,19 @@
+/**
+ * Counter store for fixed-window rate limits. In-memory for the embedded mode (one process);
+ * MongoDB in the scaled mode so the limit holds across API instances. One contract suite.
+ */
+export interface RateLimitStore {
+  /**
+   * Atomically adds one hit to the counter of `key` in the window of `windowSeconds` that
+   * contains `now`, and returns the count after the hit. Windows are aligned to the Unix epoch.
+   */
+  hit(key: string, windowSeconds: number, now: Date): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
+
+export function windowStart(windowSeconds: number, now: Date): number {
+  const ms = windowSeconds * 1000;
+  return Math.floor(now.getTime() / ms) * ms;
+}

@@ -1,0 +1,573 @@
+import type { Clock } from '#common';
+import { ConcurrentModificationError, type DocumentStore, type WriteOp } from '#documents';
+import type { AllSubscription, EventStore, RecordedEvent } from '#eventstore';
+import { BatchContext } from './batch-context.js';
+import type { ProjectionDefinition, ProjectionState, RebuildResult } from './projection.port.js';
+import {
+  generationCollection,
+  generationOf,
+  PROJECTIONS_COLLECTION,
+  rebuildCheckpointId,
+  type ActiveCheckpoint,
+  type ProjectionStore,
+  type RebuildCheckpoint,
+} from './projection-store.js';
+
+export interface ProjectionLogger {
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface CommitInfo {
+  projection: string;
+  generation: number;
+  /** Checkpoint now stored. */
+  position: number;
+  events: number;
+  rebuild: boolean;
+}
+
+export interface WorkerSettings {
+  eventStore: EventStore;
+  documents: DocumentStore;
+  store: ProjectionStore;
+  clock: Clock;
+  logger: ProjectionLogger;
+  batchSize: number;
+  idleCheckMs: number;
+  retryInitialMs: number;
+  retryMaxMs: number;
+  onProgress(): void;
+  onCommit?: (info: CommitInfo) => void | Promise<void>;
+  /** This process switched a projection's generation: its live worker must move over. */
+  onSwitched(projection: string): void;
+}
+
+/** A handler threw: the batch is not committed, the projection is reported failed and retried. */
+export class ProjectionHandlerError extends Error {
+  constructor(
+    readonly projection: string,
+    readonly event: RecordedEvent,
+    cause: unknown,
+  ) {
+    super(
+      `Projection ${projection} failed on ${event.type} at position ${event.position} (stream ${event.stream}): ${
+        cause instanceof Error ? cause.message : String(cause)
+      }`,
+      { cause },
+    );
+    this.name = 'ProjectionHandlerError';
+  }
+}
+
+export class RebuildAbortedError extends Error {
+  constructor(projection: string, reason: string) {
+    super(`Rebuild of ${projection} aborted: ${reason}`);
+    this.name = 'RebuildAbortedError';
+  }
+}
+
+/** The active generation changed under a live worker (another runner switched it). */
+class GenerationChanged extends Error {}
+
+const TICK = Symbol('tick');
+type Tick = typeof TICK;
+/** Resolves after everything already runnable: what an iterator has at hand arrives first. */
+const afterPending = (): Promise<Tick> => new Promise((resolve) => setImmediate(() => resolve(TICK)));
+
+interface Target {
+  generation: number;
+  /** Physical collections by logical name. */
+  physical: Map<string, string>;
+  rebuild: boolean;
+}
+
+/**
+ * Runs one projection: the live loop on the active generation, and rebuilds into fresh ones.
+ *
+ * Commit protocol, one `applyBatch` per batch: the handlers' writes (each guarded by its event's
+ * position) and then a cas of the checkpoint on (generation, position it started from).
+ * Embedded: one transaction, so the writes and the checkpoint land together or not at all, and
+ * a second runner that committed first makes this whole batch roll back (exactly once).
+ * MongoDB: the writes land first and the checkpoint after; a replay after a crash in between
+ * re-applies the same writes, which the guards turn into no-ops (at least once, same result).
+ *
+ * The subscription is not filtered by event type: every event passes through so the checkpoint
+ * can move past the events a projection ignores (waitFor counts them as passed). A batch of only
+ * ignored events commits nothing at once; its progress is stored on the next write or after
+ * `idleCheckMs`, which saves one fsync per projection per ignored event.
+ */
+export class ProjectionWorker {
+  state: ProjectionState = 'stopped';
+  lastError: string | null = null;
+  /** Active generation this worker serves (0 before it loaded it). */
+  generation = 0;
+  activeVersion = 0;
+  /** Last position passed in the active generation, including ignored events not yet stored. */
+  position = 0;
+  /** Waiting for events with nothing at hand: caught up. */
+  idle = false;
+  rebuilding: { generation: number; position: number } | null = null;
+
+  private readonly handled: Set<string>;
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  private readonly subscriptions = new Set<AllSubscription>();
+  private liveSubscription: AllSubscription | null = null;
+  private wakeSleep: (() => void) | null = null;
+  private currentRebuild: Promise<RebuildResult> | null = null;
+  /** Position of the event that failed last: it gets a batch of its own so the ones before it commit. */
+  private failedAt: number | null = null;
+  private indexedGenerations = new Set<number>();
+
+  constructor(
+    readonly definition: ProjectionDefinition,
+    private readonly settings: WorkerSettings,
+  ) {
+    this.handled = new Set(definition.eventTypes);
+  }
+
+  get isRunning(): boolean {
+    return this.running !== null;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.stopping = false;
+    this.state = 'catching_up';
+    this.running = this.loop().finally(() => {
+      this.running = null;
+      this.state = 'stopped';
+      this.idle = false;
+    });
+  }
+
+  /** Graceful: the batch in progress is committed, then the loop ends. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const s of this.subscriptions) await s.close();
+    this.wakeSleep?.();
+    await this.running;
+    await this.currentRebuild?.catch(() => undefined);
+  }
+
+  /** Ends the live subscription so the loop re-reads the active state (after a switch). */
+  restart(): void {
+    void this.liveSubscription?.close();
+  }
+
+  rebuild(): Promise<RebuildResult> {
+    this.currentRebuild ??= this.runRebuild().finally(() => {
+      this.currentRebuild = null;
+      this.rebuilding = null;
+    });
+    return this.currentRebuild;
+  }
+
+  // ---- live loop ---------------------------------------------------------------------------
+
+  private async loop(): Promise<void> {
+    let backoff = this.settings.retryInitialMs;
+    let conflicts = 0;
+    while (!this.stopping) {
+      try {
+        await this.runLive();
+        backoff = this.settings.retryInitialMs;
+        conflicts = 0;
+      } catch (error) {
+        if (this.stopping) break;
+        if (error instanceof GenerationChanged || error instanceof ConcurrentModificationError) {
+          // Another runner moved the checkpoint or switched the generation: re-read and go on.
+          // Repeated conflicts mean two live runners take turns: let the other one work a while.
+          if (++conflicts > 2) await this.sleep(Math.min(50 * conflicts, 1000));
+          continue;
+        }
+        this.state = 'failed';
+        this.idle = false;
+        this.lastError = error instanceof Error ? error.message : String(error);
+        this.settings.logger.error(`projection ${this.definition.name}: ${this.lastError} (retry in ${backoff} ms)`);
+        await this.sleep(backoff);
+        backoff = Math.min(backoff * 2, this.settings.retryMaxMs);
+      }
+    }
+  }
+
+  private async runLive(): Promise<void> {
+    const { definition } = this;
+    let active = await this.loadActive();
+    if (active.version !== definition.version) {
+      this.state = 'catching_up';
+      this.settings.logger.log(`projection ${definition.name}: version ${active.version} → ${definition.version}, rebuilding`);
+      await this.rebuild();
+      active = await this.loadActive();
+      if (active.version !== definition.version) throw new GenerationChanged();
+    }
+    if (active.generation !== this.generation) this.settings.store.invalidate(definition.name);
+    this.generation = active.generation;
+    this.activeVersion = active.version;
+    this.position = active.position;
+    this.settings.onProgress();
+    await this.prepareGeneration(active.generation);
+    await this.dropOlderGenerations(active.generation);
+    await this.consume(this.target(active.generation, false), active.position);
+  }
+
+  private async loadActive(): Promise<ActiveCheckpoint> {
+    const { definition } = this;
+    for (;;) {
+      const active = await this.settings.store.active(definition.name);
+      if (active) return active;
+      const fresh: ActiveCheckpoint = {
+        id: definition.name,
+        kind: 'active',
+        name: definition.name,
+        version: definition.version,
+        generation: 1,
+        position: 0,
+        updated_at: this.now(),
+      };
+      try {
+        await this.settings.documents.applyBatch([{ kind: 'cas', collection: PROJECTIONS_COLLECTION, doc: fresh, expect: null }]);
+        return fresh;
+      } catch (error) {
+        if (!(error instanceof ConcurrentModificationError)) throw error;
+      }
+    }
+  }
+
+  // ---- rebuild -----------------------------------------------------------------------------
+
+  private async runRebuild(): Promise<RebuildResult> {
+    const { definition, settings } = this;
+    const started = performance.now();
+    const { generation, active } = await this.allocateGeneration();
+    this.rebuilding = { generation, position: 0 };
+    const target = this.target(generation, true);
+    let events = 0;
+    try {
+      for (const physical of target.physical.values()) await settings.documents.dropCollection(physical);
+      await this.prepareGeneration(generation);
+      const reached = await this.consume(target, 0, (n) => (events += n));
+      if (this.stopping) throw new RebuildAbortedError(definition.name, 'the runner is stopping');
+      await this.switchTo(generation, active, reached.persisted, reached.seen);
+    } catch (error) {
+      await this.abandon(generation).catch(() => undefined);
+      if (error instanceof ConcurrentModificationError) {
+        throw new RebuildAbortedError(definition.name, 'another rebuild or runner took over');
+      }
+      throw error;
+    }
+    settings.store.invalidate(definition.name);
+    settings.onSwitched(definition.name);
+    await this.dropOlderGenerations(generation);
+    const ms = Math.round(performance.now() - started);
+    settings.logger.log(`projection ${definition.name}: rebuilt into generation ${generation} (${events} events, ${ms} ms)`);
+    return { name: definition.name, generation, position: this.rebuilding?.position ?? 0, events, ms };
+  }
+
+  /** A fresh generation above every one in use; the latest rebuild wins over a concurrent one. */
+  private async allocateGeneration(): Promise<{ generation: number; active: ActiveCheckpoint | null }> {
+    const { definition, settings } = this;
+    for (;;) {
+      const [active, previous] = await Promise.all([settings.store.active(definition.name), settings.store.rebuildState(definition.name)]);
+      const generation = Math.max(active?.generation ?? 0, previous?.generation ?? 0) + 1;
+      const doc: RebuildCheckpoint = {
+        id: rebuildCheckpointId(definition.name),
+        kind: 'rebuild',
+        name: definition.name,
+        version: definition.version,
+        generation,
+        position: 0,
+        state: 'running',
+        updated_at: this.now(),
+      };
+      try {
+        await settings.documents.applyBatch([
+          {
+            kind: 'cas',
+            collection: PROJECTIONS_COLLECTION,
+            doc,
+            expect: previous ? { generation: previous.generation, state: previous.state } : null,
+          },
+        ]);
+        return { generation, active };
+      } catch (error) {
+        if (!(error instanceof ConcurrentModificationError)) throw error;
+      }
+    }
+  }
+
+  /** Atomically (embedded) make the rebuilt generation the active one. */
+  private async switchTo(generation: number, previous: ActiveCheckpoint | null, persisted: number, position: number): Promise<void> {
+    const { definition } = this;
+    const now = this.now();
+    await this.settings.documents.applyBatch([
+      {
+        kind: 'cas',
+        collection: PROJECTIONS_COLLECTION,
+        doc: { ...this.rebuildDoc(generation, position), state: 'done', updated_at: now },
+        expect: { generation, position: persisted, state: 'running' },
+      },
+      {
+        kind: 'cas',
+        collection: PROJECTIONS_COLLECTION,
+        doc: {
+          id: definition.name,
+          kind: 'active',
+          name: definition.name,
+          version: definition.version,
+          generation,
+          position,
+          updated_at: now,
+        } satisfies ActiveCheckpoint,
+        expect: previous ? { generation: previous.generation } : null,
+      },
+    ]);
+    if (this.rebuilding) this.rebuilding.position = position;
+  }
+
+  private async abandon(generation: number): Promise<void> {
+    const { definition, settings } = this;
+    const current = await settings.store.rebuildState(definition.name);
+    if (current?.generation === generation && current.state === 'running') {
+      await settings.documents.applyBatch([
+        {
+          kind: 'cas',
+          collection: PROJECTIONS_COLLECTION,
+          doc: { ...current, state: 'abandoned', updated_at: this.now() },
+          expect: { generation, state: 'running' },
+        },
+      ]);
+    }
+    for (const { name } of definition.collections) await settings.documents.dropCollection(generationCollection(name, generation));
+  }
+
+  // ---- the batch loop ----------------------------------------------------------------------
+
+  /**
+   * Feeds batches from `from` to the handlers and commits them. Live: until stopped or
+   * restarted. Rebuild: until caught up (nothing more at hand), then returns how far it got.
+   */
+  private async consume(target: Target, from: number, counted?: (n: number) => void): Promise<{ seen: number; persisted: number }> {
+    const { settings, definition } = this;
+    const subscription = settings.eventStore.subscribeToAll({ after: from });
+    this.subscriptions.add(subscription);
+    if (!target.rebuild) this.liveSubscription = subscription;
+    if (this.stopping) await subscription.close();
+    const iterator = subscription[Symbol.asyncIterator]();
+    let pending: Promise<IteratorResult<RecordedEvent>> | null = null;
+    let held: RecordedEvent | null = null;
+    let persisted = from;
+    let seen = from;
+    let lastStoredAt = performance.now();
+    try {
+      for (;;) {
+        // The first event of a batch: live waits (checking in every idleCheckMs), rebuild stops when none is at hand.
+        let first: RecordedEvent;
+        if (held) {
+          first = held;
+          held = null;
+        } else {
+          pending ??= iterator.next();
+          let result = await Promise.race([pending, afterPending()]);
+          if (result === TICK) {
+            if (target.rebuild) return { seen, persisted };
+            this.idle = true;
+            this.state = 'live';
+            this.lastError = null;
+            settings.onProgress();
+            while (result === TICK) {
+              const timer = this.timer(settings.idleCheckMs);
+              result = await Promise.race([pending, timer.promise]);
+              timer.cancel();
+              if (result === TICK) {
+                if (seen > persisted) {
+                  await this.commit(target, [], persisted, seen, 0);
+                  persisted = seen;
+                  lastStoredAt = performance.now();
+                }
+                await this.checkStillActive(target);
+              }
+            }
+            this.idle = false;
+          }
+          pending = null;
+          if (result.done) return { seen, persisted };
+          first = result.value;
+        }
+
+        const batch = [first];
+        const isolate = this.failedAt !== null && first.position >= this.failedAt;
+        if (!isolate) {
+          const tick = afterPending();
+          while (batch.length < settings.batchSize) {
+            pending = iterator.next();
+            const result = await Promise.race([pending, tick]);
+            if (result === TICK) break;
+            pending = null;
+            if (result.done) break;
+            if (this.failedAt !== null && result.value.position >= this.failedAt) {
+              held = result.value;
+              break;
+            }
+            batch.push(result.value);
+          }
+        }
+
+        const context = new BatchContext(settings.documents, definition.name, target.physical);
+        for (const event of batch) {
+          if (!this.handled.has(event.type)) continue;
+          context.begin(event);
+          try {
+            await definition.handle(event, context);
+          } catch (error) {
+            this.failedAt = event.position;
+            throw new ProjectionHandlerError(definition.name, event, error);
+          }
+        }
+        const last = batch[batch.length - 1]!.position;
+        const ops = context.ops();
+        counted?.(batch.length);
+        seen = last;
+        if (ops.length === 0 && performance.now() - lastStoredAt < settings.idleCheckMs) {
+          // Only ignored events: no write, the progress is stored with the next commit.
+          this.advanced(target, seen);
+          continue;
+        }
+        await this.commit(target, ops, persisted, seen, batch.length);
+        persisted = seen;
+        lastStoredAt = performance.now();
+        if (this.failedAt !== null && last >= this.failedAt) this.failedAt = null;
+        if (!target.rebuild) {
+          this.state = batch.length >= settings.batchSize ? 'catching_up' : 'live';
+          this.lastError = null;
+        }
+      }
+    } finally {
+      if (this.liveSubscription === subscription) this.liveSubscription = null;
+      this.subscriptions.delete(subscription);
+      await subscription.close();
+    }
+  }
+
+  private async commit(target: Target, ops: WriteOp[], from: number, to: number, events: number): Promise<void> {
+    const { settings, definition } = this;
+    const checkpoint: WriteOp = target.rebuild
+      ? {
+          kind: 'cas',
+          collection: PROJECTIONS_COLLECTION,
+          doc: this.rebuildDoc(target.generation, to),
+          expect: { generation: target.generation, position: from, state: 'running' },
+        }
+      : {
+          kind: 'cas',
+          collection: PROJECTIONS_COLLECTION,
+          doc: {
+            id: definition.name,
+            kind: 'active',
+            name: definition.name,
+            version: this.activeVersion,
+            generation: target.generation,
+            position: to,
+            updated_at: this.now(),
+          } satisfies ActiveCheckpoint,
+          expect: { generation: target.generation, position: from },
+        };
+    await settings.documents.applyBatch([...ops, checkpoint]);
+    this.advanced(target, to);
+    await settings.onCommit?.({ projection: definition.name, generation: target.generation, position: to, events, rebuild: target.rebuild });
+  }
+
+  private advanced(target: Target, position: number): void {
+    if (target.rebuild) {
+      if (this.rebuilding) this.rebuilding.position = position;
+      return;
+    }
+    this.position = position;
+    this.settings.onProgress();
+  }
+
+  /** While idle, notice a switch made by another process (its next commit would fail anyway). */
+  private async checkStillActive(target: Target): Promise<void> {
+    if (target.rebuild) return;
+    const active = await this.settings.store.active(this.definition.name);
+    if (!active || active.generation !== target.generation || active.version !== this.activeVersion) throw new GenerationChanged();
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  private target(generation: number, rebuild: boolean): Target {
+    return {
+      generation,
+      rebuild,
+      physical: new Map(this.definition.collections.map((c) => [c.name, generationCollection(c.name, generation)])),
+    };
+  }
+
+  private rebuildDoc(generation: number, position: number): RebuildCheckpoint {
+    const { definition } = this;
+    return {
+      id: rebuildCheckpointId(definition.name),
+      kind: 'rebuild',
+      name: definition.name,
+      version: definition.version,
+      generation,
+      position,
+      state: 'running',
+      updated_at: this.now(),
+    };
+  }
+
+  private async prepareGeneration(generation: number): Promise<void> {
+    if (this.indexedGenerations.has(generation)) return;
+    for (const c of this.definition.collections) {
+      if (c.indexes?.length) await this.settings.documents.ensureIndexes(generationCollection(c.name, generation), c.indexes);
+    }
+    this.indexedGenerations.add(generation);
+  }
+
+  /**
+   * Drops generations below `generation`: superseded ones. Newer ones may be a rebuild running
+   * in another process, so they are left alone (an abandoned one goes with the next switch).
+   */
+  private async dropOlderGenerations(generation: number): Promise<void> {
+    const names = await this.settings.documents.listCollections();
+    for (const { name: logical } of this.definition.collections) {
+      for (const physical of names) {
+        const g = generationOf(logical, physical);
+        if (g !== null && g < generation) {
+          await this.settings.documents.dropCollection(physical);
+          this.indexedGenerations.delete(g);
+        }
+      }
+    }
+  }
+
+  private now(): string {
+    return this.settings.clock.now().toISOString();
+  }
+
+  private timer(ms: number): { promise: Promise<Tick>; cancel(): void } {
+    let handle: NodeJS.Timeout | undefined;
+    const promise = new Promise<Tick>((resolve) => {
+      handle = setTimeout(() => resolve(TICK), ms);
+    });
+    return { promise, cancel: () => clearTimeout(handle) };
+  }
+
+  /** A backoff pause that stop() cuts short. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const handle = setTimeout(done, ms);
+      function done() {
+        clearTimeout(handle);
+        resolve();
+      }
+      this.wakeSleep = () => {
+        this.wakeSleep = null;
+        done();
+      };
+    });
+  }
+}
