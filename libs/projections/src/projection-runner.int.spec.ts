@@ -287,7 +287,7 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     assert.equal(await env.total(replay), 480);
   });
 
-  it('rebuild equals incremental, switches generation and drops the old one', async () => {
+  it('rebuild equals incremental, switches generation and drops generations before the previous one', async () => {
     const runner = env.runner({ projections: [streamCounterProjection()], batchSize: 17 });
     await runner.start();
     for (let round = 0; round < 4; round++) {
@@ -308,14 +308,21 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     assert.equal(await env.total(runner), incrementalTotal);
     const names = await env.docs().listCollections();
     assert.ok(names.includes(generationCollection('stream_counter_streams', 2)));
-    assert.ok(!names.includes(generationCollection('stream_counter_streams', 1)), `old generation dropped: ${names.join(', ')}`);
+    // The previous generation stays until the next switch: other processes may still read it.
+    assert.ok(names.includes(generationCollection('stream_counter_streams', 1)), `previous generation kept: ${names.join(', ')}`);
+    const [again] = await runner.rebuild('stream_counter');
+    assert.equal(again!.generation, 3);
+    const after = await env.docs().listCollections();
+    assert.ok(!after.includes(generationCollection('stream_counter_streams', 1)), `older generation dropped: ${after.join(', ')}`);
+    assert.ok(after.includes(generationCollection('stream_counter_streams', 2)));
+    assert.deepEqual(await env.all(runner, 'stream_counter', 'stream_counter_streams'), incremental);
 
-    // The live worker moved over to generation 2 and keeps counting there.
+    // The live worker moved over to generation 3 and keeps counting there.
     const { position } = await env.events().append('r0-0', [{ type: 'Counted', data: {} }]);
     await runner.waitFor(position);
     assert.equal((await env.counts(runner)).get('r0-0'), 31);
     const [status] = await runner.status();
-    assert.equal(status!.generation, 2);
+    assert.equal(status!.generation, 3);
   });
 
   it('a version bump rebuilds on start into a new generation; readers keep the old one until the switch', async () => {
@@ -335,7 +342,8 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     const [status] = await until('live status', () => v2.status(), (s) => s[0]!.state === 'live');
     assert.equal(status!.version, 2);
     assert.equal(status!.generation, 2);
-    assert.ok(!(await env.docs().listCollections()).includes('stream_counter_streams__g1'));
+    // Generation 1 stays (readers in other processes may still resolve it) until the next switch.
+    assert.ok((await env.docs().listCollections()).includes('stream_counter_streams__g1'));
   });
 
   it('two runners on one file (two connections each, as two processes) never double-apply', async () => {

@@ -75,6 +75,44 @@ const TICK = Symbol('tick');
 type Tick = typeof TICK;
 /** Resolves after everything already runnable: what an iterator has at hand arrives first. */
 const afterPending = (): Promise<Tick> => new Promise((resolve) => setImmediate(() => resolve(TICK)));
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Waits for a promise in rounds of at most `ms` (TICK when a round ends first). Unlike racing
+ * the promise again each round, this adds one reaction to it in all, however long it stays
+ * pending (a quiet projection waits for hours).
+ */
+function settleSignal<T>(promise: Promise<T>): { next(ms: number): Promise<T | Tick> } {
+  let outcome: { value: T } | { error: unknown } | null = null;
+  let notify: (() => void) | null = null;
+  promise.then(
+    (value) => {
+      outcome = { value };
+      notify?.();
+    },
+    (error: unknown) => {
+      outcome = { error };
+      notify?.();
+    },
+  );
+  return {
+    next(ms) {
+      return new Promise<T | Tick>((resolve, reject) => {
+        const settle = () => {
+          clearTimeout(timer);
+          notify = null;
+          const o = outcome as { value: T } | { error: unknown } | null;
+          if (!o) resolve(TICK);
+          else if ('value' in o) resolve(o.value);
+          else reject(o.error);
+        };
+        const timer = setTimeout(settle, ms);
+        notify = settle;
+        if (outcome) settle();
+      });
+    },
+  };
+}
 
 interface Target {
   generation: number;
@@ -116,6 +154,7 @@ export class ProjectionWorker {
   private readonly subscriptions = new Set<AllSubscription>();
   private liveSubscription: AllSubscription | null = null;
   private wakeSleep: (() => void) | null = null;
+  private restartRequested = false;
   private currentRebuild: Promise<RebuildResult> | null = null;
   /** Position of the event that failed last: it gets a batch of its own so the ones before it commit. */
   private failedAt: number | null = null;
@@ -154,6 +193,7 @@ export class ProjectionWorker {
 
   /** Ends the live subscription so the loop re-reads the active state (after a switch). */
   restart(): void {
+    this.restartRequested = true;
     void this.liveSubscription?.close();
   }
 
@@ -172,7 +212,12 @@ export class ProjectionWorker {
     let conflicts = 0;
     while (!this.stopping) {
       try {
+        this.restartRequested = false;
         await this.runLive();
+        if (!this.stopping && !this.restartRequested) {
+          // The subscription ended on its own (the event store was closed?): not a hot loop.
+          throw new Error('the event subscription ended unexpectedly');
+        }
         backoff = this.settings.retryInitialMs;
         conflicts = 0;
       } catch (error) {
@@ -363,6 +408,9 @@ export class ProjectionWorker {
     let lastStoredAt = performance.now();
     try {
       for (;;) {
+        // Between batches, let the event loop run (HTTP, timers): catching up over a million
+        // events is otherwise one unbroken chain of microtasks, since every read is synchronous.
+        await yieldToEventLoop();
         // The first event of a batch: live waits (checking in every idleCheckMs), rebuild stops when none is at hand.
         let first: RecordedEvent;
         if (held) {
@@ -377,18 +425,19 @@ export class ProjectionWorker {
             this.state = 'live';
             this.lastError = null;
             settings.onProgress();
-            while (result === TICK) {
-              const timer = this.timer(settings.idleCheckMs);
-              result = await Promise.race([pending, timer.promise]);
-              timer.cancel();
-              if (result === TICK) {
-                if (seen > persisted) {
-                  await this.commit(target, [], persisted, seen, 0);
-                  persisted = seen;
-                  lastStoredAt = performance.now();
-                }
-                await this.checkStillActive(target);
+            const waiting = settleSignal(pending);
+            for (;;) {
+              const next = await waiting.next(settings.idleCheckMs);
+              if (next !== TICK) {
+                result = next;
+                break;
               }
+              if (seen > persisted) {
+                await this.commit(target, [], persisted, seen, 0);
+                persisted = seen;
+                lastStoredAt = performance.now();
+              }
+              await this.checkStillActive(target);
             }
             this.idle = false;
           }
@@ -528,15 +577,17 @@ export class ProjectionWorker {
   }
 
   /**
-   * Drops generations below `generation`: superseded ones. Newer ones may be a rebuild running
-   * in another process, so they are left alone (an abandoned one goes with the next switch).
+   * Drops superseded generations, except the one just before `generation`: a reader in another
+   * process may still resolve it from its cache (up to 500 ms) and must find it complete, not
+   * dropped. Newer ones may be a rebuild running in another process, so they are left alone (an
+   * abandoned one goes with the next switch).
    */
   private async dropOlderGenerations(generation: number): Promise<void> {
     const names = await this.settings.documents.listCollections();
     for (const { name: logical } of this.definition.collections) {
       for (const physical of names) {
         const g = generationOf(logical, physical);
-        if (g !== null && g < generation) {
+        if (g !== null && g < generation - 1) {
           await this.settings.documents.dropCollection(physical);
           this.indexedGenerations.delete(g);
         }
@@ -546,14 +597,6 @@ export class ProjectionWorker {
 
   private now(): string {
     return this.settings.clock.now().toISOString();
-  }
-
-  private timer(ms: number): { promise: Promise<Tick>; cancel(): void } {
-    let handle: NodeJS.Timeout | undefined;
-    const promise = new Promise<Tick>((resolve) => {
-      handle = setTimeout(() => resolve(TICK), ms);
-    });
-    return { promise, cancel: () => clearTimeout(handle) };
   }
 
   /** A backoff pause that stop() cuts short. */
