@@ -1,8 +1,10 @@
 // Compiles every TypeScript file under apps/, libs/ and test/ to dist/ with SWC.
 // SWC (not esbuild) because Nest's dependency injection needs emitted decorator metadata;
 // type checking is tsc's job (`npm run typecheck`), so this stays a fast per-file transform.
-import { transformFile } from '@swc/core';
-import { mkdir, readdir, writeFile, rm, stat } from 'node:fs/promises';
+// @swc/wasm rather than @swc/core: the registry reachable here serves only some of @swc/core's
+// per-platform binaries, and `npm ci` refuses a lock file that lacks the others.
+import swc from '@swc/wasm';
+import { mkdir, readdir, readFile, writeFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,7 +62,8 @@ async function worker() {
     const out = join(outDir, rel.replace(/\.ts$/, '.js'));
     if (await isFresh(file, out)) continue;
     try {
-      const result = await transformFile(file, { ...options, filename: file, sourceFileName: relative(dirname(out), file) });
+      const source = await readFile(file, 'utf8');
+      const result = await swc.transform(source, { ...options, filename: file, sourceFileName: relative(dirname(out), file) });
       await mkdir(dirname(out), { recursive: true });
       await writeFile(out, `${result.code}\n//# sourceMappingURL=${out.split('/').pop()}.map\n`);
       if (result.map) await writeFile(`${out}.map`, result.map);
