@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { checkOpenApiDocument, findNonStrictObjects } from '#common';
 import { startTestApi, type TestApi } from './support/test-api.js';
 import { TestRoutesModule } from './support/test-routes.module.js';
@@ -185,8 +186,15 @@ describe('HTTP foundation (real HTTP, embedded stores)', () => {
     const res = await fetch(`${api.url}/docs/api/openapi.v1.yaml`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^application\/yaml/);
-    const doc = parse(await res.text()) as Record<string, any>;
+    const text = await res.text();
+    const doc = parse(text) as Record<string, any>;
     assert.deepEqual(checkOpenApiDocument(doc), []);
+    // And against the official OpenAPI 3.1 meta-schema.
+    const validator = new Validator();
+    const verdict = await validator.validate(structuredClone(doc));
+    assert.equal(validator.version, '3.1');
+    assert.deepEqual(verdict.errors ?? [], []);
+    assert.equal(verdict.valid, true);
     assert.deepEqual(findNonStrictObjects(doc), []);
     assert.match(doc.openapi, /^3\.1\./);
     const create = doc.paths['/test/things'].post;
