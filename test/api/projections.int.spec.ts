@@ -44,7 +44,8 @@ describe('projections across processes (server + child + CLI on one data dir)', 
     assert.equal(doc.last, 25);
 
     const health = (await (await fetch(`${api.url}/health`)).json()) as { details: { projections: { lag: number; projections: Array<{ name: string; state: string }> } } };
-    assert.deepEqual(health.details.projections.projections.map((p) => p.name), ['test_pings']);
+    // Feature modules register their own projections next to the test one.
+    assert.ok(health.details.projections.projections.some((p) => p.name === 'test_pings'));
   });
 
   it('the CLI rebuilds the projection from position 0 while the server runs; the server follows the switch', async () => {
@@ -72,8 +73,8 @@ describe('projections across processes (server + child + CLI on one data dir)', 
     // Same result after the rebuild, read from the new generation once the server notices the
     // switch (it caches the active generation briefly); new events keep flowing into it.
     const generation = async () =>
-      ((await (await fetch(`${api.url}/health`)).json()) as { details: { projections: { projections: Array<{ generation: number }> } } }).details
-        .projections.projections[0]?.generation;
+      ((await (await fetch(`${api.url}/health`)).json()) as { details: { projections: { projections: Array<{ name: string; generation: number }> } } }).details
+        .projections.projections.find((p) => p.name === 'test_pings')?.generation;
     await waitUntil(async () => ((await generation()) === 2 ? true : undefined), CROSS_PROCESS_MS * 5, 'the server to follow the switch');
     assert.deepEqual(await pings('ping-a'), { id: 'ping-a', count: 25, last: 25, _position: (await pings('ping-a'))?._position });
     assert.equal((await pings('ping-b'))?.count, 10);

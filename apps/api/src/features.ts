@@ -1,5 +1,8 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { AppConfig } from '#common';
+import { AgentBillingModule, CatalogModule, CompaniesModule } from '#agent-data';
+import { PlatformModule } from '#platform';
+import { PlatformWebhooksModule } from '#webhooks';
 
 /**
  * The feature modules (platform, webhooks, agent data, ...), shared by the three apps: the api
@@ -8,5 +11,5 @@ import type { AppConfig } from '#common';
  * its routes with `@Operation(...)`. Add a feature here, once.
  */
 export function featureModules(_config: AppConfig): Array<Type | DynamicModule> {
-  return [];
+  return [PlatformModule, PlatformWebhooksModule, CatalogModule, AgentBillingModule, CompaniesModule];
 }

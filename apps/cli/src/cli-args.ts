@@ -1,4 +1,8 @@
 import { parseArgs } from 'node:util';
+import { ACCOUNTS_USAGE, type AccountsCliCommand, parseAccountsArgs } from './commands/accounts.args.js';
+import { KEYS_USAGE, type KeysCliCommand, parseKeysArgs } from './commands/keys.args.js';
+import { COMPANIES_USAGE, type CompaniesCliCommand, parseCompaniesArgs } from './commands/companies.args.js';
+import { UsageError } from './usage-error.js';
 
 export const USAGE = `Usage: svc <command> [options]    (npm run svc -- <command> [options])
 
@@ -15,18 +19,16 @@ Commands:
                                  the last --limit events (default 10)
       --limit N                  print at most N events (with --from: no limit by default)
       --follow                   keep printing new events until interrupted
+${ACCOUNTS_USAGE}
+${KEYS_USAGE}
+${COMPANIES_USAGE}
   help                           this text
 
 Configuration comes from the same environment variables as the server (SVC_DATA_DIR,
 EVENTSTORE_URL, MONGODB_URL, ...). The CLI can run while the server uses the same data.
 Exit codes: 0 done, 1 error, 2 bad usage.`;
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
 
 export type CliCommand =
   | { kind: 'help' }
@@ -40,7 +42,10 @@ export type CliCommand =
       from?: number;
       limit?: number;
       follow: boolean;
-    };
+    }
+  | AccountsCliCommand
+  | KeysCliCommand
+  | CompaniesCliCommand;
 
 function nonNegativeInt(flag: string, value: string | undefined, min: number): number {
   if (value === undefined || !/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
@@ -97,5 +102,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
       follow: v.follow === true,
     };
   }
+  if (group === 'accounts') return parseAccountsArgs(action, rest);
+  if (group === 'keys') return parseKeysArgs(action, rest);
+  if (group === 'companies') return parseCompaniesArgs(action, rest);
   throw new UsageError(`unknown command: ${group}`);
 }

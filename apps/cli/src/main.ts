@@ -24,6 +24,12 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (command.kind === 'companies-generate') {
+    // Needs no store: print and leave.
+    const companies = await import('./commands/companies.command.js');
+    await companies.generateCompanies(command, writeLine, new Date());
+    return 0;
+  }
   // Loaded only now, so usage errors and help answer at once.
   const [{ NestFactory }, { Logger }, { loadConfig }, { EVENT_STORE }, { ProjectionRunner }, { CliModule }, tail, projections] = await Promise.all([
     import('@nestjs/core'),
@@ -57,8 +63,33 @@ async function main(argv: string[]): Promise<number> {
       case 'projections-rebuild':
         await projections.rebuildProjections(app.get(ProjectionRunner), command.name, writeLine);
         break;
+      case 'accounts-create':
+      case 'accounts-plan': {
+        const [{ CommandBus }, accounts] = await Promise.all([import('@nestjs/cqrs'), import('./commands/accounts.command.js')]);
+        await accounts.runAccounts(app.get(CommandBus), command, writeLine);
+        break;
+      }
+      case 'companies-import': {
+        const [{ CompanyImporter }, companies] = await Promise.all([import('#agent-data'), import('./commands/companies.command.js')]);
+        const writeError = (line: string) => new Promise<void>((resolve) => (process.stderr.write(`${line}\n`) ? resolve() : process.stderr.once('drain', resolve)));
+        await companies.importCompanies(app.get(CompanyImporter, { strict: false }), command, writeLine, writeError, abort.signal);
+        break;
+      }
+      case 'keys-create':
+      case 'keys-revoke': {
+        const [{ CommandBus }, keys] = await Promise.all([import('@nestjs/cqrs'), import('./commands/keys.command.js')]);
+        await keys.runKeys(app.get(CommandBus), command, writeLine);
+        break;
+      }
     }
     return 0;
+  } catch (error) {
+    // Arguments the domain refuses (an unknown scope, ...) are bad usage too.
+    if (error instanceof UsageError) {
+      process.stderr.write(`svc: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

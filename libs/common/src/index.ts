@@ -19,3 +19,6 @@ export * from './openapi/docs.controller.js';
 export * from './openapi/openapi.module.js';
 export * from './logging/logging.module.js';
 export * from './storage/projection-registry.js';
+export * from './storage/background-work.js';
+export * from './http/public-url.js';
+export * from './http/pagination.js';

@@ -2,3 +2,4 @@ export * from './event-store.port.js';
 export * from './append.validation.js';
 export * from './sqlite/sqlite-event-store.adapter.js';
 export * from './esdb/esdb-event-store.adapter.js';
+export * from './decide-and-append.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type AppConfig, loadConfig } from '#common';
+import { type AppConfig, type Clock, loadConfig } from '#common';
 import { createApiApp } from '../../../apps/api/src/app.factory.js';
 
 export interface TestApi {
@@ -16,12 +16,16 @@ export interface TestApi {
 
 /**
  * Starts the real API app on 127.0.0.1, port 0, over a fresh temporary SVC_DATA_DIR (removed on
- * close). `imports` adds test-only modules (controllers, projections).
+ * close). `imports` adds test-only modules (controllers, projections); `clock` replaces the system clock.
  */
-export async function startTestApi(options: { imports?: Array<Type | DynamicModule>; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestApi> {
+export async function startTestApi(
+  options: { imports?: Array<Type | DynamicModule>; env?: Record<string, string>; dataDir?: string; clock?: Clock } = {},
+): Promise<TestApi> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-api-')));
-  const config = loadConfig({ SVC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...options.env });
-  const app = await createApiApp(config, { imports: options.imports });
+  // No D4 bootstrap key line in test output: tests make their accounts (test/platform/support).
+  // No demo companies either (D20): tests that need companies import their own or turn it on.
+  const config = loadConfig({ SVC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SVC_BOOTSTRAP: 'false', SVC_DEMO_DATA: 'false', ...options.env });
+  const app = await createApiApp(config, { imports: options.imports, ...(options.clock ? { clock: options.clock } : {}) });
   try {
     await app.listen(0, '127.0.0.1');
   } catch (error) {

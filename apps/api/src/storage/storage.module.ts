@@ -10,7 +10,7 @@ import {
   type OnModuleInit,
   type Provider,
 } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, IdGenerator, ProjectionRegistry, ProjectionRegistryModule, SystemClock } from '#common';
+import { APP_CONFIG, type AppConfig, BACKGROUND_WORK, CLOCK, type Clock, ID_GENERATOR, IdGenerator, ProjectionRegistry, ProjectionRegistryModule, SystemClock } from '#common';
 import { DOCUMENT_STORE } from '#documents';
 import { EVENT_STORE } from '#eventstore';
 import { type CommitInfo, ProjectionRunner, ProjectionStore } from '#projections';
@@ -80,6 +80,8 @@ export class StorageModule {
     const providers: Provider[] = [
       { provide: APP_CONFIG, useValue: config },
       { provide: STORAGE_OPTIONS, useValue: options },
+      // Background work (webhook dispatchers) runs where the projections run.
+      { provide: BACKGROUND_WORK, useValue: { run: options.runProjections } },
       { provide: CLOCK, useValue: options.clock ?? new SystemClock() },
       { provide: ID_GENERATOR, useFactory: (clock: Clock) => new IdGenerator(clock), inject: [CLOCK] },
       { provide: STORES, useFactory: () => openStores(config) },
@@ -105,7 +107,7 @@ export class StorageModule {
       module: StorageModule,
       imports: [ProjectionRegistryModule],
       providers,
-      exports: [APP_CONFIG, CLOCK, ID_GENERATOR, EVENT_STORE, DOCUMENT_STORE, ProjectionRunner, ProjectionStore, ProjectionRegistryModule],
+      exports: [APP_CONFIG, BACKGROUND_WORK, CLOCK, ID_GENERATOR, EVENT_STORE, DOCUMENT_STORE, ProjectionRunner, ProjectionStore, ProjectionRegistryModule],
     };
   }
 }

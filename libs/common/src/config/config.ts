@@ -18,6 +18,26 @@ const url = (protocols: string[]) =>
     });
 
 /**
+ * `name=usd,name=usd`: meter price overrides (D17). The syntax is checked here; the meter names
+ * by the agent-data catalogue (`meterPrices`), which owns them.
+ */
+const meterPricesUsd = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    const cents: Record<string, number> = {};
+    for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const m = /^([a-z][a-z_]*(?:\.[a-z_]+)+)\s*=\s*(\d+(?:\.\d{1,2})?)$/.exec(part);
+      if (!m) {
+        ctx.addIssue({ code: 'custom', message: `expected meter=usd pairs separated by commas (e.g. read.discovery_top=4.00), got "${part}"` });
+        return z.NEVER;
+      }
+      cents[m[1]!] = Math.round(Number(m[2]) * 100);
+    }
+    return cents;
+  });
+
+/**
  * Every environment variable the service reads, with its default. README's configuration
  * table mirrors this schema; keep them together.
  */
@@ -34,6 +54,33 @@ export const configSchema = z.object({
   /** Run projections (and later the dispatcher) inside the API process. Default: only when embedded. */
   SVC_RUN_PROJECTIONS: z.enum(['true', 'false', 'auto']).default('auto'),
   SVC_READ_YOUR_WRITES_TIMEOUT_MS: int(5000, 0, 60000),
+  /** On a fresh store, create the Team account with an admin key and print the key once (D4). */
+  SVC_BOOTSTRAP: z.enum(['true', 'false'], { message: 'expected true or false' }).default('true'),
+  SVC_METER_PRICES_USD: meterPricesUsd.optional(),
+  /** Stripe (D16): set to take real payments; unset = the offline sandbox provider. */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .trim()
+    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, { message: 'expected a Stripe secret key (sk_test_…, sk_live_…, rk_…)' })
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
+  /** Another Stripe API host (stripe-mock, a local stand-in): protocol, host and port are used. */
+  STRIPE_API_URL: url(['http', 'https']).optional(),
+  /** D19: autopay tops up when a charge leaves the balance under this many USD. */
+  SVC_AUTOPAY_THRESHOLD_USD: z.coerce
+    .number({ message: 'expected a number of USD' })
+    .min(0, { message: 'expected at least 0' })
+    .max(1_000_000, { message: 'expected at most 1000000' })
+    .default(10),
+  /** On a fresh store, the api imports a deterministic demo set of 5,000 companies (D20). */
+  SVC_DEMO_DATA: z.enum(['true', 'false'], { message: 'expected true or false' }).default('true'),
+  /** D14: lift the SSRF guard so webhooks may target loopback and private addresses (local use, tests). */
+  SVC_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false'], { message: 'expected true or false' }).default('false'),
+  /** D12: a webhook receiver must answer 2xx within this many ms. */
+  SVC_WEBHOOK_TIMEOUT_MS: int(10000, 100, 60000),
+  /** Webhook requests in flight at most, and per target host (a slow receiver holds only its own). */
+  SVC_WEBHOOK_CONCURRENCY: int(256, 1, 10000),
+  SVC_WEBHOOK_CONCURRENCY_PER_HOST: int(16, 1, 1000),
 });
 
 type Raw = z.infer<typeof configSchema>;
@@ -50,6 +97,24 @@ export interface AppConfig {
   publicUrl?: string;
   runProjections: boolean;
   readYourWritesTimeoutMs: number;
+  /** SVC_BOOTSTRAP: the api creates the bootstrap account and admin key on a fresh store (D4). */
+  bootstrap: boolean;
+  /** Meter price overrides in cents by meter name (SVC_METER_PRICES_USD); empty = D17 defaults. */
+  meterPricesCents: Record<string, number>;
+  /** STRIPE_SECRET_KEY: payments through Stripe; unset = the sandbox provider (D16). */
+  stripeSecretKey?: string;
+  stripeWebhookSecret?: string;
+  stripeApiUrl?: string;
+  /** SVC_AUTOPAY_THRESHOLD_USD in cents (D19). */
+  autopayThresholdCents: number;
+  /** SVC_DEMO_DATA: import the demo companies on a fresh store (D20). */
+  demoData: boolean;
+  /** SVC_WEBHOOK_ALLOW_PRIVATE (D14). */
+  webhookAllowPrivate: boolean;
+  /** SVC_WEBHOOK_TIMEOUT_MS (D12: 10 s). */
+  webhookTimeoutMs: number;
+  webhookConcurrency: number;
+  webhookConcurrencyPerHost: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -72,6 +137,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`);
   }
   const c = parsed.data;
+  // D16: the sandbox takes test keys only, and a deployment's keys and payments agree on live/test.
+  const stripeMode = c.STRIPE_SECRET_KEY ? (c.STRIPE_SECRET_KEY.includes('_live_') ? 'live' : 'test') : undefined;
+  if (c.SVC_ENV === 'live' && stripeMode !== 'live') {
+    throw new ConfigError(
+      `Invalid configuration: STRIPE_SECRET_KEY=${JSON.stringify(stripeMode ? 'sk_test_…' : '')}: SVC_ENV=live needs a live Stripe key (the sandbox provider serves test keys only)`,
+    );
+  }
+  if (c.SVC_ENV === 'test' && stripeMode === 'live') {
+    throw new ConfigError('Invalid configuration: STRIPE_SECRET_KEY="sk_live_…": a live Stripe key needs SVC_ENV=live (test keys must never move real money)');
+  }
   const embedded = !c.EVENTSTORE_URL && !c.MONGODB_URL;
   return {
     port: c.PORT,
@@ -85,5 +160,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: c.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
     runProjections: c.SVC_RUN_PROJECTIONS === 'auto' ? embedded : c.SVC_RUN_PROJECTIONS === 'true',
     readYourWritesTimeoutMs: c.SVC_READ_YOUR_WRITES_TIMEOUT_MS,
+    bootstrap: c.SVC_BOOTSTRAP === 'true',
+    meterPricesCents: c.SVC_METER_PRICES_USD ?? {},
+    stripeSecretKey: c.STRIPE_SECRET_KEY,
+    stripeWebhookSecret: c.STRIPE_WEBHOOK_SECRET,
+    stripeApiUrl: c.STRIPE_API_URL?.replace(/\/+$/, ''),
+    autopayThresholdCents: Math.round(c.SVC_AUTOPAY_THRESHOLD_USD * 100),
+    demoData: c.SVC_DEMO_DATA === 'true',
+    webhookAllowPrivate: c.SVC_WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookTimeoutMs: c.SVC_WEBHOOK_TIMEOUT_MS,
+    webhookConcurrency: c.SVC_WEBHOOK_CONCURRENCY,
+    webhookConcurrencyPerHost: c.SVC_WEBHOOK_CONCURRENCY_PER_HOST,
   };
 }

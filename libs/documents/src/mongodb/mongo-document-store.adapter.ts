@@ -164,6 +164,16 @@ export class MongoDocumentStore implements DocumentStore {
     await this.client.close();
   }
 
+  /**
+   * The connected database, for features that need MongoDB's own operations next to the read
+   * models (the platform's rate-limit counters: atomic `$inc` with a TTL). Connects like every
+   * other operation; the client stays owned (and closed) by this store.
+   */
+  async database(): Promise<Db> {
+    await this.connect();
+    return this.db;
+  }
+
   // ---- used by MongoDocCollection ---------------------------------------------------------
 
   /** @internal */

@@ -1,4 +1,4 @@
-import type { Collection, MongoClient } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import { windowStart, type RateLimitStore } from './rate-limit.port.js';
 
 interface CounterDoc {
@@ -7,38 +7,57 @@ interface CounterDoc {
   expires_at: Date;
 }
 
+/** E11000: two first hits of a window raced on the insert of its document; the retry increments. */
+const DUPLICATE_KEY = 11000;
+
 /**
  * Counters shared by every API instance: one document per key and window, incremented with an
- * atomic upsert; a TTL index removes finished windows.
+ * atomic upsert (`$inc`); a TTL index removes finished windows. `db` hands over the connected
+ * database of the document store (`MongoDocumentStore.database()`), whose client it shares.
  */
 export class MongoRateLimitStore implements RateLimitStore {
-  private readonly counters: Collection<CounterDoc>;
-  private indexed: Promise<unknown> | undefined;
+  private counters: Promise<Collection<CounterDoc>> | undefined;
 
   constructor(
-    private readonly client: MongoClient,
-    database: string,
-    collection = 'rate_limit_counters',
-  ) {
-    this.counters = client.db(database).collection<CounterDoc>(collection);
+    private readonly db: () => Promise<Db>,
+    private readonly collection = 'rate_limit_counters',
+  ) {}
+
+  async hit(key: string, windowSeconds: readonly number[], now: Date): Promise<number[]> {
+    const counters = await this.ready();
+    return Promise.all(windowSeconds.map((seconds) => this.increment(counters, key, seconds, now)));
   }
 
-  async hit(key: string, windowSeconds: number, now: Date): Promise<number> {
-    this.indexed ??= this.counters.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 }).catch((e) => {
-      this.indexed = undefined;
-      throw e;
-    });
-    await this.indexed;
+  private async increment(counters: Collection<CounterDoc>, key: string, windowSeconds: number, now: Date): Promise<number> {
     const start = windowStart(windowSeconds, now);
-    const doc = await this.counters.findOneAndUpdate(
-      { _id: `${key}:${windowSeconds}:${start}` },
-      { $inc: { count: 1 }, $setOnInsert: { expires_at: new Date(start + windowSeconds * 1000) } },
-      { upsert: true, returnDocument: 'after' },
-    );
-    return doc?.count ?? 1;
+    const id = `${key}:${windowSeconds}:${start}`;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const doc = await counters.findOneAndUpdate(
+          { _id: id },
+          { $inc: { count: 1 }, $setOnInsert: { expires_at: new Date(start + windowSeconds * 1000) } },
+          { upsert: true, returnDocument: 'after' },
+        );
+        return doc?.count ?? 1;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== DUPLICATE_KEY || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  private ready(): Promise<Collection<CounterDoc>> {
+    this.counters ??= (async () => {
+      const counters = (await this.db()).collection<CounterDoc>(this.collection);
+      await counters.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 });
+      return counters;
+    })().catch((error: unknown) => {
+      this.counters = undefined;
+      throw error;
+    });
+    return this.counters;
   }
 
   async close(): Promise<void> {
-    // The client is owned by whoever created it.
+    // The client belongs to the document store, which closes it.
   }
 }

@@ -10,31 +10,30 @@ export interface RateLimitDecision {
   retryAfter?: number;
 }
 
+const WINDOWS = [60, 3600] as const;
+
 /**
  * D7: a 60 s and a 3600 s fixed window per account. The headers describe the window with the
- * fewest requests left; `X-RateLimit-Reset` is that window's end in Unix epoch seconds.
+ * fewest requests left (on a tie, the one resetting later); `X-RateLimit-Reset` is that
+ * window's end in Unix epoch seconds. Every request counts, refused ones included.
  */
 export async function checkRateLimit(store: RateLimitStore, accountId: string, limits: RateLimits, now: Date): Promise<RateLimitDecision> {
-  const windows = [
-    { seconds: 60, limit: limits.per_minute },
-    { seconds: 3600, limit: limits.per_hour },
-  ];
-  const counts = await Promise.all(windows.map((w) => store.hit(`acct:${accountId}`, w.seconds, now)));
-  const states = windows.map((w, i) => ({
-    ...w,
-    count: counts[i]!,
-    remaining: Math.max(0, w.limit - counts[i]!),
-    resetMs: windowStart(w.seconds, now) + w.seconds * 1000,
-  }));
-  const tightest = states.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetMs > a.resetMs) ? b : a));
-  const exceeded = states.filter((s) => s.count > s.limit);
+  const [minuteCount, hourCount] = await store.hit(`acct:${accountId}`, WINDOWS, now);
+  const minute = { limit: limits.per_minute, count: minuteCount!, resetMs: windowStart(60, now) + 60_000 };
+  const hour = { limit: limits.per_hour, count: hourCount!, resetMs: windowStart(3600, now) + 3_600_000 };
+  const minuteLeft = Math.max(0, minute.limit - minute.count);
+  const hourLeft = Math.max(0, hour.limit - hour.count);
+  const tightest = hourLeft <= minuteLeft ? hour : minute;
   const headers = {
     'X-RateLimit-Limit': String(tightest.limit),
-    'X-RateLimit-Remaining': String(tightest.remaining),
+    'X-RateLimit-Remaining': String(Math.min(minuteLeft, hourLeft)),
     'X-RateLimit-Reset': String(Math.ceil(tightest.resetMs / 1000)),
   };
-  if (exceeded.length === 0) return { allowed: true, headers };
-  const resetMs = Math.max(...exceeded.map((s) => s.resetMs));
+  const minuteOver = minute.count > minute.limit;
+  const hourOver = hour.count > hour.limit;
+  if (!minuteOver && !hourOver) return { allowed: true, headers };
+  // Retry once every exhausted window has reset.
+  const resetMs = hourOver ? hour.resetMs : minute.resetMs;
   return { allowed: false, headers, retryAfter: Math.max(1, Math.ceil((resetMs - now.getTime()) / 1000)) };
 }
 

@@ -4,10 +4,12 @@
  */
 export interface RateLimitStore {
   /**
-   * Atomically adds one hit to the counter of `key` in the window of `windowSeconds` that
-   * contains `now`, and returns the count after the hit. Windows are aligned to the Unix epoch.
+   * Atomically adds one hit to the counter of `key` in each window (sizes in seconds) that
+   * contains `now`, and returns the counts after the hit, in the order of `windowSeconds`.
+   * Windows are aligned to the Unix epoch. (All windows of a request in one call: one promise
+   * on the hot path, one round trip's latency on MongoDB.)
    */
-  hit(key: string, windowSeconds: number, now: Date): Promise<number>;
+  hit(key: string, windowSeconds: readonly number[], now: Date): Promise<number[]>;
   close(): Promise<void>;
 }
 

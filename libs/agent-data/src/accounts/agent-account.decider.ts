@@ -1,0 +1,198 @@
+import { assertNever, type Decider, Errors, type KeyEnvironment } from '#common';
+import type { PackId } from '../catalog/packs.js';
+import type { PaymentProviderName } from '../credits/credits.events.js';
+import type { AccountOrigin, AgentAccountEvent, CheckoutPurpose } from './agent-account.events.js';
+
+export interface SavedPaymentMethod {
+  id: string;
+  provider: PaymentProviderName;
+  brand: string | null;
+  last4: string | null;
+  expMonth: number | null;
+  expYear: number | null;
+  attachedAt: string;
+}
+
+export type AgentAccountState =
+  | { status: 'absent' }
+  | {
+      status: 'open';
+      accountId: string;
+      origin: AccountOrigin;
+      openedAt: string;
+      contactEmail: string | null;
+      agentName: string | null;
+      objective: string | null;
+      packId: PackId;
+      source: string | null;
+      sourceRef: string | null;
+      /** The provider's customer per provider (Stripe needs one for saved methods). */
+      customers: Partial<Record<PaymentProviderName, string>>;
+      paymentMethods: SavedPaymentMethod[];
+      checkoutSessions: number;
+    };
+
+export type AgentAccountCommand =
+  | {
+      type: 'OpenAgentAccount';
+      accountId: string;
+      origin: AccountOrigin;
+      environment: KeyEnvironment;
+      contactEmail: string | null;
+      agentName: string | null;
+      useCase: string | null;
+      objective: string | null;
+      packId: PackId;
+      source: string | null;
+      sourceRef: string | null;
+      now: Date;
+    }
+  | { type: 'LinkPaymentCustomer'; provider: PaymentProviderName; customerId: string; now: Date }
+  | {
+      type: 'AttachPaymentMethod';
+      provider: PaymentProviderName;
+      paymentMethodId: string;
+      brand: string | null;
+      last4: string | null;
+      expMonth: number | null;
+      expYear: number | null;
+      now: Date;
+    }
+  | {
+      type: 'RecordCheckoutSession';
+      provider: PaymentProviderName;
+      sessionId: string;
+      packId: PackId;
+      amountCents: number;
+      creditsCents: number;
+      keyId: string | null;
+      purpose: CheckoutPurpose;
+      now: Date;
+    };
+
+function open(state: AgentAccountState): Extract<AgentAccountState, { status: 'open' }> {
+  if (state.status !== 'open') throw Errors.notFound('No such agent account.', 'ACCOUNT_NOT_FOUND');
+  return state;
+}
+
+/** An agent account (stream `agentaccount-{id}`): who it is, its payment customer and saved methods. */
+export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent, AgentAccountState> = {
+  initialState: { status: 'absent' },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'AgentAccountOpened': {
+        const d = event.data;
+        return {
+          status: 'open',
+          accountId: d.account_id,
+          origin: d.origin,
+          openedAt: d.opened_at,
+          contactEmail: d.contact_email,
+          agentName: d.agent_name,
+          objective: d.objective,
+          packId: d.pack_id,
+          source: d.source,
+          sourceRef: d.source_ref,
+          customers: {},
+          paymentMethods: [],
+          checkoutSessions: 0,
+        };
+      }
+      case 'PaymentCustomerLinked':
+        if (state.status !== 'open') return state;
+        return { ...state, customers: { ...state.customers, [event.data.provider]: event.data.customer_id } };
+      case 'PaymentMethodAttached': {
+        if (state.status !== 'open') return state;
+        const d = event.data;
+        const method: SavedPaymentMethod = {
+          id: d.payment_method_id,
+          provider: d.provider,
+          brand: d.brand,
+          last4: d.last4,
+          expMonth: d.exp_month,
+          expYear: d.exp_year,
+          attachedAt: d.attached_at,
+        };
+        return { ...state, paymentMethods: [...state.paymentMethods.filter((m) => m.id !== method.id), method] };
+      }
+      case 'CheckoutSessionOpened':
+        return state.status === 'open' ? { ...state, checkoutSessions: state.checkoutSessions + 1 } : state;
+      default:
+        return assertNever(event);
+    }
+  },
+
+  decide(command, state) {
+    const at = command.now.toISOString();
+    switch (command.type) {
+      case 'OpenAgentAccount':
+        if (state.status !== 'absent') throw Errors.conflict('The account exists already.', 'ACCOUNT_EXISTS');
+        return [
+          {
+            type: 'AgentAccountOpened',
+            data: {
+              account_id: command.accountId,
+              origin: command.origin,
+              environment: command.environment,
+              contact_email: command.contactEmail,
+              agent_name: command.agentName,
+              use_case: command.useCase,
+              objective: command.objective,
+              pack_id: command.packId,
+              source: command.source,
+              source_ref: command.sourceRef,
+              opened_at: at,
+            },
+          },
+        ];
+      case 'LinkPaymentCustomer': {
+        const s = open(state);
+        const existing = s.customers[command.provider];
+        if (existing === command.customerId) return [];
+        if (existing) throw Errors.conflict('The account has a payment customer already.', 'CUSTOMER_EXISTS');
+        return [{ type: 'PaymentCustomerLinked', data: { account_id: s.accountId, provider: command.provider, customer_id: command.customerId, linked_at: at } }];
+      }
+      case 'AttachPaymentMethod': {
+        const s = open(state);
+        if (s.paymentMethods.some((m) => m.id === command.paymentMethodId)) return [];
+        return [
+          {
+            type: 'PaymentMethodAttached',
+            data: {
+              account_id: s.accountId,
+              provider: command.provider,
+              payment_method_id: command.paymentMethodId,
+              brand: command.brand,
+              last4: command.last4,
+              exp_month: command.expMonth,
+              exp_year: command.expYear,
+              attached_at: at,
+            },
+          },
+        ];
+      }
+      case 'RecordCheckoutSession': {
+        const s = open(state);
+        return [
+          {
+            type: 'CheckoutSessionOpened',
+            data: {
+              account_id: s.accountId,
+              provider: command.provider,
+              session_id: command.sessionId,
+              pack_id: command.packId,
+              amount_cents: command.amountCents,
+              credits_cents: command.creditsCents,
+              key_id: command.keyId,
+              purpose: command.purpose,
+              opened_at: at,
+            },
+          },
+        ];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+};

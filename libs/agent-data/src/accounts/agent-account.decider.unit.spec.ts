@@ -1,0 +1,75 @@
+import { describe, it } from 'node:test';
+import { deciderSpec } from '#common';
+import { agentAccountDecider, type AgentAccountCommand } from './agent-account.decider.js';
+import type { AgentAccountEvent } from './agent-account.events.js';
+
+const spec = deciderSpec(agentAccountDecider);
+const now = new Date('2026-03-01T10:00:00Z');
+const at = now.toISOString();
+
+const open: AgentAccountCommand = {
+  type: 'OpenAgentAccount',
+  accountId: 'acct_1',
+  origin: 'pay',
+  environment: 'test',
+  contactEmail: 'a@example.com',
+  agentName: 'bot',
+  useCase: null,
+  objective: 'starter',
+  packId: 'pack_29',
+  source: 'registry',
+  sourceRef: null,
+  now,
+};
+const opened: AgentAccountEvent = {
+  type: 'AgentAccountOpened',
+  data: {
+    account_id: 'acct_1',
+    origin: 'pay',
+    environment: 'test',
+    contact_email: 'a@example.com',
+    agent_name: 'bot',
+    use_case: null,
+    objective: 'starter',
+    pack_id: 'pack_29',
+    source: 'registry',
+    source_ref: null,
+    opened_at: at,
+  },
+};
+const linked: AgentAccountEvent = { type: 'PaymentCustomerLinked', data: { account_id: 'acct_1', provider: 'sandbox', customer_id: 'cus_1', linked_at: at } };
+const attach: AgentAccountCommand = { type: 'AttachPaymentMethod', provider: 'sandbox', paymentMethodId: 'pm_1', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034, now };
+
+describe('agent account decider', () => {
+  it('opens an account once', () => {
+    spec.given([]).when(open).then([opened]);
+    spec.given([opened]).when(open).thenThrows((e) => e.code === 'ACCOUNT_EXISTS' && e.status === 409);
+  });
+
+  it('links one payment customer per provider (idempotent; a different one is a conflict)', () => {
+    spec.given([opened]).when({ type: 'LinkPaymentCustomer', provider: 'sandbox', customerId: 'cus_1', now }).then([linked]);
+    spec.given([opened, linked]).when({ type: 'LinkPaymentCustomer', provider: 'sandbox', customerId: 'cus_1', now }).then([]);
+    spec.given([opened, linked]).when({ type: 'LinkPaymentCustomer', provider: 'sandbox', customerId: 'cus_2', now }).thenThrows((e) => e.code === 'CUSTOMER_EXISTS');
+  });
+
+  it('attaches a payment method once; nothing happens to an absent account', () => {
+    const attached: AgentAccountEvent = {
+      type: 'PaymentMethodAttached',
+      data: { account_id: 'acct_1', provider: 'sandbox', payment_method_id: 'pm_1', brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034, attached_at: at },
+    };
+    spec.given([opened]).when(attach).then([attached]);
+    spec.given([opened, attached]).when(attach).then([]);
+    spec.given([]).when(attach).thenThrows((e) => e.code === 'ACCOUNT_NOT_FOUND' && e.status === 404);
+  });
+
+  it('records checkout sessions opened for the account', () =>
+    spec
+      .given([opened])
+      .when({ type: 'RecordCheckoutSession', provider: 'stripe', sessionId: 'cs_1', packId: 'pack_99', amountCents: 9900, creditsCents: 11000, keyId: 'key_1', purpose: 'starter', now })
+      .then([
+        {
+          type: 'CheckoutSessionOpened',
+          data: { account_id: 'acct_1', provider: 'stripe', session_id: 'cs_1', pack_id: 'pack_99', amount_cents: 9900, credits_cents: 11000, key_id: 'key_1', purpose: 'starter', opened_at: at },
+        },
+      ]));
+});

@@ -1,0 +1,63 @@
+import type { KeyEnvironment } from '#common';
+import type { PackId } from '../catalog/packs.js';
+import type { PaymentProviderName } from '../credits/credits.events.js';
+
+/** How the account came to be: POST /agents/pay, POST /agents/signup, or a paid unbound checkout. */
+export type AccountOrigin = 'pay' | 'signup' | 'checkout';
+
+/** Stored event types of `agentaccount-{id}` streams. Names are stable: never rename. */
+export type AgentAccountEvent =
+  | {
+      type: 'AgentAccountOpened';
+      data: {
+        account_id: string;
+        origin: AccountOrigin;
+        environment: KeyEnvironment;
+        contact_email: string | null;
+        agent_name: string | null;
+        use_case: string | null;
+        objective: string | null;
+        pack_id: PackId;
+        source: string | null;
+        source_ref: string | null;
+        opened_at: string;
+      };
+    }
+  | {
+      type: 'PaymentCustomerLinked';
+      data: { account_id: string; provider: PaymentProviderName; customer_id: string; linked_at: string };
+    }
+  | {
+      type: 'PaymentMethodAttached';
+      data: {
+        account_id: string;
+        provider: PaymentProviderName;
+        payment_method_id: string;
+        brand: string | null;
+        last4: string | null;
+        exp_month: number | null;
+        exp_year: number | null;
+        attached_at: string;
+      };
+    }
+  | {
+      type: 'CheckoutSessionOpened';
+      data: {
+        account_id: string;
+        provider: PaymentProviderName;
+        session_id: string;
+        pack_id: PackId;
+        amount_cents: number;
+        credits_cents: number;
+        key_id: string | null;
+        purpose: CheckoutPurpose;
+        opened_at: string;
+      };
+    };
+
+/** Why a hosted checkout was opened: the starter checkout of a new key, a checkout link, a top-up. */
+export type CheckoutPurpose = 'starter' | 'checkout_link' | 'topup';
+
+export const AGENT_ACCOUNT_EVENT_TYPES: AgentAccountEvent['type'][] = ['AgentAccountOpened', 'PaymentCustomerLinked', 'PaymentMethodAttached', 'CheckoutSessionOpened'];
+
+export const agentAccountStream = (accountId: string) => `agentaccount-${accountId}`;

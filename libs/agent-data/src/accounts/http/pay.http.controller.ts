@@ -1,0 +1,198 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock, Operation, publicBaseUrl, type RequestOrigin } from '#common';
+import { PATHS } from '../../billing/links.js';
+import { packForObjective, toObjective } from '../../catalog/objectives.js';
+import { type CreditPack, findPack, type PackId, STARTER_PACK_ID } from '../../catalog/packs.js';
+import { Idempotency } from '../../idempotency/idempotency.service.js';
+import { OpenAgentAccountCommand, type OpenedAgentAccount } from '../commands/open-agent-account/open-agent-account.command.js';
+import { type KeyIssuance, keyIssuanceSchema, payBody, payCheckQuery, payQuery, signupBody, signupQuery } from './pay.schema.js';
+
+type HttpRequest = RequestOrigin & { headers: Record<string, string | string[] | undefined> };
+interface Reply {
+  header(name: string, value: string): unknown;
+}
+
+const IDEMPOTENCY_HEADER = {
+  description: 'Optional. The first response to a key is replayed for 24 h (with Idempotent-Replayed: true).',
+};
+
+const usd = (cents: number) => cents / 100;
+
+function packSummary(pack: CreditPack) {
+  return { pack_id: pack.pack_id, name: pack.name, amount_usd: usd(pack.amount_cents), credits_usd: usd(pack.credits_cents) };
+}
+
+export const PAYMENT_FLOW = [
+  'POST /api/v1/agents/pay (or /agents/signup) returns key.api_key and starter_checkout.url.',
+  'Open starter_checkout.url and pay (sandbox: press Pay).',
+  'Credits land on the account when the payment is confirmed; GET /api/v1/agents/status shows balance_usd.',
+  'Call paid endpoints with x-api-key: each successful call is charged its meter; 402 insufficient_credits lists next_actions.',
+  'Top up with GET /api/v1/agents/checkout-link?pack_id=…&key_id=…, or save a card (POST /api/v1/billing/setup-intent) for direct top-ups and autopay.',
+];
+
+function issuance(opened: OpenedAgentAccount, baseUrl: string): KeyIssuance {
+  const pack = findPack(opened.packId)!;
+  return {
+    account_id: opened.accountId,
+    key: { id: opened.key.id, api_key: opened.key.apiKey, prefix: opened.key.prefix, created_at: opened.key.createdAt },
+    starter_checkout: {
+      url: opened.checkout.url,
+      session_id: opened.checkout.id,
+      pack_id: pack.pack_id,
+      amount_usd: usd(pack.amount_cents),
+      credits_usd: usd(pack.credits_cents),
+      provider: opened.checkout.provider as 'stripe' | 'sandbox',
+      expires_at: opened.checkout.expiresAt,
+    },
+    pack: packSummary(pack),
+    objective: opened.objective,
+    balance_usd: 0,
+    next_actions: [
+      { action: 'open_checkout', method: 'GET', url: opened.checkout.url, description: `Pay ${usd(pack.amount_cents)} USD for ${usd(pack.credits_cents)} USD of credits.` },
+      { action: 'check_status', method: 'GET', url: `${baseUrl}${PATHS.status}`, description: 'Balance and ledger (send the key).' },
+      { action: 'rotate_key', method: 'POST', url: `${baseUrl}${PATHS.keys}`, description: 'Issue another key for this account.' },
+    ],
+    payment_flow: PAYMENT_FLOW,
+  };
+}
+
+/**
+ * Self-serve onboarding (D15): one call gives an agent a key and a hosted checkout. The GET form
+ * of /agents/pay is a dry run that creates nothing.
+ */
+@Controller('api/v1/agents')
+export class PayController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly idempotency: Idempotency,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Post('pay')
+  @HttpCode(201)
+  @Operation({
+    summary: 'Get an API key and a hosted checkout in one call',
+    description:
+      'Creates an agent account, its first key (shown once) and a starter checkout for the pack (pack_id, else the objective’s pack, else pack_29). Every body field is optional; links may pass objective and source as query parameters. Send Idempotency-Key to make retries safe: the first response is replayed for 24 h.',
+    tags: ['agent onboarding'],
+    operationId: 'agentPay',
+    query: payQuery,
+    body: payBody,
+    responses: {
+      201: { description: 'Key and checkout issued.', schema: keyIssuanceSchema, headers: { 'Idempotent-Replayed': IDEMPOTENCY_HEADER } },
+      409: { description: 'IDEMPOTENCY_KEY_REUSED (same key, other parameters) or IDEMPOTENCY_KEY_IN_PROGRESS.' },
+    },
+  })
+  async pay(
+    @Query() query: z.output<typeof payQuery>,
+    @Body() body: z.output<typeof payBody>,
+    @Req() request: HttpRequest,
+    @Res({ passthrough: true }) reply: Reply,
+  ): Promise<KeyIssuance> {
+    const baseUrl = publicBaseUrl(request, this.config);
+    const objective = body?.objective ?? query.objective ?? null;
+    const packId: PackId = body?.pack_id ?? packForObjective(objective);
+    return this.idempotency.run(request, reply, 'POST /api/v1/agents/pay', { query, body }, async () => {
+      const opened = await this.commands.execute(
+        new OpenAgentAccountCommand({
+          origin: 'pay',
+          contactEmail: body?.contact_email ?? null,
+          agentName: body?.agent_name ?? null,
+          useCase: body?.use_case ?? null,
+          objective,
+          packId,
+          source: query.source ?? null,
+          sourceRef: body?.source_ref ?? null,
+          baseUrl,
+        }),
+      );
+      return issuance(opened, baseUrl);
+    }, { anonymous: true });
+  }
+
+  @Get('pay')
+  @Operation({
+    summary: 'Check what POST /agents/pay would do (creates nothing)',
+    description: 'A read-only check call: the pack, price and credits a POST with these parameters would sell, and the request to send.',
+    tags: ['agent onboarding'],
+    operationId: 'agentPayCheck',
+    query: payCheckQuery,
+    responses: { 200: { description: 'What a POST would do.' } },
+  })
+  check(@Query() query: z.output<typeof payCheckQuery>, @Req() request: HttpRequest) {
+    const baseUrl = publicBaseUrl(request, this.config);
+    const objective = toObjective(query.objective) ?? 'starter';
+    const pack = findPack(query.pack_id ?? packForObjective(query.objective))!;
+    const url = new URL(`${baseUrl}${PATHS.pay}`);
+    if (query.objective) url.searchParams.set('objective', query.objective);
+    if (query.source) url.searchParams.set('source', query.source);
+    return {
+      version: 'v1',
+      as_of: this.clock.now().toISOString(),
+      data: {
+        check: true,
+        creates_nothing: true,
+        objective,
+        would_create: {
+          account: true,
+          key: { surface: 'agent', shown_once: true, auth_headers: ['x-api-key', 'Authorization: Bearer'] },
+          starter_checkout: { ...packSummary(pack), bound_to_key: true },
+          balance_usd: 0,
+        },
+        request: {
+          method: 'POST',
+          url: url.toString(),
+          headers: { 'content-type': 'application/json', 'Idempotency-Key': '<a fresh UUID: retries replay the first response for 24 h>' },
+          body_template: { contact_email: '<optional>', agent_name: '<optional>', use_case: '<optional>', objective, pack_id: pack.pack_id, source_ref: '<optional>' },
+        },
+        alternatives: {
+          signup: { method: 'POST', url: `${baseUrl}${PATHS.signup}`, pack_id: STARTER_PACK_ID },
+          checkout_link: { method: 'GET', url: `${baseUrl}${PATHS.checkoutLink}?pack_id=${pack.pack_id}&key_id=<key id>` },
+        },
+        payment_flow: PAYMENT_FLOW,
+      },
+    };
+  }
+
+  @Post('signup')
+  @HttpCode(201)
+  @Operation({
+    summary: 'Sign up: an API key with a pack_29 starter checkout',
+    description: 'Like POST /agents/pay with the starter pack (pack_29). source_ref may come as a query parameter or in the body. Honours Idempotency-Key for 24 h.',
+    tags: ['agent onboarding'],
+    operationId: 'agentSignup',
+    query: signupQuery,
+    body: signupBody,
+    responses: {
+      201: { description: 'Key and starter checkout issued.', schema: keyIssuanceSchema, headers: { 'Idempotent-Replayed': IDEMPOTENCY_HEADER } },
+      409: { description: 'IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS.' },
+    },
+  })
+  async signup(
+    @Query() query: z.output<typeof signupQuery>,
+    @Body() body: z.output<typeof signupBody>,
+    @Req() request: HttpRequest,
+    @Res({ passthrough: true }) reply: Reply,
+  ): Promise<KeyIssuance> {
+    const baseUrl = publicBaseUrl(request, this.config);
+    return this.idempotency.run(request, reply, 'POST /api/v1/agents/signup', { query, body }, async () => {
+      const opened = await this.commands.execute(
+        new OpenAgentAccountCommand({
+          origin: 'signup',
+          contactEmail: body?.contact_email ?? null,
+          agentName: body?.agent_name ?? null,
+          useCase: body?.use_case ?? null,
+          objective: 'starter',
+          packId: STARTER_PACK_ID,
+          source: null,
+          sourceRef: body?.source_ref ?? query.source_ref ?? null,
+          baseUrl,
+        }),
+      );
+      return issuance(opened, baseUrl);
+    }, { anonymous: true });
+  }
+}

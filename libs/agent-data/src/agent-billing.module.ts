@@ -1,0 +1,95 @@
+import { Global, Injectable, Module, type OnModuleInit, Optional } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator, ProjectionsModule } from '#common';
+import { DOCUMENT_STORE, type DocumentStore } from '#documents';
+import { apiKeysProjection, PlatformAccessModule } from '#platform';
+import { AgentAccounts } from './accounts/agent-accounts.js';
+import { OpenAgentAccountHandler } from './accounts/commands/open-agent-account/open-agent-account.handler.js';
+import { AgentKeysController } from './accounts/http/keys.http.controller.js';
+import { PayController } from './accounts/http/pay.http.controller.js';
+import { AccountStatusService } from './accounts/status/account-status.service.js';
+import { AgentAuthenticator, AgentKeyGuard } from './auth/agent-auth.js';
+import { AutopayRunner } from './billing/autopay.runner.js';
+import { BillingController } from './billing/billing.http.controller.js';
+import { BillingService } from './billing/billing.service.js';
+import { CheckoutService } from './billing/checkout.service.js';
+import { AGENT_ACCOUNT_STATUS } from './catalog/agent-status.hook.js';
+import { CreditsService } from './credits/credits.service.js';
+import { Idempotency } from './idempotency/idempotency.service.js';
+import { MeteredInterceptor } from './metering/metered.js';
+import { MeteringService } from './metering/metering.service.js';
+import { CheckoutClaims } from './payments/checkout-claims.js';
+import { PaymentFulfilment } from './payments/payment-fulfilment.js';
+import { PAYMENT_PROVIDER, type PaymentProvider } from './payments/payment-provider.port.js';
+import { installRawBodyHook } from './payments/raw-body.js';
+import { SandboxController } from './payments/sandbox/sandbox.http.controller.js';
+import { SandboxPaymentProvider } from './payments/sandbox/sandbox-payment.adapter.js';
+import { StripePaymentProvider } from './payments/stripe/stripe-payment.adapter.js';
+import { StripeWebhookController } from './payments/stripe/stripe-webhook.http.controller.js';
+
+/** D16: Stripe when STRIPE_SECRET_KEY is set, else the offline sandbox. */
+export function paymentProviderFor(config: AppConfig, documents: DocumentStore, ids: IdGenerator, clock: Clock): PaymentProvider {
+  if (config.stripeSecretKey) return new StripePaymentProvider({ secretKey: config.stripeSecretKey, ...(config.stripeApiUrl ? { apiUrl: config.stripeApiUrl } : {}) });
+  return new SandboxPaymentProvider(documents, ids, clock);
+}
+
+/** Keeps the raw body of the Stripe webhook route (only) when this module runs in the HTTP app. */
+@Injectable()
+class RawBodyInstaller implements OnModuleInit {
+  constructor(@Optional() private readonly adapterHost?: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    const instance = this.adapterHost?.httpAdapter?.getInstance?.() as Parameters<typeof installRawBodyHook>[0] | undefined;
+    if (instance && typeof instance.addHook === 'function') installRawBodyHook(instance);
+  }
+}
+
+/**
+ * Agent onboarding, prepaid credits and payments (issue 6, items 1–5): accounts and keys
+ * (/agents/pay, /agents/signup, /agents/keys), the credits ledger with hot-stream state,
+ * metering and 402 (`@Metered`), the payment-provider port (Stripe, sandbox), checkout and
+ * billing endpoints, autopay. Global, so any feature's controller can use `@Metered(meter)` and
+ * `@AgentAuth()` without importing it.
+ */
+@Global()
+@Module({
+  imports: [CqrsModule.forRoot(), PlatformAccessModule, ProjectionsModule.forFeature([apiKeysProjection])],
+  controllers: [PayController, AgentKeysController, BillingController, StripeWebhookController, SandboxController],
+  providers: [
+    {
+      provide: PAYMENT_PROVIDER,
+      useFactory: paymentProviderFor,
+      inject: [APP_CONFIG, DOCUMENT_STORE, ID_GENERATOR, CLOCK],
+    },
+    RawBodyInstaller,
+    AgentAuthenticator,
+    AgentKeyGuard,
+    MeteringService,
+    MeteredInterceptor,
+    CreditsService,
+    AgentAccounts,
+    CheckoutService,
+    PaymentFulfilment,
+    CheckoutClaims,
+    BillingService,
+    AutopayRunner,
+    Idempotency,
+    OpenAgentAccountHandler,
+    AccountStatusService,
+    { provide: AGENT_ACCOUNT_STATUS, useExisting: AccountStatusService },
+  ],
+  exports: [
+    PAYMENT_PROVIDER,
+    AgentAuthenticator,
+    AgentKeyGuard,
+    MeteringService,
+    MeteredInterceptor,
+    CreditsService,
+    PaymentFulfilment,
+    Idempotency,
+    AutopayRunner,
+    AGENT_ACCOUNT_STATUS,
+  ],
+})
+export class AgentBillingModule {}

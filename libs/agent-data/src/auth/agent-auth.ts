@@ -1,0 +1,100 @@
+import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { type ApiKeyPrincipal, ApiKeyAuthenticator, ApiKeyUsageTracker, KEY_CACHE_TTL_MS, unauthorized } from '#platform';
+
+/** Who an agent-surface request acts for: an agent key of the account. */
+export type AgentPrincipal = ApiKeyPrincipal;
+
+export interface AgentRequest {
+  id?: string;
+  headers: Record<string, string | string[] | undefined>;
+  principal?: AgentPrincipal;
+}
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * The key an agent-surface request carries: `x-api-key` or `Authorization: Bearer` (spec,
+ * Authentication, agent API). Undefined when neither header is present.
+ */
+export function agentKeyFrom(headers: AgentRequest['headers']): string | undefined {
+  const apiKey = first(headers['x-api-key'])?.trim();
+  if (apiKey) return apiKey;
+  const authorization = first(headers.authorization);
+  if (authorization === undefined) return undefined;
+  const m = /^bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!m) throw unauthorized('MISSING_AUTH', 'The Authorization header must be "Bearer <API key>"; or send the key in x-api-key.');
+  return m[1];
+}
+
+/**
+ * Resolves agent keys with the platform's authenticator (lookup by SHA-256 in the shared
+ * api-keys read model): a platform key here gets 401 KEY_WRONG_SURFACE (D1).
+ */
+/** Keys resolved recently, by value: at most this many (cleared when full). */
+const CACHE_MAX = 50_000;
+
+@Injectable()
+export class AgentAuthenticator {
+  /**
+   * Principals of keys resolved in the last KEY_CACHE_TTL_MS, by key value, so the hot path of a
+   * paid call skips the checksum and SHA-256 (the platform authenticator caches by hash). Held
+   * in memory only, like the request that carried the key; the same staleness bound as the
+   * platform's cache, and `forget` drops a key at once when this process revokes it.
+   */
+  private readonly cache = new Map<string, { principal: AgentPrincipal; expires: number }>();
+
+  constructor(
+    private readonly keys: ApiKeyAuthenticator,
+    private readonly usage: ApiKeyUsageTracker,
+  ) {}
+
+  /** The principal of the request; 401 when it has no key or a key that does not work here. */
+  async require(request: AgentRequest): Promise<AgentPrincipal> {
+    if (request.principal) return request.principal;
+    const raw = agentKeyFrom(request.headers);
+    if (raw === undefined) throw unauthorized('MISSING_AUTH', 'An API key is required: send it in the x-api-key header (or Authorization: Bearer).');
+    const now = performance.now();
+    const cached = this.cache.get(raw);
+    if (cached && cached.expires > now) {
+      this.usage.touch(cached.principal.keyId);
+      request.principal = cached.principal;
+      return cached.principal;
+    }
+    const principal = await this.keys.authenticate(raw, 'agent');
+    if (this.cache.size >= CACHE_MAX) this.cache.clear();
+    this.cache.set(raw, { principal, expires: now + KEY_CACHE_TTL_MS });
+    request.principal = principal;
+    return principal;
+  }
+
+  /** Like require, but a request without any key header is anonymous (undefined). */
+  async optional(request: AgentRequest): Promise<AgentPrincipal | undefined> {
+    if (agentKeyFrom(request.headers) === undefined) return undefined;
+    return this.require(request);
+  }
+
+  /** Forget a key at once (this process revoked it). */
+  forget(keyId: string): void {
+    for (const [raw, entry] of this.cache) if (entry.principal.keyId === keyId) this.cache.delete(raw);
+  }
+}
+
+@Injectable()
+export class AgentKeyGuard implements CanActivate {
+  constructor(private readonly auth: AgentAuthenticator) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    await this.auth.require(context.switchToHttp().getRequest<AgentRequest>());
+    return true;
+  }
+}
+
+/** The route needs an agent key (x-api-key or Authorization: Bearer). */
+export const AgentAuth = () => applyDecorators(UseGuards(AgentKeyGuard));
+
+/** The authenticated agent key of the request (after AgentAuth or Metered). */
+export const CurrentAgent = createParamDecorator((_data: unknown, context: ExecutionContext): AgentPrincipal => {
+  const principal = context.switchToHttp().getRequest<AgentRequest>().principal;
+  if (!principal) throw new Error('CurrentAgent used on a route without AgentAuth');
+  return principal;
+});

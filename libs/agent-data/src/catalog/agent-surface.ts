@@ -1,0 +1,121 @@
+/**
+ * The agent data surface as a table (spec "Agent data API" endpoint tables and the MCP tool
+ * table): the guidance documents, the manifest and the registry packs are all built from it, so
+ * they list the same operations with the same meters. Paths are relative to /api/v1.
+ */
+import type { MeterName } from './meters.js';
+
+export const AGENT_API_PREFIX = '/api/v1';
+
+/** Who may call: anyone, any agent key, a key optionally (richer answer with one), a tenant-bound key. */
+export type EndpointAuth = 'none' | 'key' | 'key_optional' | 'tenant_key';
+export type EndpointGroup = 'onboarding' | 'billing' | 'information' | 'data' | 'workspace' | 'mcp';
+
+export interface AgentEndpoint {
+  /** Stable name (the key of `endpoints` maps in guidance documents). */
+  name: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  group: EndpointGroup;
+  auth: EndpointAuth;
+  summary: string;
+  /** Charged per successful call. */
+  meter?: MeterName;
+}
+
+export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
+  { name: 'pay', method: 'POST', path: '/agents/pay', group: 'onboarding', auth: 'none', summary: 'Create an account and its first key; returns key.id, key.api_key and starter_checkout.url' },
+  { name: 'pay_check', method: 'GET', path: '/agents/pay', group: 'onboarding', auth: 'none', summary: 'Check call: says what POST /agents/pay would do, creates nothing' },
+  { name: 'signup', method: 'POST', path: '/agents/signup', group: 'onboarding', auth: 'none', summary: 'Issue a key with a pack_29 starter checkout' },
+  { name: 'checkout_link', method: 'GET', path: '/agents/checkout-link', group: 'onboarding', auth: 'none', summary: 'Hosted checkout for a pack (303 redirect, or {url} for Accept: application/json); key_id binds it to a key' },
+  { name: 'keys', method: 'GET', path: '/agents/keys', group: 'onboarding', auth: 'key', summary: 'List the keys of the account' },
+  { name: 'create_key', method: 'POST', path: '/agents/keys', group: 'onboarding', auth: 'key', summary: 'Create another key for the same account (rotation)' },
+  { name: 'revoke_key', method: 'DELETE', path: '/agents/keys/{id}', group: 'onboarding', auth: 'key', summary: 'Revoke a key by id' },
+  { name: 'setup_intent', method: 'POST', path: '/billing/setup-intent', group: 'billing', auth: 'key', summary: 'Start saving a payment method for off-session charges; returns client_secret' },
+  { name: 'attach_payment_method', method: 'POST', path: '/billing/payment-methods/attach', group: 'billing', auth: 'key', summary: 'Attach the confirmed payment method to the account' },
+  { name: 'topup_charge', method: 'POST', path: '/billing/topups/charge', group: 'billing', auth: 'key', summary: 'Charge a saved payment method for a pack; save_for_autopay enables automatic recharge' },
+  { name: 'topup_checkout', method: 'POST', path: '/billing/topups/checkout', group: 'billing', auth: 'key', summary: 'Hosted checkout fallback for a top-up' },
+  { name: 'autopay', method: 'GET', path: '/billing/autopay', group: 'billing', auth: 'key', summary: 'Autopay state (threshold, pack, saved method) and balance' },
+  { name: 'disable_autopay', method: 'DELETE', path: '/billing/autopay', group: 'billing', auth: 'key', summary: 'Turn autopay off' },
+  { name: 'catalog', method: 'GET', path: '/agents/catalog', group: 'information', auth: 'none', summary: 'Credit packs, service catalogue, revenue tiers and purchase paths' },
+  { name: 'status', method: 'GET', path: '/agents/status', group: 'information', auth: 'key_optional', summary: 'Service status, meters and prices; with a key also the account, balance_usd, recent ledger entries and autopay' },
+  { name: 'value_proof', method: 'GET', path: '/agents/value-proof', group: 'information', auth: 'none', summary: 'What each pack buys at current prices, and how every charge can be verified' },
+  { name: 'quote', method: 'GET', path: '/agents/quote', group: 'information', auth: 'none', summary: 'Purchase guidance for an objective (or a pack), with checkout links' },
+  { name: 'recommend_tier', method: 'GET', path: '/agents/recommend-tier', group: 'information', auth: 'none', summary: 'Purchase guidance; aggressive=true recommends the next larger pack' },
+  { name: 'capabilities', method: 'GET', path: '/agents/capabilities', group: 'information', auth: 'none', summary: 'What the API can do: operations, MCP tools, meters, payment flows' },
+  { name: 'quickstart', method: 'GET', path: '/agents/quickstart', group: 'information', auth: 'none', summary: 'First calls and the five quickstart workflows with their costs' },
+  { name: 'offers', method: 'GET', path: '/agents/offers', group: 'information', auth: 'none', summary: 'Active offers and the volume bonuses built into the packs' },
+  { name: 'growth', method: 'GET', path: '/agents/growth', group: 'information', auth: 'none', summary: 'From proof to continuous use: the tier ladder, autopay and upgrade paths' },
+  { name: 'acquisition', method: 'GET', path: '/agents/acquisition', group: 'information', auth: 'none', summary: 'Ways to get access and pay: instant, direct charge, redirect, MCP signup' },
+  { name: 'recovery', method: 'GET', path: '/agents/recovery', group: 'information', auth: 'none', summary: 'How to recover from 401, 402, 403, 409, 429 and 503' },
+  { name: 'errors', method: 'GET', path: '/agents/errors', group: 'information', auth: 'none', summary: 'The error catalogue: every code with its status and meaning' },
+  { name: 'manifest', method: 'GET', path: '/agents/manifest', group: 'information', auth: 'none', summary: 'Machine-readable manifest of the agent surface' },
+  { name: 'trust', method: 'GET', path: '/agents/trust', group: 'information', auth: 'none', summary: 'Security, billing and data guarantees' },
+  { name: 'conversion', method: 'GET', path: '/agents/conversion', group: 'information', auth: 'none', summary: 'The shortest path from first request to first paid call' },
+  { name: 'traffic', method: 'GET', path: '/agents/traffic', group: 'information', auth: 'none', summary: 'Attribution parameters, referral links, rate limits and discovery documents' },
+  { name: 'registry_pack', method: 'GET', path: '/agents/registry-pack', group: 'information', auth: 'none', summary: 'Registration material for agent registries: index of targets' },
+  { name: 'registry_pack_target', method: 'GET', path: '/agents/registry-pack/{target}', group: 'information', auth: 'none', summary: 'Registration material for one registry: openai, mcp or generic' },
+  { name: 'leads_info', method: 'GET', path: '/agents/leads', group: 'information', auth: 'none', summary: 'What an operator-pilot lead submission carries' },
+  { name: 'leads', method: 'POST', path: '/agents/leads', group: 'information', auth: 'none', summary: 'Submit an operator-pilot lead (201 with lead_id)' },
+  { name: 'discovery_top', method: 'GET', path: '/discovery/top', group: 'data', auth: 'key', summary: 'Ranked list of startup opportunities (query limit)', meter: 'read.discovery_top' },
+  { name: 'company_profile', method: 'GET', path: '/companies/{id}', group: 'data', auth: 'key', summary: 'Company profile', meter: 'read.company_profile' },
+  { name: 'company_score', method: 'GET', path: '/companies/{id}/score', group: 'data', auth: 'key', summary: 'Company score (0-100, named components, model version)', meter: 'read.company_score' },
+  { name: 'model_health', method: 'GET', path: '/model/health', group: 'data', auth: 'none', summary: 'Scoring model version and data freshness' },
+  { name: 'workspace_companies', method: 'GET', path: '/workspace/companies', group: 'workspace', auth: 'tenant_key', summary: 'List tenant companies', meter: 'read.workspace.company' },
+  { name: 'workspace_memo', method: 'GET', path: '/workspace/companies/{id}/memo', group: 'workspace', auth: 'tenant_key', summary: 'Read the current memo', meter: 'read.workspace.memo' },
+  { name: 'workspace_update_memo', method: 'PATCH', path: '/workspace/companies/{id}/memo', group: 'workspace', auth: 'tenant_key', summary: 'Update the memo', meter: 'write.workspace.note' },
+  { name: 'workspace_deals', method: 'GET', path: '/workspace/deals', group: 'workspace', auth: 'tenant_key', summary: 'List deals' },
+  { name: 'workspace_update_deal', method: 'PATCH', path: '/workspace/deals/{id}', group: 'workspace', auth: 'tenant_key', summary: 'Update a deal', meter: 'write.workspace.note' },
+  { name: 'workspace_followup', method: 'POST', path: '/workspace/companies/{id}/follow-ups', group: 'workspace', auth: 'tenant_key', summary: 'Create or update a follow-up', meter: 'write.workspace.followup' },
+  { name: 'workspace_events', method: 'GET', path: '/workspace/events', group: 'workspace', auth: 'tenant_key', summary: 'Read the tenant event stream', meter: 'read.workspace.events' },
+  { name: 'workspace_create_webhook', method: 'POST', path: '/workspace/webhooks/subscriptions', group: 'workspace', auth: 'tenant_key', summary: 'Create a webhook subscription; each push is charged deliver.workspace.webhook', meter: 'write.workspace.webhook' },
+  { name: 'workspace_webhook_deliveries', method: 'GET', path: '/workspace/webhooks/deliveries', group: 'workspace', auth: 'tenant_key', summary: 'List webhook deliveries' },
+  { name: 'mcp', method: 'POST', path: '/mcp', group: 'mcp', auth: 'key_optional', summary: 'Remote MCP endpoint: the same operations as tools' },
+] satisfies AgentEndpoint[]);
+
+export interface McpTool {
+  name: string;
+  /** The HTTP operation it is equivalent to (AGENT_ENDPOINTS name). */
+  endpoint: string;
+  description: string;
+  meter?: MeterName;
+  auth: EndpointAuth;
+}
+
+/** The spec's MCP tool table (names exact). */
+export const MCP_TOOLS: readonly McpTool[] = Object.freeze([
+  { name: 'svc.signup', endpoint: 'signup', description: 'Issue an API key with a pack_29 starter checkout', auth: 'none' },
+  { name: 'svc.get_top_discovery', endpoint: 'discovery_top', description: 'Ranked list of startup opportunities', meter: 'read.discovery_top', auth: 'key' },
+  { name: 'svc.get_company', endpoint: 'company_profile', description: 'Company profile by id', meter: 'read.company_profile', auth: 'key' },
+  { name: 'svc.get_company_score', endpoint: 'company_score', description: 'Company score by id', meter: 'read.company_score', auth: 'key' },
+  { name: 'svc.workspace.list_companies', endpoint: 'workspace_companies', description: 'List tenant workspace companies', meter: 'read.workspace.company', auth: 'tenant_key' },
+  { name: 'svc.workspace.get_memo', endpoint: 'workspace_memo', description: 'Read the memo of a workspace company', meter: 'read.workspace.memo', auth: 'tenant_key' },
+  { name: 'svc.workspace.update_memo', endpoint: 'workspace_update_memo', description: 'Update the memo of a workspace company', meter: 'write.workspace.note', auth: 'tenant_key' },
+  { name: 'svc.workspace.update_deal', endpoint: 'workspace_update_deal', description: 'Update a deal', meter: 'write.workspace.note', auth: 'tenant_key' },
+  { name: 'svc.workspace.list_deals', endpoint: 'workspace_deals', description: 'List deals', auth: 'tenant_key' },
+  { name: 'svc.workspace.upsert_followup', endpoint: 'workspace_followup', description: 'Create or update a follow-up', meter: 'write.workspace.followup', auth: 'tenant_key' },
+  { name: 'svc.workspace.list_events', endpoint: 'workspace_events', description: 'Read the tenant event stream', meter: 'read.workspace.events', auth: 'tenant_key' },
+  { name: 'svc.workspace.create_webhook', endpoint: 'workspace_create_webhook', description: 'Create a webhook subscription', meter: 'write.workspace.webhook', auth: 'tenant_key' },
+  { name: 'svc.workspace.list_webhook_deliveries', endpoint: 'workspace_webhook_deliveries', description: 'List webhook deliveries', auth: 'tenant_key' },
+] satisfies McpTool[]);
+
+export function findEndpoint(name: string): AgentEndpoint {
+  const e = AGENT_ENDPOINTS.find((x) => x.name === name);
+  if (!e) throw new Error(`unknown agent endpoint ${name}`);
+  return e;
+}
+
+/** Descriptor documents of the spec, served at the site root. */
+export const DESCRIPTOR_PATHS = Object.freeze({
+  openapi: '/docs/api/openapi.v1.yaml',
+  llms_txt: '/llms.txt',
+  agent_feed: '/agent-feed.json',
+  ai_plugin: '/.well-known/ai-plugin.json',
+  service_agent: '/.well-known/service-agent',
+  mcp_server: '/mcp/server.json',
+  well_known_mcp_server: '/.well-known/mcp-server.json',
+});
+
+/** Targets of /agents/registry-pack/{target}. */
+export const REGISTRY_TARGETS = ['openai', 'mcp', 'generic'] as const;
+export type RegistryTarget = (typeof REGISTRY_TARGETS)[number];

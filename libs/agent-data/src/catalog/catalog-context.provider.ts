@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock, publicBaseUrl, type RequestOrigin } from '#common';
+import { agentEnvelope, type AgentEnvelope, type CatalogContext } from './catalog-context.js';
+import { meterPrices, type MeterPrices } from './meters.js';
+
+const MAX_CACHED_DOCUMENTS = 256;
+
+/**
+ * The deployment's catalogue context: effective meter prices (validated once, at start-up: an
+ * unknown meter in SVC_METER_PRICES_USD stops the app), the environment, and the public base
+ * URL of each request.
+ */
+@Injectable()
+export class CatalogContextProvider {
+  readonly prices: MeterPrices;
+  private readonly documents = new Map<string, unknown>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.prices = meterPrices(config.meterPricesCents ?? {});
+  }
+
+  forRequest(request: RequestOrigin | undefined): CatalogContext {
+    return { baseUrl: publicBaseUrl(request, this.config), prices: this.prices, env: this.config.env };
+  }
+
+  envelope<T>(data: T): AgentEnvelope<T> {
+    return agentEnvelope(this.clock.now(), data);
+  }
+
+  /**
+   * A fixed document (a pure function of the context) in a fresh envelope. Built once per
+   * document and base URL: the prices and environment do not change while the app runs. The
+   * cache is small and cleared when full, since base URLs come from Host headers.
+   */
+  document<T>(name: string, request: RequestOrigin | undefined, build: (ctx: CatalogContext) => T): AgentEnvelope<T> {
+    const ctx = this.forRequest(request);
+    const key = `${name} ${ctx.baseUrl}`;
+    let data = this.documents.get(key) as T | undefined;
+    if (data === undefined) {
+      if (this.documents.size >= MAX_CACHED_DOCUMENTS) this.documents.clear();
+      data = build(ctx);
+      this.documents.set(key, data);
+    }
+    return this.envelope(data);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * What every catalogue document is built from besides the fixed data: where the service is
+ * reachable (absolute links), the effective meter prices and the deployment environment.
+ * The builders are pure functions of it, so HTTP, MCP and descriptor documents agree.
+ */
+import { AGENT_API_PREFIX, findEndpoint } from './agent-surface.js';
+import type { MeterPrices } from './meters.js';
+import type { Objective } from './objectives.js';
+import type { PackId } from './packs.js';
+
+export interface CatalogContext {
+  /** Absolute origin without trailing slash, e.g. https://api.example.com (publicBaseUrl). */
+  baseUrl: string;
+  prices: MeterPrices;
+  env: 'test' | 'live';
+}
+
+/** The agent API root: {baseUrl}/api/v1 (the spec's {agent_base_url}). */
+export function agentBaseUrl(ctx: Pick<CatalogContext, 'baseUrl'>): string {
+  return `${ctx.baseUrl}${AGENT_API_PREFIX}`;
+}
+
+/** Absolute address of a path under /api/v1. */
+export function agentUrl(ctx: Pick<CatalogContext, 'baseUrl'>, path: string): string {
+  return `${agentBaseUrl(ctx)}${path}`;
+}
+
+/** Absolute address of a named agent endpoint (AGENT_ENDPOINTS). */
+export function endpointUrl(ctx: Pick<CatalogContext, 'baseUrl'>, name: string): string {
+  return agentUrl(ctx, findEndpoint(name).path);
+}
+
+export interface CheckoutLinkParams {
+  objective: Objective;
+  pack_id: PackId;
+  source: string;
+  key_id?: string;
+}
+
+/** GET /api/v1/agents/checkout-link?objective=…&pack_id=…&source=…[&key_id=…], absolute. */
+export function packCheckoutUrl(ctx: Pick<CatalogContext, 'baseUrl'>, params: CheckoutLinkParams): string {
+  const query = new URLSearchParams({ objective: params.objective, pack_id: params.pack_id, source: params.source });
+  if (params.key_id) query.set('key_id', params.key_id);
+  return `${endpointUrl(ctx, 'checkout_link')}?${query.toString()}`;
+}
+
+/** The agent-surface envelope (spec "Response envelope"). */
+export interface AgentEnvelope<T> {
+  version: 'v1';
+  as_of: string;
+  data: T;
+}
+
+export function agentEnvelope<T>(now: Date, data: T): AgentEnvelope<T> {
+  return { version: 'v1', as_of: now.toISOString(), data };
+}

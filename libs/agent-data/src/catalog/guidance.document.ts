@@ -1,0 +1,185 @@
+/**
+ * Purchase guidance: GET /api/v1/agents/quote and GET /api/v1/agents/recommend-tier (spec
+ * "Option entry in a purchase-guidance response" and the paragraph after it).
+ */
+import { AGENT_ENDPOINTS } from './agent-surface.js';
+import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
+import { enterpriseUpgrade, fastestRevenueBody, operatorPilotBody, type EnterpriseUpgrade, type PayRequestBody } from './catalog.document.js';
+import { METER_NAMES, type MeterName } from './meters.js';
+import { centsToUsd } from './money.js';
+import { OBJECTIVE_PACK, RECOMMENDED_OBJECTIVE, toObjective, type Objective, type ObjectiveValue } from './objectives.js';
+import { CREDIT_PACKS, findPack, type CreditPack, type PackId } from './packs.js';
+import { meterCostCents, OPERATOR_PILOT_DAYS, QUICKSTART_WORKFLOWS } from './services.js';
+
+/** Buyer segments (query `segment`); each implies an objective when none is given. */
+export const SEGMENTS = ['builder', 'operator', 'enterprise'] as const;
+export type Segment = (typeof SEGMENTS)[number];
+
+const SEGMENT_OBJECTIVE: Record<Segment, Objective> = { builder: 'starter', operator: 'operator_pilot', enterprise: 'enterprise' };
+const OBJECTIVE_SEGMENT: Record<Objective, Segment> = { starter: 'builder', growth: 'builder', operator_pilot: 'operator', enterprise: 'enterprise' };
+
+export interface GuidanceRequest {
+  objective?: ObjectiveValue;
+  segment?: Segment;
+  /** Quote this pack instead of the objective's. */
+  pack_id?: PackId;
+  /** Recommend the next larger pack (more bonus credits). */
+  aggressive?: boolean;
+  /** Attribution carried into every checkout link. */
+  source: string;
+  /** Binds the checkout links to an existing key. */
+  key_id?: string;
+}
+
+export interface GuidanceOption {
+  pack_id: PackId;
+  amount_usd: number;
+  credits_usd: number;
+  effective_credits_usd: number;
+  checkout_url: string | null;
+  checkout_redirect_url: string;
+  offer_code: string | null;
+  preferred_for_objective: boolean;
+}
+
+export interface PathLink {
+  objective: Objective;
+  pack_id: PackId;
+  checkout_redirect_url: string;
+}
+
+export interface PackValue {
+  pack_id: PackId;
+  amount_usd: number;
+  credits_usd: number;
+  bonus_usd: number;
+  /** Successful calls the credits pay for, per meter, at the current prices. */
+  calls_covered: Record<MeterName, number>;
+  /** Full runs of each quickstart workflow the credits pay for. */
+  workflows_covered: Record<string, number>;
+}
+
+export interface GuidanceData {
+  objective: string;
+  segment: Segment;
+  recommended_objective: typeof RECOMMENDED_OBJECTIVE;
+  aggressive: boolean;
+  message: string;
+  why_buy_now: string[];
+  options: GuidanceOption[];
+  primary_buy_now: { endpoint: string; method: 'POST'; note: string; pack_id: PackId; amount_usd: number; offer_code: string | null };
+  selected_pack_value: PackValue;
+  fastest_revenue_path: PayRequestBody;
+  operator_pilot_payload_template: PayRequestBody;
+  twenty_four_seven_path: PathLink;
+  operator_pilot_path: PathLink & { duration_days: number };
+  enterprise_upgrade: EnterpriseUpgrade;
+  endpoints: Record<string, string>;
+  payment_flow: string[];
+}
+
+/** The next larger pack (the largest stays). */
+export function stepUpPack(id: PackId): PackId {
+  const i = CREDIT_PACKS.findIndex((p) => p.pack_id === id);
+  return CREDIT_PACKS[Math.min(i + 1, CREDIT_PACKS.length - 1)]!.pack_id;
+}
+
+export function packValue(ctx: CatalogContext, pack: CreditPack): PackValue {
+  const calls = Object.fromEntries(METER_NAMES.map((m) => [m, ctx.prices[m] > 0 ? Math.floor(pack.credits_cents / ctx.prices[m]) : 0])) as Record<MeterName, number>;
+  const workflows = Object.fromEntries(
+    QUICKSTART_WORKFLOWS.map((w) => {
+      const cost = meterCostCents(w.steps_mode === 'any_one' ? w.meters.slice(0, 1) : w.meters, ctx.prices);
+      return [w.key, cost > 0 ? Math.floor(pack.credits_cents / cost) : 0];
+    }),
+  );
+  return {
+    pack_id: pack.pack_id,
+    amount_usd: centsToUsd(pack.amount_cents),
+    credits_usd: centsToUsd(pack.credits_cents),
+    bonus_usd: centsToUsd(pack.credits_cents - pack.amount_cents),
+    calls_covered: calls,
+    workflows_covered: workflows,
+  };
+}
+
+function link(ctx: CatalogContext, objective: Objective, source: string, keyId?: string): PathLink {
+  const pack_id = OBJECTIVE_PACK[objective];
+  return { objective, pack_id, checkout_redirect_url: packCheckoutUrl(ctx, { objective, pack_id, source, ...(keyId ? { key_id: keyId } : {}) }) };
+}
+
+const usd = (cents: number) => `${centsToUsd(cents)} USD`;
+
+export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): GuidanceData {
+  const objective: Objective = toObjective(request.objective) ?? (request.segment ? SEGMENT_OBJECTIVE[request.segment] : 'starter');
+  const segment = request.segment ?? OBJECTIVE_SEGMENT[objective];
+  const aggressive = request.aggressive ?? false;
+  const base = OBJECTIVE_PACK[objective];
+  const chosenId = request.pack_id ?? (aggressive ? stepUpPack(base) : base);
+  const chosen = findPack(chosenId)!;
+  const keyPart = request.key_id ? { key_id: request.key_id } : {};
+  const checkout = (pack_id: PackId) => packCheckoutUrl(ctx, { objective, pack_id, source: request.source, ...keyPart });
+
+  const options: GuidanceOption[] = CREDIT_PACKS.map((p) => ({
+    pack_id: p.pack_id,
+    amount_usd: centsToUsd(p.amount_cents),
+    credits_usd: centsToUsd(p.credits_cents),
+    effective_credits_usd: centsToUsd(p.credits_cents),
+    checkout_url: null,
+    checkout_redirect_url: checkout(p.pack_id),
+    offer_code: null,
+    preferred_for_objective: p.pack_id === chosenId,
+  }));
+
+  const value = packValue(ctx, chosen);
+  const bonus = chosen.credits_cents - chosen.amount_cents;
+  const discovery = value.calls_covered['read.discovery_top'];
+  const evaluations = value.workflows_covered['evaluate_company'] ?? 0;
+  const message =
+    (aggressive && !request.pack_id && chosenId !== base ? `Aggressive recommendation: ${chosenId} instead of ${base}. ` : '') +
+    `For objective ${objective} (segment ${segment}) buy ${chosen.pack_id} (${chosen.name}): ${usd(chosen.amount_cents)} for ${usd(chosen.credits_cents)} of credits, ` +
+    `enough for ${discovery} discovery calls or ${evaluations} company evaluations at current prices.`;
+
+  const why: string[] = [
+    `One call gives a key and a checkout: POST ${endpointUrl(ctx, 'pay')} with {"objective":"${objective}","pack_id":"${chosen.pack_id}"}.`,
+    `${chosen.pack_id} pays for ${discovery} discovery calls or ${evaluations} company evaluations at current prices.`,
+    bonus > 0
+      ? `${chosen.pack_id} grants ${usd(bonus)} of bonus credits (${usd(chosen.credits_cents)} for ${usd(chosen.amount_cents)}).`
+      : `Larger packs grant bonus credits: pack_99 gives 110 USD for 99 USD, up to pack_10000 with 12500 USD for 10000 USD.`,
+    'Only successful calls are charged; each charge is committed before the data is sent and shown in X-Credits-Charged and X-Credits-Balance.',
+  ];
+  if (objective === 'operator_pilot') why.push(`The operator pilot runs ${OPERATOR_PILOT_DAYS} days on a tenant workspace: discovery, evaluation, memos and follow-ups.`);
+  if (objective === 'growth' || objective === 'enterprise') why.push('Autopay keeps agents running: with a saved payment method a top-up is charged when the balance falls under 10 USD.');
+
+  const payBody = JSON.stringify({ objective, pack_id: chosen.pack_id });
+  return {
+    objective: request.objective ?? objective,
+    segment,
+    recommended_objective: RECOMMENDED_OBJECTIVE,
+    aggressive,
+    message,
+    why_buy_now: why,
+    options,
+    primary_buy_now: {
+      endpoint: endpointUrl(ctx, 'pay'),
+      method: 'POST',
+      note: `Send ${payBody}; the answer carries key.api_key (shown once) and starter_checkout.url for ${chosen.pack_id}. Already have a key: open ${checkout(chosen.pack_id)}.`,
+      pack_id: chosen.pack_id,
+      amount_usd: centsToUsd(chosen.amount_cents),
+      offer_code: null,
+    },
+    selected_pack_value: value,
+    fastest_revenue_path: fastestRevenueBody(request.source),
+    operator_pilot_payload_template: operatorPilotBody(request.source),
+    twenty_four_seven_path: link(ctx, 'growth', request.source, request.key_id),
+    operator_pilot_path: { ...link(ctx, 'operator_pilot', request.source, request.key_id), duration_days: OPERATOR_PILOT_DAYS },
+    enterprise_upgrade: enterpriseUpgrade(ctx, request.source, request.key_id),
+    endpoints: Object.fromEntries(AGENT_ENDPOINTS.map((e) => [e.name, agentUrl(ctx, e.path)])),
+    payment_flow: [
+      `POST ${endpointUrl(ctx, 'pay')} with ${payBody}: the answer carries key.id, key.api_key (store it, it is shown once) and starter_checkout.url.`,
+      `Open starter_checkout.url and pay ${usd(chosen.amount_cents)} on the hosted checkout.`,
+      `The payment grants ${usd(chosen.credits_cents)} of credits: GET ${endpointUrl(ctx, 'status')} with x-api-key shows balance_usd.`,
+      `Call paid reads with x-api-key, e.g. GET ${agentUrl(ctx, '/discovery/top?limit=10')}; each success is charged its meter price.`,
+      `On 402 insufficient_credits follow next_actions, or save a payment method (POST ${endpointUrl(ctx, 'setup_intent')}, then ${endpointUrl(ctx, 'attach_payment_method')}) and charge ${endpointUrl(ctx, 'topup_charge')} with save_for_autopay true.`,
+    ],
+  };
+}

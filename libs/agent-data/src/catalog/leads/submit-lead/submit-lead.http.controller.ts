@@ -1,0 +1,57 @@
+import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { Operation, type RequestOrigin } from '#common';
+import { CatalogContextProvider } from '../../catalog-context.provider.js';
+import { packCheckoutUrl, endpointUrl } from '../../catalog-context.js';
+import { leadsInfoSchema, noQuery } from '../../catalog.schemas.js';
+import { buildLeadsInfo } from '../../information.documents.js';
+import { isPackId } from '../../packs.js';
+import { SubmitLeadCommand, type SubmittedLead } from './submit-lead.command.js';
+import { leadReceivedSchema, submitLeadBody, type SubmitLeadBody } from './submit-lead.schema.js';
+
+const TAGS = ['agent information'];
+
+/** /api/v1/agents/leads: GET describes the lead form, POST submits an operator-pilot lead. */
+@Controller('api/v1/agents')
+export class SubmitLeadController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly catalog: CatalogContextProvider,
+  ) {}
+
+  @Get('leads')
+  @Operation({ summary: 'What an operator-pilot lead submission carries', tags: TAGS, query: noQuery, responses: { 200: { description: 'The lead form.', schema: leadsInfoSchema } } })
+  describe(@Req() request: RequestOrigin) {
+    return this.catalog.document('buildLeadsInfo', request, buildLeadsInfo);
+  }
+
+  @Post('leads')
+  @HttpCode(201)
+  @Operation({
+    summary: 'Submit an operator-pilot (or enterprise workspace) lead',
+    description: 'Stored as an OperatorPilotLeadSubmitted event in stream lead-{lead_id}. Unknown fields are refused and nothing is stored.',
+    tags: TAGS,
+    body: submitLeadBody,
+    responses: { 201: { description: 'The lead was received.', schema: leadReceivedSchema }, 400: { description: 'VALIDATION_FAILED; nothing stored.' } },
+  })
+  async submit(@Req() request: RequestOrigin & { id?: string }, @Body() body: SubmitLeadBody) {
+    const lead = await this.commands.execute<SubmitLeadCommand, SubmittedLead>(new SubmitLeadCommand(body, request.id));
+    const ctx = this.catalog.forRequest(request);
+    const packId = isPackId(lead.pack_id) ? lead.pack_id : 'pack_2499';
+    const checkout = packCheckoutUrl(ctx, { objective: lead.objective, pack_id: packId, source: 'leads' });
+    return this.catalog.envelope({
+      lead_id: lead.lead_id,
+      status: 'received' as const,
+      received_at: lead.received_at,
+      objective: lead.objective,
+      pack_id: packId,
+      pilot_days: lead.pilot_days,
+      checkout_redirect_url: checkout,
+      next_steps: [
+        `The lead is recorded as ${lead.lead_id}; keep it for reference when the operator team writes to your contact email.`,
+        `To start now, fund the pilot: POST ${endpointUrl(ctx, 'pay')} with {"objective":"${lead.objective}","pack_id":"${packId}"}, or open checkout_redirect_url.`,
+        `The pilot runs ${lead.pilot_days} days once the tenant workspace and its tenant-bound key are issued.`,
+      ],
+    });
+  }
+}

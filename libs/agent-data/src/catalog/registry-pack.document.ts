@@ -1,0 +1,171 @@
+/**
+ * Registration material for agent registries: GET /api/v1/agents/registry-pack (index) and
+ * /agents/registry-pack/{openai|mcp|generic}. Built from the MCP tool table, so the three packs
+ * list the same operations, meters and prices.
+ */
+import { DESCRIPTOR_PATHS, findEndpoint, MCP_TOOLS, REGISTRY_TARGETS, type McpTool, type RegistryTarget } from './agent-surface.js';
+import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
+import { callToAction, catalogPackEntries } from './catalog.document.js';
+import { meterEntries, SERVICE_DESCRIPTION, SERVICE_NAME } from './information.documents.js';
+import { centsToUsd } from './money.js';
+
+type JsonSchema = Record<string, unknown>;
+
+const id = { type: 'string', description: 'Company id' };
+const page = { limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, cursor: { type: 'string' } };
+const object = (properties: Record<string, unknown>, required: string[] = [], open = false): JsonSchema => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+  additionalProperties: open,
+});
+
+/**
+ * Tool inputs. Workspace payloads are open objects here: the OpenAPI document has their exact
+ * schemas (openapi_url in every pack).
+ */
+const INPUTS: Record<string, JsonSchema> = {
+  'svc.signup': object({ source_ref: { type: 'string' } }),
+  'svc.get_top_discovery': object({ limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 } }),
+  'svc.get_company': object({ id }, ['id']),
+  'svc.get_company_score': object({ id }, ['id']),
+  'svc.workspace.list_companies': object(page),
+  'svc.workspace.get_memo': object({ id }, ['id']),
+  'svc.workspace.update_memo': object({ id }, ['id'], true),
+  'svc.workspace.update_deal': object({ id: { type: 'string', description: 'Deal id' } }, ['id'], true),
+  'svc.workspace.list_deals': object(page),
+  'svc.workspace.upsert_followup': object({ id }, ['id'], true),
+  'svc.workspace.list_events': object(page),
+  'svc.workspace.create_webhook': object({ url: { type: 'string', format: 'uri' } }, ['url'], true),
+  'svc.workspace.list_webhook_deliveries': object(page),
+};
+
+function toolInput(tool: McpTool): JsonSchema {
+  return INPUTS[tool.name] ?? object({}, [], true);
+}
+
+function toolDescription(ctx: CatalogContext, tool: McpTool): string {
+  const price = tool.meter ? ` Costs ${centsToUsd(ctx.prices[tool.meter]).toFixed(2)} USD per successful call (meter ${tool.meter}).` : ' Free.';
+  const auth = tool.auth === 'tenant_key' ? ' Needs a tenant-bound enterprise key.' : tool.auth === 'key' ? ' Needs an agent key.' : '';
+  return `${tool.description}.${price}${auth}`;
+}
+
+function auth(ctx: CatalogContext) {
+  return {
+    type: 'api_key' as const,
+    header: 'x-api-key',
+    alternative: 'Authorization: Bearer <key>',
+    obtain: { method: 'POST', url: endpointUrl(ctx, 'pay'), returns: 'key.api_key and starter_checkout.url' },
+  };
+}
+
+function links(ctx: CatalogContext) {
+  return {
+    openapi_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.openapi}`,
+    catalog_url: endpointUrl(ctx, 'catalog'),
+    quickstart_url: endpointUrl(ctx, 'quickstart'),
+  };
+}
+
+export function buildRegistryIndex(ctx: CatalogContext) {
+  return {
+    name: SERVICE_NAME,
+    description: SERVICE_DESCRIPTION,
+    targets: REGISTRY_TARGETS.map((target) => ({
+      target,
+      url: `${endpointUrl(ctx, 'registry_pack')}/${target}`,
+      description: {
+        openai: 'Function-calling tool definitions (OpenAI tools format) with the HTTP call behind each',
+        mcp: 'Remote MCP server entry with its tools',
+        generic: 'Plain description: base URL, authentication, pricing and operations',
+      }[target],
+    })),
+    ...links(ctx),
+  };
+}
+
+/** OpenAI function names allow [a-zA-Z0-9_-] only: dots become underscores. */
+export function openAiFunctionName(mcpName: string): string {
+  return mcpName.replace(/\./g, '_');
+}
+
+function buildOpenAi(ctx: CatalogContext) {
+  return {
+    target: 'openai' as const,
+    format: 'openai.tools',
+    name: SERVICE_NAME,
+    description: SERVICE_DESCRIPTION,
+    auth: auth(ctx),
+    ...links(ctx),
+    ai_plugin_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.ai_plugin}`,
+    tools: MCP_TOOLS.map((t) => ({
+      type: 'function' as const,
+      function: { name: openAiFunctionName(t.name), description: toolDescription(ctx, t), parameters: toolInput(t) },
+    })),
+    // How to execute each function call over HTTP.
+    calls: MCP_TOOLS.map((t) => {
+      const e = findEndpoint(t.endpoint);
+      return { function: openAiFunctionName(t.name), method: e.method, url: agentUrl(ctx, e.path), meter: t.meter ?? null };
+    }),
+  };
+}
+
+function buildMcp(ctx: CatalogContext) {
+  return {
+    target: 'mcp' as const,
+    server: {
+      name: 'svc',
+      title: SERVICE_NAME,
+      description: SERVICE_DESCRIPTION,
+      url: endpointUrl(ctx, 'mcp'),
+      transport: 'streamable-http',
+    },
+    auth: auth(ctx),
+    server_json_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.mcp_server}`,
+    well_known_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.well_known_mcp_server}`,
+    ...links(ctx),
+    tools: MCP_TOOLS.map((t) => ({
+      name: t.name,
+      description: toolDescription(ctx, t),
+      input_schema: toolInput(t),
+      meter: t.meter ?? null,
+      price_usd: t.meter ? centsToUsd(ctx.prices[t.meter]) : null,
+      auth: t.auth,
+    })),
+  };
+}
+
+function buildGeneric(ctx: CatalogContext) {
+  return {
+    target: 'generic' as const,
+    name: SERVICE_NAME,
+    description: SERVICE_DESCRIPTION,
+    base_url: agentBaseUrl(ctx),
+    auth: auth(ctx),
+    ...links(ctx),
+    llms_txt_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.llms_txt}`,
+    agent_feed_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.agent_feed}`,
+    call_to_action: callToAction(ctx),
+    pricing: {
+      currency: 'USD',
+      model: 'prepaid credits, charged per successful call',
+      packs: catalogPackEntries(ctx, 'registry').map((p) => ({ pack_id: p.pack_id, name: p.name, amount_usd: p.amount_usd, credits_usd: p.base_credits_usd, checkout_redirect_url: p.checkout_redirect_url })),
+      meters: meterEntries(ctx).map(({ meter, price_usd }) => ({ meter, price_usd })),
+    },
+    operations: MCP_TOOLS.map((t) => {
+      const e = findEndpoint(t.endpoint);
+      return { name: t.name, method: e.method, url: agentUrl(ctx, e.path), description: toolDescription(ctx, t), auth: t.auth };
+    }),
+  };
+}
+
+export function buildRegistryPack(ctx: CatalogContext, target: RegistryTarget) {
+  switch (target) {
+    case 'openai':
+      return buildOpenAi(ctx);
+    case 'mcp':
+      return buildMcp(ctx);
+    case 'generic':
+      return buildGeneric(ctx);
+  }
+}

@@ -1,0 +1,243 @@
+import { AppError, assertNever, type Decider } from '#common';
+import type { PackId } from '../catalog/packs.js';
+import type { CreditsEvent, PaymentProviderName, PurchaseSource } from './credits.events.js';
+
+export interface AutopayPending {
+  attemptId: string;
+  packId: PackId;
+  paymentMethodId: string;
+  triggeredAt: string;
+}
+
+export type AutopaySetting =
+  | { status: 'off'; reason: 'never_enabled' | 'requested' | 'payment_failed' }
+  | { status: 'on'; paymentMethodId: string; packId: PackId };
+
+export interface CreditsState {
+  balanceCents: number;
+  purchasedCents: number;
+  chargedCents: number;
+  charges: number;
+  /** Payment references already credited: a second fulfilment of one is a no-op. */
+  paymentRefs: ReadonlySet<string>;
+  autopay: AutopaySetting;
+  /** At most one autopay top-up is in flight (D19: never two at once). */
+  autopayPending: AutopayPending | null;
+  /** Reason of the last failed autopay attempt, if any. */
+  autopayLastFailure: string | null;
+}
+
+export type CreditsCommand =
+  | {
+      type: 'ChargeMeter';
+      accountId: string;
+      meter: string;
+      priceCents: number;
+      requestId: string;
+      keyId: string | null;
+      /** D19 threshold in force; a charge that leaves the balance under it may trigger autopay. */
+      autopayThresholdCents: number;
+      /**
+       * Makes the id the autopay attempt gets if this charge triggers one (ids come in with the
+       * command; a generator, because almost no charge needs one).
+       */
+      newAutopayAttemptId: () => string;
+      now: Date;
+    }
+  | {
+      type: 'PurchaseCredits';
+      accountId: string;
+      packId: PackId;
+      amountCents: number;
+      creditsCents: number;
+      paymentReference: string;
+      provider: PaymentProviderName;
+      source: PurchaseSource;
+      keyId: string | null;
+      autopayAttemptId: string | null;
+      now: Date;
+    }
+  | { type: 'EnableAutopay'; accountId: string; paymentMethodId: string; packId: PackId; now: Date }
+  | { type: 'DisableAutopay'; accountId: string; now: Date }
+  | { type: 'FailAutopay'; accountId: string; attemptId: string; reason: string; now: Date };
+
+/** The charge would take the balance below zero: the HTTP layer turns it into D18's 402. */
+export class InsufficientCreditsError extends AppError {
+  constructor(
+    readonly meter: string,
+    readonly requiredCents: number,
+    readonly balanceCents: number,
+  ) {
+    super(402, 'insufficient_credits', 'INSUFFICIENT_CREDITS', `The ${meter} call costs ${usd(requiredCents)} USD; the balance is ${usd(balanceCents)} USD.`);
+    this.name = 'InsufficientCreditsError';
+  }
+}
+
+const usd = (cents: number) => (cents / 100).toFixed(2);
+
+export const initialCreditsState: CreditsState = Object.freeze({
+  balanceCents: 0,
+  purchasedCents: 0,
+  chargedCents: 0,
+  charges: 0,
+  paymentRefs: new Set<string>(),
+  autopay: { status: 'off', reason: 'never_enabled' },
+  autopayPending: null,
+  autopayLastFailure: null,
+}) as CreditsState;
+
+/**
+ * The prepaid credits ledger of one account (stream `credits-{account}`). Pure: the ledger
+ * service keeps the folded state of hot accounts in memory and appends with the exact revision.
+ */
+export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState> = {
+  initialState: initialCreditsState,
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'MeterCharged':
+        // The hot path: a small object copy, the reference set is shared.
+        return {
+          ...state,
+          balanceCents: state.balanceCents - event.data.price_cents,
+          chargedCents: state.chargedCents + event.data.price_cents,
+          charges: state.charges + 1,
+        };
+      case 'CreditsPurchased': {
+        const refs = new Set(state.paymentRefs);
+        refs.add(event.data.payment_reference);
+        const settles = state.autopayPending !== null && state.autopayPending.attemptId === event.data.autopay_attempt_id;
+        return {
+          ...state,
+          balanceCents: state.balanceCents + event.data.credits_cents,
+          purchasedCents: state.purchasedCents + event.data.credits_cents,
+          paymentRefs: refs,
+          autopayPending: settles ? null : state.autopayPending,
+        };
+      }
+      case 'AutopayEnabled':
+        return { ...state, autopay: { status: 'on', paymentMethodId: event.data.payment_method_id, packId: event.data.pack_id } };
+      case 'AutopayDisabled':
+        return { ...state, autopay: { status: 'off', reason: event.data.reason } };
+      case 'AutopayTriggered':
+        return {
+          ...state,
+          autopayPending: {
+            attemptId: event.data.attempt_id,
+            packId: event.data.pack_id,
+            paymentMethodId: event.data.payment_method_id,
+            triggeredAt: event.data.triggered_at,
+          },
+        };
+      case 'AutopayFailed':
+        return {
+          ...state,
+          autopayPending: state.autopayPending?.attemptId === event.data.attempt_id ? null : state.autopayPending,
+          autopayLastFailure: event.data.reason,
+        };
+      default:
+        return assertNever(event);
+    }
+  },
+
+  decide(command, state) {
+    const at = command.now.toISOString();
+    switch (command.type) {
+      case 'ChargeMeter': {
+        if (!Number.isInteger(command.priceCents) || command.priceCents < 0) throw new Error(`invalid price ${command.priceCents}`);
+        if (state.balanceCents < command.priceCents) throw new InsufficientCreditsError(command.meter, command.priceCents, state.balanceCents);
+        const charged: CreditsEvent = {
+          type: 'MeterCharged',
+          data: {
+            account_id: command.accountId,
+            meter: command.meter,
+            price_cents: command.priceCents,
+            request_id: command.requestId,
+            key_id: command.keyId,
+            charged_at: at,
+          },
+        };
+        const after = state.balanceCents - command.priceCents;
+        if (state.autopay.status !== 'on' || state.autopayPending !== null || after >= command.autopayThresholdCents) return [charged];
+        return [
+          charged,
+          {
+            type: 'AutopayTriggered',
+            data: {
+              account_id: command.accountId,
+              attempt_id: command.newAutopayAttemptId(),
+              pack_id: state.autopay.packId,
+              payment_method_id: state.autopay.paymentMethodId,
+              balance_cents: after,
+              threshold_cents: command.autopayThresholdCents,
+              triggered_at: at,
+            },
+          },
+        ];
+      }
+      case 'PurchaseCredits': {
+        // Idempotent by payment reference: a webhook delivered three times credits once.
+        if (state.paymentRefs.has(command.paymentReference)) return [];
+        if (!Number.isInteger(command.creditsCents) || command.creditsCents <= 0) throw new Error(`invalid credits ${command.creditsCents}`);
+        return [
+          {
+            type: 'CreditsPurchased',
+            data: {
+              account_id: command.accountId,
+              pack_id: command.packId,
+              amount_cents: command.amountCents,
+              credits_cents: command.creditsCents,
+              payment_reference: command.paymentReference,
+              provider: command.provider,
+              source: command.source,
+              key_id: command.keyId,
+              autopay_attempt_id: command.autopayAttemptId,
+              purchased_at: at,
+            },
+          },
+        ];
+      }
+      case 'EnableAutopay': {
+        const a = state.autopay;
+        if (a.status === 'on' && a.paymentMethodId === command.paymentMethodId && a.packId === command.packId) return [];
+        return [
+          {
+            type: 'AutopayEnabled',
+            data: { account_id: command.accountId, payment_method_id: command.paymentMethodId, pack_id: command.packId, enabled_at: at },
+          },
+        ];
+      }
+      case 'DisableAutopay':
+        if (state.autopay.status === 'off') return [];
+        return [{ type: 'AutopayDisabled', data: { account_id: command.accountId, reason: 'requested', disabled_at: at } }];
+      case 'FailAutopay': {
+        // Only the attempt in flight can fail; a late or repeated report changes nothing.
+        if (state.autopayPending?.attemptId !== command.attemptId) return [];
+        const failed: CreditsEvent = {
+          type: 'AutopayFailed',
+          data: { account_id: command.accountId, attempt_id: command.attemptId, reason: command.reason, failed_at: at },
+        };
+        // A declined method is not retried on every later call: autopay stops until re-enabled.
+        if (state.autopay.status !== 'on') return [failed];
+        return [failed, { type: 'AutopayDisabled', data: { account_id: command.accountId, reason: 'payment_failed', disabled_at: at } }];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+};
+
+/** The view of the state the API shows (status, billing responses). */
+export function autopayView(state: CreditsState): Record<string, unknown> {
+  const a = state.autopay;
+  return {
+    enabled: a.status === 'on',
+    pack_id: a.status === 'on' ? a.packId : null,
+    payment_method_id: a.status === 'on' ? a.paymentMethodId : null,
+    disabled_reason: a.status === 'off' && a.reason !== 'never_enabled' ? a.reason : null,
+    last_failure: state.autopayLastFailure,
+    pending: state.autopayPending
+      ? { attempt_id: state.autopayPending.attemptId, pack_id: state.autopayPending.packId, triggered_at: state.autopayPending.triggeredAt }
+      : null,
+  };
+}

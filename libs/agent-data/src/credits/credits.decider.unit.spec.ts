@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { deciderSpec, fold } from '#common';
+import { autopayView, creditsDecider, type CreditsCommand, InsufficientCreditsError } from './credits.decider.js';
+import type { CreditsEvent } from './credits.events.js';
+
+const spec = deciderSpec(creditsDecider);
+const now = new Date('2026-03-01T10:00:00Z');
+const at = now.toISOString();
+const acct = 'acct_1';
+
+const purchased = (credits: number, ref = 'cs_1', over: Partial<Extract<CreditsEvent, { type: 'CreditsPurchased' }>['data']> = {}): CreditsEvent => ({
+  type: 'CreditsPurchased',
+  data: {
+    account_id: acct,
+    pack_id: 'pack_29',
+    amount_cents: credits,
+    credits_cents: credits,
+    payment_reference: ref,
+    provider: 'sandbox',
+    source: 'checkout',
+    key_id: 'key_1',
+    autopay_attempt_id: null,
+    purchased_at: at,
+    ...over,
+  },
+});
+const charged = (price: number, requestId = 'req-1'): CreditsEvent => ({
+  type: 'MeterCharged',
+  data: { account_id: acct, meter: 'read.discovery_top', price_cents: price, request_id: requestId, key_id: 'key_1', charged_at: at },
+});
+const autopayOn: CreditsEvent = { type: 'AutopayEnabled', data: { account_id: acct, payment_method_id: 'pm_1', pack_id: 'pack_99', enabled_at: at } };
+const triggered = (balance: number, attempt = 'att_1'): CreditsEvent => ({
+  type: 'AutopayTriggered',
+  data: { account_id: acct, attempt_id: attempt, pack_id: 'pack_99', payment_method_id: 'pm_1', balance_cents: balance, threshold_cents: 1000, triggered_at: at },
+});
+
+const charge = (price: number, over: Partial<Extract<CreditsCommand, { type: 'ChargeMeter' }>> = {}): CreditsCommand => ({
+  type: 'ChargeMeter',
+  accountId: acct,
+  meter: 'read.discovery_top',
+  priceCents: price,
+  requestId: 'req-1',
+  keyId: 'key_1',
+  autopayThresholdCents: 1000,
+  newAutopayAttemptId: () => 'att_1',
+  now,
+  ...over,
+});
+const purchase = (ref: string, over: Partial<Extract<CreditsCommand, { type: 'PurchaseCredits' }>> = {}): CreditsCommand => ({
+  type: 'PurchaseCredits',
+  accountId: acct,
+  packId: 'pack_29',
+  amountCents: 2900,
+  creditsCents: 2900,
+  paymentReference: ref,
+  provider: 'sandbox',
+  source: 'checkout',
+  keyId: 'key_1',
+  autopayAttemptId: null,
+  now,
+  ...over,
+});
+
+describe('credits decider', () => {
+  it('credits a purchase', () => spec.given([]).when(purchase('cs_1')).then([purchased(2900)]));
+
+  it('credits a payment reference once: a repeated fulfilment is a no-op', () => {
+    spec.given([purchased(2900)]).when(purchase('cs_1')).then([]);
+    spec.given([purchased(2900)]).when(purchase('cs_2')).then([purchased(2900, 'cs_2')]);
+  });
+
+  it('charges a meter when the balance covers the price, down to exactly zero', () => {
+    spec.given([purchased(2900)]).when(charge(350)).then([charged(350)]);
+    spec.given([purchased(350)]).when(charge(350)).then([charged(350)]);
+  });
+
+  it('refuses a charge the balance does not cover with InsufficientCreditsError (402)', () => {
+    spec.given([]).when(charge(350)).thenThrows((e) => e instanceof InsufficientCreditsError && e.status === 402 && e.balanceCents === 0 && e.requiredCents === 350);
+    spec
+      .given([purchased(700), charged(350), charged(350)])
+      .when(charge(1))
+      .thenThrows((e) => e.code === 'INSUFFICIENT_CREDITS' && e.balanceCents === 0);
+  });
+
+  it('folds to balance = purchases − charges (a replay reproduces the balance)', () => {
+    const events = [purchased(2900), charged(350), charged(250, 'r2'), purchased(11000, 'cs_2'), charged(200, 'r3')];
+    const state = fold(creditsDecider, events);
+    assert.equal(state.balanceCents, 2900 - 350 - 250 + 11000 - 200);
+    assert.equal(state.purchasedCents, 13900);
+    assert.equal(state.chargedCents, 800);
+    assert.equal(state.charges, 3);
+    assert.deepEqual([...state.paymentRefs].sort(), ['cs_1', 'cs_2']);
+  });
+
+  describe('autopay (D19)', () => {
+    it('triggers one top-up when a charge leaves the balance under the threshold and a method is saved', () =>
+      spec.given([purchased(1200), autopayOn]).when(charge(350)).then([charged(350), triggered(850)]));
+
+    it('does not trigger above the threshold, without a saved method, or while one is pending', () => {
+      spec.given([purchased(2900), autopayOn]).when(charge(350)).then([charged(350)]);
+      spec.given([purchased(1200)]).when(charge(350)).then([charged(350)]);
+      spec.given([purchased(1200), autopayOn, charged(350), triggered(850)]).when(charge(350, { newAutopayAttemptId: () => 'att_2' })).then([charged(350)]);
+    });
+
+    it('a balance exactly at the threshold is not under it', () =>
+      spec.given([purchased(1350), autopayOn]).when(charge(350)).then([charged(350)]));
+
+    it('the purchase settling the attempt clears the pending state; the next low balance triggers again', () => {
+      const settled = purchased(11000, 'pi_1', { pack_id: 'pack_99', amount_cents: 9900, source: 'autopay', autopay_attempt_id: 'att_1', provider: 'sandbox' });
+      const history = [purchased(1200), autopayOn, charged(350), triggered(850), settled];
+      const state = fold(creditsDecider, history);
+      assert.equal(state.autopayPending, null);
+      assert.equal(state.balanceCents, 850 + 11000);
+      // Spend down under the threshold again: a second attempt is allowed now.
+      spec
+        .given([...history, charged(11000 + 850 - 1000 - 0, 'r9')])
+        .when(charge(100, { newAutopayAttemptId: () => 'att_2' }))
+        .then([charged(100), triggered(900, 'att_2')]);
+    });
+
+    it('a failed attempt clears the pending state and turns autopay off until re-enabled', () => {
+      spec.given([purchased(1200), autopayOn, charged(350), triggered(850)]).when({ type: 'FailAutopay', accountId: acct, attemptId: 'att_1', reason: 'card_declined', now }).then([
+        { type: 'AutopayFailed', data: { account_id: acct, attempt_id: 'att_1', reason: 'card_declined', failed_at: at } },
+        { type: 'AutopayDisabled', data: { account_id: acct, reason: 'payment_failed', disabled_at: at } },
+      ]);
+      const failed = fold(creditsDecider, [
+        purchased(1200),
+        autopayOn,
+        charged(350),
+        triggered(850),
+        { type: 'AutopayFailed', data: { account_id: acct, attempt_id: 'att_1', reason: 'card_declined', failed_at: at } },
+        { type: 'AutopayDisabled', data: { account_id: acct, reason: 'payment_failed', disabled_at: at } },
+      ]);
+      assert.equal(failed.autopayPending, null);
+      assert.deepEqual(autopayView(failed), {
+        enabled: false,
+        pack_id: null,
+        payment_method_id: null,
+        disabled_reason: 'payment_failed',
+        last_failure: 'card_declined',
+        pending: null,
+      });
+      // No more triggers while off.
+      assert.deepEqual(creditsDecider.decide(charge(100, { newAutopayAttemptId: () => 'att_2' }), failed), [{ ...charged(100) }]);
+    });
+
+    it('ignores a failure report for an attempt that is not in flight', () => {
+      spec.given([purchased(1200), autopayOn]).when({ type: 'FailAutopay', accountId: acct, attemptId: 'att_x', reason: 'x', now }).then([]);
+      spec.given([purchased(1200), autopayOn, charged(350), triggered(850)]).when({ type: 'FailAutopay', accountId: acct, attemptId: 'att_x', reason: 'x', now }).then([]);
+    });
+
+    it('enables, re-enables with another pack, and disables on request (each idempotent)', () => {
+      spec.given([]).when({ type: 'EnableAutopay', accountId: acct, paymentMethodId: 'pm_1', packId: 'pack_99', now }).then([autopayOn]);
+      spec.given([autopayOn]).when({ type: 'EnableAutopay', accountId: acct, paymentMethodId: 'pm_1', packId: 'pack_99', now }).then([]);
+      spec.given([autopayOn]).when({ type: 'EnableAutopay', accountId: acct, paymentMethodId: 'pm_1', packId: 'pack_499', now }).then([
+        { type: 'AutopayEnabled', data: { account_id: acct, payment_method_id: 'pm_1', pack_id: 'pack_499', enabled_at: at } },
+      ]);
+      spec.given([autopayOn]).when({ type: 'DisableAutopay', accountId: acct, now }).then([
+        { type: 'AutopayDisabled', data: { account_id: acct, reason: 'requested', disabled_at: at } },
+      ]);
+      spec.given([]).when({ type: 'DisableAutopay', accountId: acct, now }).then([]);
+    });
+  });
+});

@@ -1,0 +1,82 @@
+import type { PackId } from '../catalog/packs.js';
+
+/** Who took the money: the payment provider of D16. */
+export type PaymentProviderName = 'stripe' | 'sandbox';
+
+/** How a purchase came about: a hosted checkout, a direct top-up charge, or autopay (D19). */
+export type PurchaseSource = 'checkout' | 'topup' | 'autopay';
+
+/**
+ * Stored event types of `credits-{account}` streams: the prepaid credits ledger. Names are
+ * stable: never rename. Money is integer cents. Balance = purchases − charges.
+ */
+export type CreditsEvent =
+  | {
+      type: 'CreditsPurchased';
+      data: {
+        account_id: string;
+        pack_id: PackId;
+        /** What was paid, in cents. */
+        amount_cents: number;
+        /** Credits granted, in cents. */
+        credits_cents: number;
+        /** Provider reference the purchase is idempotent by: checkout session id or payment intent id. */
+        payment_reference: string;
+        provider: PaymentProviderName;
+        source: PurchaseSource;
+        key_id: string | null;
+        /** The autopay attempt this purchase settles, if any. */
+        autopay_attempt_id: string | null;
+        purchased_at: string;
+      };
+    }
+  | {
+      type: 'MeterCharged';
+      data: {
+        account_id: string;
+        meter: string;
+        price_cents: number;
+        request_id: string;
+        key_id: string | null;
+        charged_at: string;
+      };
+    }
+  | {
+      type: 'AutopayEnabled';
+      data: { account_id: string; payment_method_id: string; pack_id: PackId; enabled_at: string };
+    }
+  | {
+      type: 'AutopayDisabled';
+      data: { account_id: string; reason: 'requested' | 'payment_failed'; disabled_at: string };
+    }
+  | {
+      type: 'AutopayTriggered';
+      data: {
+        account_id: string;
+        attempt_id: string;
+        pack_id: PackId;
+        payment_method_id: string;
+        /** Balance right after the charge that triggered it. */
+        balance_cents: number;
+        threshold_cents: number;
+        triggered_at: string;
+      };
+    }
+  | {
+      type: 'AutopayFailed';
+      data: { account_id: string; attempt_id: string; reason: string; failed_at: string };
+    };
+
+export type CreditsEventType = CreditsEvent['type'];
+
+export const CREDITS_EVENT_TYPES: CreditsEventType[] = [
+  'CreditsPurchased',
+  'MeterCharged',
+  'AutopayEnabled',
+  'AutopayDisabled',
+  'AutopayTriggered',
+  'AutopayFailed',
+];
+
+export const CREDITS_STREAM_PREFIX = 'credits-';
+export const creditsStream = (accountId: string) => `${CREDITS_STREAM_PREFIX}${accountId}`;

@@ -1,0 +1,74 @@
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { invalidCursor } from '#common';
+import type { Filter } from '#documents';
+import { ProjectionStore } from '#projections';
+import {
+  COMPANY_SCORES_PROJECTION,
+  DISCOVERY_RANK_COLLECTION,
+  DISCOVERY_SECTORS_COLLECTION,
+  type DiscoveryRankDoc,
+} from '../../scoring/company-scores.projection.js';
+import { MODEL_VERSION } from '../../scoring/scoring-model.js';
+import { TopCompaniesQuery } from './top-companies.query.js';
+import type { DiscoveryPage, TopCompaniesQueryParams } from './top-companies.schema.js';
+
+/**
+ * Our cursor wraps the document store's keyset cursor (score, id of the last item) with the
+ * filters it belongs to and the rank reached, so pages are stable (no repeats, no gaps while the
+ * data does not change) and ranks continue across pages.
+ */
+interface CursorBody {
+  f: string;
+  r: number;
+  c: string;
+}
+
+const filterKey = (p: TopCompaniesQueryParams) => `${p.sector ?? ''}|${p.stage ?? ''}|${p.country ?? ''}`;
+
+function decodeCursor(cursor: string, key: string): CursorBody {
+  let body: CursorBody;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorBody;
+  } catch {
+    throw invalidCursor();
+  }
+  if (!body || body.f !== key || !Number.isInteger(body.r) || body.r < 0 || typeof body.c !== 'string') throw invalidCursor();
+  return body;
+}
+
+const encodeCursor = (body: CursorBody) => Buffer.from(JSON.stringify(body)).toString('base64url');
+
+const SORT: Array<[string, 1 | -1]> = [['score', -1]];
+
+@QueryHandler(TopCompaniesQuery)
+export class TopCompaniesHandler implements IQueryHandler<TopCompaniesQuery, DiscoveryPage> {
+  constructor(private readonly projections: ProjectionStore) {}
+
+  async execute({ params }: TopCompaniesQuery): Promise<DiscoveryPage> {
+    const key = filterKey(params);
+    const after = params.cursor ? decodeCursor(params.cursor, key) : null;
+    const filter: Filter = {};
+    if (params.sector) filter.sector = params.sector;
+    if (params.stage) filter.stage = params.stage;
+    if (params.country) filter.country = params.country;
+    const collection = this.projections.collection<DiscoveryRankDoc>(
+      COMPANY_SCORES_PROJECTION,
+      params.sector ? DISCOVERY_SECTORS_COLLECTION : DISCOVERY_RANK_COLLECTION,
+    );
+    let result;
+    try {
+      result = await collection.find(filter, { sort: SORT, limit: params.limit, ...(after ? { after: after.c } : {}) });
+    } catch (error) {
+      if ((error as Error).name === 'InvalidFilterError') throw invalidCursor();
+      throw error;
+    }
+    const offset = after?.r ?? 0;
+    return {
+      model_version: result.items[0]?.model_version ?? MODEL_VERSION,
+      filters: { sector: params.sector ?? null, stage: params.stage ?? null, country: params.country ?? null },
+      data: result.items.map((doc, i) => ({ rank: offset + i + 1, score: doc.score, company: doc.company })),
+      has_more: result.nextCursor !== null,
+      next_cursor: result.nextCursor === null ? null : encodeCursor({ f: key, r: offset + result.items.length, c: result.nextCursor }),
+    };
+  }
+}

@@ -1,0 +1,68 @@
+import { AppError } from '#common';
+import { STARTER_PACK_ID } from '../catalog/packs.js';
+import { checkoutLinkUrl, PATHS, usdString } from '../billing/links.js';
+
+export interface NextAction {
+  action: string;
+  method: 'GET' | 'POST';
+  url: string;
+  pack_id?: string;
+  description: string;
+}
+
+/** What an agent can do to fund a call it could not pay for (D18 `next_actions`). */
+export function fundingActions(baseUrl: string, keyId: string | null, packId: string = STARTER_PACK_ID): NextAction[] {
+  return [
+    {
+      action: 'buy_credits',
+      method: 'GET',
+      url: checkoutLinkUrl(baseUrl, { objective: 'starter', pack_id: packId, source: 'insufficient_credits', key_id: keyId }),
+      pack_id: packId,
+      description: 'Open a hosted checkout for a credit pack bound to this key (303 to the checkout page; JSON with Accept: application/json).',
+    },
+    {
+      action: 'charge_saved_payment_method',
+      method: 'POST',
+      url: `${baseUrl}${PATHS.topupCharge}`,
+      pack_id: packId,
+      description: 'Charge a saved payment method off-session: body {payment_method_id, pack_id, save_for_autopay}.',
+    },
+    {
+      action: 'save_payment_method',
+      method: 'POST',
+      url: `${baseUrl}${PATHS.setupIntent}`,
+      description: 'Start saving a card for direct top-ups and autopay (returns a client_secret).',
+    },
+    { action: 'view_catalog', method: 'GET', url: `${baseUrl}${PATHS.catalog}`, description: 'Credit packs and meter prices.' },
+    { action: 'check_balance', method: 'GET', url: `${baseUrl}${PATHS.status}`, description: 'Balance, recent ledger entries and autopay state.' },
+  ];
+}
+
+/**
+ * D18: 402 problem+json `{error: "insufficient_credits", code, meter, price_usd, balance_usd,
+ * next_actions[]}` with `X-Credits-Balance`, `X-Credits-Required`, `X-Next-Action` and
+ * `Link: <checkout>; rel="payment"`.
+ */
+export function insufficientCredits(p: { meter: string; priceCents: number; balanceCents: number; baseUrl: string; keyId: string | null }): AppError {
+  const actions = fundingActions(p.baseUrl, p.keyId);
+  const checkout = actions[0]!.url;
+  return new AppError(
+    402,
+    'insufficient_credits',
+    'INSUFFICIENT_CREDITS',
+    `The ${p.meter} call costs ${usdString(p.priceCents)} USD and the balance is ${usdString(p.balanceCents)} USD. Buy credits and retry; nothing was charged.`,
+    {
+      meter: p.meter,
+      price_usd: p.priceCents / 100,
+      balance_usd: p.balanceCents / 100,
+      required_usd: Math.max(0, p.priceCents - p.balanceCents) / 100,
+      next_actions: actions,
+    },
+    {
+      'X-Credits-Balance': usdString(p.balanceCents),
+      'X-Credits-Required': usdString(p.priceCents),
+      'X-Next-Action': checkout,
+      Link: `<${checkout}>; rel="payment"`,
+    },
+  );
+}

@@ -1,0 +1,212 @@
+import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { z } from 'zod';
+import { Errors, Operation } from '#common';
+import { PATHS, usdString } from '../../billing/links.js';
+import { prefersJson } from '../../billing/billing.http.controller.js';
+import { CreditsService } from '../../credits/credits.service.js';
+import { CheckoutClaims } from '../checkout-claims.js';
+import { PaymentFulfilment } from '../payment-fulfilment.js';
+import { PAYMENT_PROVIDER, type PaymentProvider } from '../payment-provider.port.js';
+import { SANDBOX_TEST_CARDS, type SandboxCheckoutDoc, SandboxPaymentProvider } from './sandbox-payment.adapter.js';
+
+const sessionParams = z.object({ id: z.string().regex(/^cs_[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a checkout session id') });
+const setupParams = z.object({ id: z.string().regex(/^seti_[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a setup intent id') });
+const confirmBody = z.object({
+  client_secret: z.string().min(1).max(255),
+  payment_method: z.enum(Object.keys(SANDBOX_TEST_CARDS) as [string, ...string[]]).default('pm_card_visa'),
+});
+const successQuery = z.object({ session_id: z.string().min(1).max(255).optional() });
+
+interface Reply {
+  code(status: number): Reply;
+  header(name: string, value: string): Reply;
+  send(body?: unknown): unknown;
+}
+interface HttpRequest {
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
+.card{border:1px solid #ddd;border-radius:12px;padding:1.5rem}.amount{font-size:2rem;font-weight:600}
+button{font-size:1.1rem;padding:.7rem 1.6rem;border-radius:8px;border:0;background:#635bff;color:#fff;cursor:pointer}
+.muted{color:#666;font-size:.9rem}code{background:#f4f4f4;padding:.1rem .3rem;border-radius:4px}</style></head>
+<body>${body}</body></html>`;
+}
+
+/**
+ * The sandbox provider's hosted pages (D16): the checkout page a starter_checkout.url points to,
+ * its Pay button (the same fulfilment as Stripe's webhook), a stand-in for the client SDK's
+ * setup-intent confirmation, and the success and cancel pages both providers return to.
+ */
+@Controller('api/v1/billing')
+export class SandboxController {
+  constructor(
+    @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
+    private readonly fulfilment: PaymentFulfilment,
+    private readonly credits: CreditsService,
+    private readonly claims: CheckoutClaims,
+  ) {}
+
+  private sandbox(): SandboxPaymentProvider {
+    if (!(this.provider instanceof SandboxPaymentProvider)) throw Errors.notFound('The sandbox payment provider is not in use.', 'SANDBOX_DISABLED');
+    return this.provider;
+  }
+
+  @Get('sandbox/checkout/:id')
+  @Header('content-type', 'text/html; charset=utf-8')
+  @Header('cache-control', 'no-store')
+  @Operation({
+    summary: 'Sandbox hosted checkout page',
+    description: 'HTML: the pack, the amount and a Pay button that completes the purchase (sandbox provider only).',
+    tags: ['agent billing'],
+    operationId: 'sandboxCheckoutPage',
+    params: sessionParams,
+    responses: { 200: { description: 'The checkout page.', contentType: 'text/html' }, 404: { description: 'No such session.' } },
+  })
+  async checkoutPage(@Param() params: z.output<typeof sessionParams>): Promise<string> {
+    const session = await this.session(params.id);
+    const paid = session.status === 'complete';
+    const action = `${PATHS.sandboxCheckout}/${encodeURIComponent(session.id)}/pay`;
+    return page(
+      `Checkout: ${session.pack_name}`,
+      `<div class="card">
+<p class="muted">Sandbox checkout — no real money moves.</p>
+<h1 id="pack" data-pack-id="${esc(session.pack_id)}">${esc(session.pack_name)}</h1>
+<p class="amount" id="amount" data-amount-usd="${usdString(session.amount_cents)}">${usdString(session.amount_cents)} USD</p>
+<p>${usdString(session.credits_cents)} USD of prepaid API credits${session.account_id ? ` for account <code>${esc(session.account_id)}</code>` : ''}.</p>
+${
+  paid
+    ? `<p id="status" data-status="complete"><strong>Paid.</strong> The credits are on the account.</p>`
+    : `<form method="post" action="${esc(action)}" id="pay-form"><button type="submit" id="pay">Pay ${usdString(session.amount_cents)} USD</button></form>
+<p class="muted">Agents: <code>POST ${esc(action)}</code> with <code>Accept: application/json</code>.</p>`
+}
+<p class="muted"><a href="${PATHS.checkoutCancelled}">Cancel</a> · session <code>${esc(session.id)}</code> · expires ${esc(session.expires_at)}</p>
+</div>`,
+    );
+  }
+
+  @Post('sandbox/checkout/:id/pay')
+  @HttpCode(200)
+  @Operation({
+    summary: 'Pay a sandbox checkout (its Pay button)',
+    description:
+      'Completes the session and credits the pack through the same fulfilment as Stripe’s webhook; paying twice credits once. 303 to the success page, or 200 JSON for Accept: application/json.',
+    tags: ['agent billing'],
+    operationId: 'sandboxCheckoutPay',
+    params: sessionParams,
+    responses: { 200: { description: 'JSON: {paid, credited, balance_usd, …}.' }, 303: { description: 'To the success page.' } },
+  })
+  async pay(@Param() params: z.output<typeof sessionParams>, @Req() request: HttpRequest, @Res() reply: Reply): Promise<void> {
+    const completed = await this.sandbox().completeCheckout(params.id);
+    const fulfilled = await this.fulfilment.checkoutCompleted(completed);
+    const body = {
+      paid: true,
+      session_id: completed.sessionId,
+      account_id: fulfilled.accountId,
+      pack_id: completed.packId,
+      credited: fulfilled.credited,
+      credits_usd: fulfilled.creditsCents / 100,
+      balance_usd: fulfilled.balanceCents / 100,
+      // An unbound checkout opened a new account: its key is shown once, on the success page.
+      ...(fulfilled.opened ? { claim_url: `${PATHS.checkoutSuccess}?session_id=${encodeURIComponent(completed.sessionId)}` } : {}),
+    };
+    if (prefersJson(request.headers.accept)) {
+      reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+      return;
+    }
+    const location = `${PATHS.checkoutSuccess}?session_id=${encodeURIComponent(completed.sessionId)}`;
+    reply.code(303).header('location', location).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+  }
+
+  @Post('sandbox/setup-intents/:id/confirm')
+  @HttpCode(200)
+  @Operation({
+    summary: 'Confirm a sandbox setup intent (stand-in for the client SDK)',
+    description: `Attaches a test card to the setup intent's customer. payment_method: one of ${Object.keys(SANDBOX_TEST_CARDS).join(', ')}.`,
+    tags: ['agent billing'],
+    operationId: 'sandboxConfirmSetupIntent',
+    params: setupParams,
+    body: confirmBody,
+    responses: { 200: { description: '{setup_intent_id, status, payment_method_id}.' } },
+  })
+  async confirm(@Param() params: z.output<typeof setupParams>, @Body() body: z.output<typeof confirmBody>) {
+    const result = await this.sandbox().confirmSetupIntent(params.id, body.client_secret, body.payment_method);
+    return { setup_intent_id: result.setupIntentId, status: result.status, payment_method_id: result.paymentMethodId };
+  }
+
+  @Get('checkout/success')
+  @Header('cache-control', 'no-store')
+  @Operation({
+    summary: 'Checkout success page',
+    description:
+      'HTML (JSON with Accept: application/json). After an unbound checkout (no key_id) it shows the new account’s API key ONCE: later visits say it was shown.',
+    tags: ['agent billing'],
+    operationId: 'checkoutSuccessPage',
+    query: successQuery,
+    responses: { 200: { description: 'HTML, or {paid, account_id, key, key_shown_before, balance_usd}.', contentType: 'text/html' } },
+  })
+  async success(@Query() query: z.output<typeof successQuery>, @Req() request: HttpRequest, @Res() reply: Reply): Promise<void> {
+    const sessionId = query.session_id;
+    const revealed = sessionId ? await this.claims.reveal(sessionId) : null;
+    let accountId = revealed?.claim.account_id ?? null;
+    let paidLine = '';
+    if (sessionId && this.provider instanceof SandboxPaymentProvider) {
+      const session = await this.provider.checkoutSession(sessionId);
+      if (session?.status === 'complete') {
+        accountId ??= session.account_id;
+        paidLine = `<p id="status" data-status="complete">Paid ${usdString(session.amount_cents)} USD for ${esc(session.pack_name)}.</p>`;
+      }
+    }
+    const balanceCents = accountId ? (await this.credits.state(accountId, { fresh: true })).state.balanceCents : null;
+    if (prefersJson(request.headers.accept)) {
+      const body = {
+        paid: balanceCents !== null,
+        account_id: accountId,
+        key: revealed?.key ? { id: revealed.claim.key_id, api_key: revealed.key } : null,
+        key_shown_before: revealed !== null && revealed.key === null,
+        balance_usd: balanceCents === null ? null : balanceCents / 100,
+      };
+      reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+      return;
+    }
+    const keyBlock = revealed
+      ? revealed.key
+        ? `<p>Your new API key (shown once, store it now):</p><p><code id="api-key" data-key-id="${esc(revealed.claim.key_id)}">${esc(revealed.key)}</code></p>
+<p class="muted">Send it as <code>x-api-key</code>. Account <code>${esc(revealed.claim.account_id)}</code>.</p>`
+        : `<p id="api-key-shown">The API key of account <code>${esc(revealed.claim.account_id)}</code> was shown already; it is not shown twice.</p>`
+      : '';
+    const balance =
+      balanceCents === null
+        ? '<p>Credits are added as soon as the payment is confirmed (usually seconds); reload this page.</p>'
+        : `<p>Balance: <strong id="balance" data-balance-usd="${usdString(balanceCents)}">${usdString(balanceCents)} USD</strong>.</p>`;
+    reply
+      .code(200)
+      .header('content-type', 'text/html; charset=utf-8')
+      .send(
+        page(
+          'Payment received',
+          `<div class="card"><h1>Payment received</h1>${paidLine}${balance}${keyBlock}
+<p class="muted">Check <code>GET ${PATHS.status}</code> with your key for the balance and ledger.</p></div>`,
+        ),
+      );
+  }
+
+  @Get('checkout/cancelled')
+  @Header('content-type', 'text/html; charset=utf-8')
+  @Operation({ summary: 'Checkout cancelled page', tags: ['agent billing'], operationId: 'checkoutCancelledPage', responses: { 200: { description: 'HTML.', contentType: 'text/html' } } })
+  cancelled(): string {
+    return page('Checkout cancelled', `<div class="card"><h1>Checkout cancelled</h1><p>Nothing was charged. Open a new checkout with <code>GET ${PATHS.checkoutLink}</code>.</p></div>`);
+  }
+
+  private async session(id: string): Promise<SandboxCheckoutDoc> {
+    const session = await this.sandbox().checkoutSession(id);
+    if (!session) throw Errors.notFound('No such checkout session.', 'CHECKOUT_SESSION_NOT_FOUND');
+    return session;
+  }
+}

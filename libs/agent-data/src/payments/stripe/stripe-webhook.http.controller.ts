@@ -1,0 +1,118 @@
+import { Controller, HttpCode, Inject, Logger, Post, Req } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import Stripe from 'stripe';
+import { AppError, APP_CONFIG, type AppConfig, CLOCK, type Clock, Errors, Operation } from '#common';
+import { PaymentFulfilment } from '../payment-fulfilment.js';
+import { RAW_BODY_CONFIG, type RawBodyRequest } from '../raw-body.js';
+
+type WebhookRequest = RawBodyRequest & { headers: Record<string, string | string[] | undefined> };
+
+/** Stripe's default: a signature older than 5 minutes is refused (replays). */
+const TOLERANCE_SECONDS = 300;
+
+const HANDLED = ['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'payment_intent.succeeded'];
+
+/**
+ * Fulfilment by Stripe's signed webhook (D16). The signature is verified over the raw body
+ * (kept for this route only); `checkout.session.completed` credits when paid (async methods
+ * credit on `checkout.session.async_payment_succeeded`), idempotent by session id; off-session
+ * payments that finished later credit on `payment_intent.succeeded`, idempotent by intent id.
+ * Anything else is acknowledged and ignored. 2xx means "done, do not resend".
+ */
+@Controller('api/v1/billing/webhooks')
+export class StripeWebhookController {
+  private readonly logger = new Logger('StripeWebhook');
+
+  constructor(
+    private readonly fulfilment: PaymentFulfilment,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Post('stripe')
+  @HttpCode(200)
+  @RouteConfig(RAW_BODY_CONFIG)
+  @Operation({
+    summary: 'Stripe webhook (payment fulfilment)',
+    description: `Called by Stripe, signed with STRIPE_WEBHOOK_SECRET (Stripe-Signature over the raw body). Handles ${HANDLED.join(', ')}; idempotent by session or payment intent id.`,
+    tags: ['agent billing'],
+    operationId: 'stripeWebhook',
+    responses: {
+      200: { description: '{received: true, type, credited}' },
+      400: { description: 'SIGNATURE_INVALID (nothing is credited).' },
+      503: { description: 'STRIPE_WEBHOOK_NOT_CONFIGURED' },
+    },
+  })
+  async receive(@Req() request: WebhookRequest) {
+    const secret = this.config.stripeWebhookSecret;
+    if (!secret) throw new AppError(503, 'service_unavailable', 'STRIPE_WEBHOOK_NOT_CONFIGURED', 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET).');
+    const header = request.headers['stripe-signature'];
+    const signature = Array.isArray(header) ? header[0] : header;
+    if (!signature || !request.rawBody) throw Errors.badRequest('SIGNATURE_INVALID', 'The Stripe-Signature header or the body is missing.');
+    let event: Stripe.Event;
+    try {
+      event = Stripe.webhooks.constructEvent(request.rawBody, signature, secret, TOLERANCE_SECONDS, undefined, Math.floor(this.clock.now().getTime() / 1000));
+    } catch {
+      throw Errors.badRequest('SIGNATURE_INVALID', 'The Stripe-Signature does not match the body.');
+    }
+    try {
+      const outcome = await this.handle(event);
+      return { received: true, id: event.id, type: event.type, ...outcome };
+    } catch (error) {
+      // A payment that can never be credited (unknown pack or account, wrong amount): resending
+      // will not help, so acknowledge it, and leave it to an operator (the money was taken).
+      if (error instanceof AppError && error.status >= 400 && error.status < 500) {
+        this.logger.error(`${event.type} ${event.id} cannot be credited: ${error.code} ${error.message}`);
+        return { received: true, id: event.id, type: event.type, handled: false, credited: false, error: error.code };
+      }
+      throw error; // store or provider trouble: a 5xx makes Stripe retry
+    }
+  }
+
+  private async handle(event: Stripe.Event): Promise<{ handled: boolean; credited: boolean; account_id?: string }> {
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded': {
+        const session = event.data.object;
+        // completed but unpaid: an async method (bank debit) settles later with async_payment_succeeded.
+        if (session.payment_status === 'unpaid') return { handled: false, credited: false };
+        const m = session.metadata ?? {};
+        const fulfilled = await this.fulfilment.checkoutCompleted({
+          provider: 'stripe',
+          sessionId: session.id,
+          accountId: m.account_id || session.client_reference_id || null,
+          keyId: m.key_id || null,
+          packId: m.pack_id ?? '',
+          amountPaidCents: session.amount_total ?? 0,
+          email: session.customer_details?.email ?? null,
+          purpose: m.purpose || null,
+          source: m.source || null,
+          objective: m.objective || null,
+        });
+        this.logger.log(`${event.type} ${session.id}: ${fulfilled.credited ? 'credited' : 'already credited'} (${fulfilled.accountId})`);
+        return { handled: true, credited: fulfilled.credited, account_id: fulfilled.accountId };
+      }
+      case 'payment_intent.succeeded': {
+        const intent = event.data.object;
+        const m = intent.metadata ?? {};
+        // Only our off-session charges; checkout payments are credited by session id above.
+        if (m.purpose !== 'topup' && m.purpose !== 'autopay') return { handled: false, credited: false };
+        if (!m.account_id || !m.pack_id) return { handled: false, credited: false };
+        const attempt = m.purpose === 'autopay' && m.attempt?.startsWith('autopay-') ? m.attempt.slice('autopay-'.length) : null;
+        const fulfilled = await this.fulfilment.paymentSucceeded({
+          provider: 'stripe',
+          paymentIntentId: intent.id,
+          accountId: m.account_id,
+          packId: m.pack_id,
+          amountPaidCents: intent.amount_received || intent.amount,
+          source: m.purpose,
+          keyId: null,
+          autopayAttemptId: attempt,
+        });
+        return { handled: true, credited: fulfilled.credited, account_id: fulfilled.accountId };
+      }
+      default:
+        return { handled: false, credited: false };
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { PlatformRateLimiter } from '../rate-limits/platform-rate-limiter.js';
+import { unauthorized } from './auth-errors.js';
+import { PlatformBearerStrategy } from './bearer.strategy.js';
+import type { Principal } from './principal.js';
+
+interface HttpRequest {
+  headers: Record<string, string | string[] | undefined>;
+  principal?: Principal;
+}
+
+interface HttpReply {
+  header(name: string, value: string): unknown;
+}
+
+/**
+ * Authenticates a platform request with the passport bearer strategy, then counts it against
+ * its account's rate limit. Every passport outcome is mapped here, so no failure ever reaches
+ * the client as passport's default `401 Unauthorized` text: missing or malformed header →
+ * MISSING_AUTH; a token that fails → the resolver's code (INVALID_KEY, REVOKED_KEY, ...).
+ * The rate-limit headers are set on the reply before anything else can fail, so 403/404/400
+ * answers after authentication carry them too.
+ */
+@Injectable()
+export class PlatformAuthGuard implements CanActivate {
+  constructor(
+    private readonly strategy: PlatformBearerStrategy,
+    private readonly rateLimiter: PlatformRateLimiter,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<HttpRequest>();
+    // Applied on both a controller and a route, it must authenticate and count once.
+    if (request.principal) return true;
+    const principal = await this.authenticate(request);
+    request.principal = principal;
+    await this.rateLimiter.enforce(principal, http.getResponse<HttpReply>());
+    return true;
+  }
+
+  private async authenticate(request: HttpRequest): Promise<Principal> {
+    const header = request.headers.authorization;
+    const authorization = Array.isArray(header) ? header[0] : header;
+    // Only the header reaches passport: passport-http-bearer would also take `access_token`
+    // from the body or query string, where keys end up in logs and caches.
+    const outcome = await this.strategy.authenticateRequest({ headers: authorization === undefined ? {} : { authorization } });
+    if (outcome.principal) return outcome.principal;
+    if (outcome.status === 400) {
+      throw unauthorized('MISSING_AUTH', 'The Authorization header is malformed; send "Authorization: Bearer <API key>".');
+    }
+    if (authorization !== undefined && !/^bearer /i.test(authorization)) {
+      throw unauthorized('MISSING_AUTH', 'The Authorization header must use the Bearer scheme: "Authorization: Bearer <API key>".');
+    }
+    throw unauthorized('MISSING_AUTH', 'Authentication is required: send "Authorization: Bearer <API key>".');
+  }
+}

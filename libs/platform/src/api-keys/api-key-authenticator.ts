@@ -1,0 +1,115 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig, parseApiKey } from '#common';
+import { ProjectionStore } from '#projections';
+import { unauthorized } from '../access/auth-errors.js';
+import type { ApiKeyPrincipal } from '../access/principal.js';
+import type { KeySurface } from './api-key.events.js';
+import { ApiKeyUsageTracker } from './api-key-usage.js';
+import { API_KEYS_COLLECTION, API_KEYS_PROJECTION, type ApiKeyDoc } from './api-keys.projection.js';
+
+/** How long a looked-up key is trusted: with the projection lag, a revocation elsewhere shows within a second. */
+export const KEY_CACHE_TTL_MS = 500;
+/** The cache is cleared when it grows past this (only live keys can fill it). */
+const KEY_CACHE_MAX = 50_000;
+
+interface CacheEntry {
+  doc: Pick<ApiKeyDoc, 'id' | 'account_id' | 'scopes' | 'surface' | 'environment' | 'key_hash' | 'revoked_at'>;
+  expires: number;
+}
+
+const SURFACE_NAMES: Record<KeySurface, string> = { platform: 'the platform API (/v1)', agent: 'the agent data API (/api/v1)' };
+
+/**
+ * Resolves a raw API key to who it acts for, for both surfaces (D1, D2):
+ * 1. shape and CRC32 checksum, and the deployment's environment, before any lookup;
+ * 2. lookup by SHA-256 in the api-keys read model (unique index: cost independent of the number
+ *    of keys), then a constant-time comparison of the hashes;
+ * 3. revoked → REVOKED_KEY; issued by the other surface → KEY_WRONG_SURFACE.
+ * Looked-up keys are cached per process for at most KEY_CACHE_TTL_MS (monotonic time); a revoke
+ * in this process drops its entry at once (`invalidate`). Failures throw 401 AppErrors.
+ */
+@Injectable()
+export class ApiKeyAuthenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+  /** Keys this process revoked whose read-model document may not show it yet. */
+  private readonly revokedHere = new Set<string>();
+
+  constructor(
+    private readonly projections: ProjectionStore,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'env'>,
+    private readonly usage: ApiKeyUsageTracker,
+  ) {}
+
+  async authenticate(rawKey: string, surface: KeySurface): Promise<ApiKeyPrincipal> {
+    const parsed = parseApiKey(rawKey);
+    if (!parsed.ok) {
+      throw unauthorized(
+        'INVALID_KEY',
+        parsed.reason === 'bad_checksum' ? 'The API key is not valid (checksum mismatch).' : 'The API key is not valid.',
+      );
+    }
+    if (parsed.env !== this.config.env) {
+      throw unauthorized('KEY_WRONG_ENVIRONMENT', `This is a ${parsed.env} key; this deployment accepts svc_${this.config.env}_ keys only.`);
+    }
+    // Cached keys are answered without a further promise (this runs on every request).
+    const doc = this.cached(parsed.hash) ?? (await this.lookup(parsed.hash));
+    if (!doc || !sameHash(doc.key_hash, parsed.hash)) throw unauthorized('INVALID_KEY', 'The API key is not valid.');
+    if (doc.revoked_at !== null || this.revokedHere.has(doc.id)) throw unauthorized('REVOKED_KEY', 'The API key has been revoked.');
+    if (doc.surface !== surface) {
+      throw unauthorized('KEY_WRONG_SURFACE', `This key was issued for ${SURFACE_NAMES[doc.surface]} and is not accepted here.`);
+    }
+    this.usage.touch(doc.id);
+    return { kind: 'api_key', id: doc.id, keyId: doc.id, accountId: doc.account_id, scopes: doc.scopes, surface: doc.surface, environment: doc.environment };
+  }
+
+  /** Refuse a key at once: this process just revoked it (the read model follows). */
+  revoked(keyId: string): void {
+    this.revokedHere.add(keyId);
+    this.invalidate(keyId);
+  }
+
+  /** Forget what the cache holds about a key. */
+  invalidate(keyId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.doc.id === keyId) this.cache.delete(hash);
+  }
+
+  private cached(hash: string): CacheEntry['doc'] | undefined {
+    const entry = this.cache.get(hash);
+    return entry && entry.expires > performance.now() ? entry.doc : undefined;
+  }
+
+  private async lookup(hash: string): Promise<CacheEntry['doc'] | null> {
+    const now = performance.now();
+    const { items } = await this.projections.collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION).find({ key_hash: hash }, { limit: 1 });
+    const doc = items[0];
+    if (!doc) {
+      // Unknown keys are not cached: a key created a moment later must work at once.
+      this.cache.delete(hash);
+      return null;
+    }
+    // Once the read model shows the revocation, the local mark is no longer needed.
+    if (doc.revoked_at !== null) this.revokedHere.delete(doc.id);
+    if (this.cache.size >= KEY_CACHE_MAX) this.cache.clear();
+    const entry: CacheEntry = {
+      doc: {
+        id: doc.id,
+        account_id: doc.account_id,
+        scopes: Object.freeze([...doc.scopes]) as string[],
+        surface: doc.surface,
+        environment: doc.environment,
+        key_hash: doc.key_hash,
+        revoked_at: doc.revoked_at,
+      },
+      expires: now + KEY_CACHE_TTL_MS,
+    };
+    this.cache.set(hash, entry);
+    return entry.doc;
+  }
+}
+
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FakeClock } from '#common';
+import type { Doc, DocumentStore } from '#documents';
+import { API_KEY_USAGE_COLLECTION, ApiKeyUsageTracker } from './api-key-usage.js';
+
+describe('ApiKeyUsageTracker (last_used_at without an event per request)', () => {
+  it('writes at most once a minute per key', async () => {
+    const writes: Array<[string, Doc]> = [];
+    const documents = {
+      collection: (name: string) => ({
+        upsert: async (d: Doc) => {
+          writes.push([name, d]);
+        },
+      }),
+    } as unknown as DocumentStore;
+    const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+    const usage = new ApiKeyUsageTracker(documents, clock);
+    usage.touch('key_1');
+    usage.touch('key_1');
+    usage.touch('key_2');
+    clock.advance(59_999);
+    usage.touch('key_1');
+    clock.advance(1);
+    usage.touch('key_1');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(writes, [
+      [API_KEY_USAGE_COLLECTION, { id: 'key_1', last_used_at: '2026-03-01T10:00:00.000Z' }],
+      [API_KEY_USAGE_COLLECTION, { id: 'key_2', last_used_at: '2026-03-01T10:00:00.000Z' }],
+      [API_KEY_USAGE_COLLECTION, { id: 'key_1', last_used_at: '2026-03-01T10:01:00.000Z' }],
+    ]);
+  });
+});

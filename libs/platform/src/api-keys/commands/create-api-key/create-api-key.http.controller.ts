@@ -1,0 +1,40 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { Operation } from '#common';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../access/platform-openapi.js';
+import type { Principal } from '../../../access/principal.js';
+import { CurrentPrincipal, PlatformAuth, RequireScope } from '../../../access/require-scope.decorator.js';
+import { CreateApiKeyCommand } from './create-api-key.command.js';
+import { createApiKeyBody, createdApiKeySchema } from './create-api-key.schema.js';
+
+@Controller('v1/api-keys')
+@PlatformAuth()
+export class CreateApiKeyController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post()
+  @HttpCode(201)
+  @RequireScope('admin')
+  @Operation({
+    summary: 'Create an API key',
+    description: 'Scope `admin`. The key value is in the response and never again. A key cannot get a scope its creator lacks (403).',
+    tags: ['api-keys'],
+    operationId: 'createApiKey',
+    body: createApiKeyBody,
+    responses: { 201: { description: 'The new key, with its value.', schema: createdApiKeySchema, headers: RATE_LIMIT_HEADERS }, ...platformErrorResponses() },
+    security: ['bearer'],
+  })
+  async create(@Body() body: z.output<typeof createApiKeyBody>, @CurrentPrincipal() principal: Principal): Promise<z.output<typeof createdApiKeySchema>> {
+    const key = await this.commands.execute(
+      new CreateApiKeyCommand({
+        accountId: principal.accountId,
+        name: body.name,
+        scopes: body.scopes,
+        surface: 'platform',
+        creator: { keyId: principal.id, accountId: principal.accountId, scopes: [...principal.scopes] },
+      }),
+    );
+    return { id: key.id, key: key.key, name: key.name, scopes: key.scopes as z.output<typeof createdApiKeySchema>['scopes'], created_at: key.created_at };
+  }
+}

@@ -1,0 +1,35 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { Operation } from '#common';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../access/platform-openapi.js';
+import type { Principal } from '../../../access/principal.js';
+import { CurrentPrincipal, PlatformAuth, RequireScope } from '../../../access/require-scope.decorator.js';
+import { apiKeyViewSchema, type ApiKeyView } from '../../api-key.view.js';
+import { keyIdParams } from '../../api-key.params.js';
+import { GetApiKeyQuery } from './get-api-key.query.js';
+
+@Controller('v1/api-keys')
+@PlatformAuth()
+export class GetApiKeyController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get(':key_id')
+  @RequireScope('admin')
+  @Operation({
+    summary: 'Get an API key',
+    description: 'Scope `admin`. The key without its value.',
+    tags: ['api-keys'],
+    operationId: 'getApiKey',
+    params: keyIdParams,
+    responses: {
+      200: { description: 'The key.', schema: apiKeyViewSchema, headers: RATE_LIMIT_HEADERS },
+      404: { description: 'No such key in this account: `KEY_NOT_FOUND`.' },
+      ...platformErrorResponses(),
+    },
+    security: ['bearer'],
+  })
+  get(@Param() params: z.output<typeof keyIdParams>, @CurrentPrincipal() principal: Principal): Promise<ApiKeyView> {
+    return this.queries.execute(new GetApiKeyQuery(principal.accountId, params.key_id));
+  }
+}

@@ -1,0 +1,61 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock } from '#common';
+import { ProjectionStore } from '#projections';
+import type { Principal } from '../access/principal.js';
+import { PLAN_LIMITS, type RateLimits } from '../accounts/account.events.js';
+import { ACCOUNTS_COLLECTION, ACCOUNTS_PROJECTION, type AccountDoc } from '../accounts/accounts.projection.js';
+import { checkRateLimit, rateLimitExceeded } from './rate-limit.policy.js';
+import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.port.js';
+
+/** How long an account's limits are trusted; a plan change elsewhere shows within it. */
+const LIMITS_CACHE_TTL_MS = 1000;
+
+interface Reply {
+  header(name: string, value: string): unknown;
+}
+
+/**
+ * D7 for the platform surface: counts every authenticated request against its account (all keys
+ * of an account share the budget), sets the X-RateLimit-* headers on the reply and throws the
+ * 429 when a window is exhausted. The account's limits come from the accounts read model,
+ * cached per process for a second.
+ */
+@Injectable()
+export class PlatformRateLimiter {
+  private readonly limits = new Map<string, { limits: RateLimits; expires: number }>();
+
+  constructor(
+    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly projections: ProjectionStore,
+  ) {}
+
+  async enforce(principal: Principal, reply: Reply): Promise<void> {
+    const limits = this.cachedLimits(principal.accountId) ?? (await this.limitsOf(principal.accountId));
+    const decision = await checkRateLimit(this.store, principal.accountId, limits, this.clock.now());
+    const headers = decision.headers;
+    reply.header('X-RateLimit-Limit', headers['X-RateLimit-Limit']);
+    reply.header('X-RateLimit-Remaining', headers['X-RateLimit-Remaining']);
+    reply.header('X-RateLimit-Reset', headers['X-RateLimit-Reset']);
+    if (!decision.allowed) throw rateLimitExceeded(decision);
+  }
+
+  /** Forget an account's cached limits (after this process changed its plan). */
+  invalidate(accountId: string): void {
+    this.limits.delete(accountId);
+  }
+
+  private cachedLimits(accountId: string): RateLimits | undefined {
+    const cached = this.limits.get(accountId);
+    return cached && cached.expires > performance.now() ? cached.limits : undefined;
+  }
+
+  private async limitsOf(accountId: string): Promise<RateLimits> {
+    const now = performance.now();
+    const account = await this.projections.collection<AccountDoc>(ACCOUNTS_PROJECTION, ACCOUNTS_COLLECTION).get(accountId);
+    // An account the read model does not show yet (projection lag) gets the smallest plan's limits.
+    const limits = account?.limits ?? PLAN_LIMITS.free;
+    if (account) this.limits.set(accountId, { limits, expires: now + LIMITS_CACHE_TTL_MS });
+    return limits;
+  }
+}

@@ -1,0 +1,51 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#common';
+import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
+import { secretIdFor, WebhookSecrets } from '../../engine/secrets.store.js';
+import { webhookDecider } from '../../engine/webhook.decider.js';
+import { webhookStream } from '../../engine/webhook.events.js';
+import { WebhookChannels } from '../../engine/webhook-channels.js';
+import { checkWebhookInput, urlPolicyOf } from '../../engine/webhook-input.js';
+import { WebhookReadModel } from '../../engine/webhook-read-model.js';
+import type { WebhookDoc } from '../../engine/webhooks.projection.js';
+import { CreateWebhookCommand } from './create-webhook.command.js';
+
+/**
+ * Stores the secret (document store, by a fresh `secret_id`), then appends WebhookCreated to a
+ * new `webhook-{id}` stream and waits for the read model, so the next GET and the next event's
+ * fan-out both see the webhook.
+ */
+@CommandHandler(CreateWebhookCommand)
+export class CreateWebhookHandler implements ICommandHandler<CreateWebhookCommand, WebhookDoc> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly channels: WebhookChannels,
+    private readonly secrets: WebhookSecrets,
+    private readonly reads: WebhookReadModel,
+  ) {}
+
+  async execute({ input }: CreateWebhookCommand): Promise<WebhookDoc> {
+    const { channel } = this.channels.get(input.channel);
+    const { events } = checkWebhookInput(channel, urlPolicyOf(this.config), { url: input.url, events: input.events, secret: input.secret });
+    const now = this.clock.now();
+    const webhookId = this.ids.next(channel.idPrefix);
+    const secretId = secretIdFor(webhookId, this.ids.ulid());
+    await this.secrets.put(secretId, webhookId, input.secret, now);
+    const { position } = await decideAndAppend(this.events, webhookStream(webhookId), webhookDecider, {
+      type: 'CreateWebhook',
+      webhookId,
+      channel: channel.name,
+      owner: input.owner,
+      url: input.url,
+      events: events!,
+      secretId,
+      now,
+    });
+    await this.reads.waitFor(channel.name, position);
+    return this.reads.webhook(channel.name, input.owner, webhookId);
+  }
+}

@@ -1,0 +1,34 @@
+import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { Operation } from '#common';
+import { CurrentPrincipal, PlatformAuth, platformErrorResponses, type Principal, RATE_LIMIT_HEADERS, RequireScope } from '#platform';
+import { platformOwner } from '../../platform/platform-owner.js';
+import { webhookIdParams } from '../../platform/webhook-http.schemas.js';
+import { DeleteWebhookCommand } from './delete-webhook.command.js';
+
+@Controller('v1/webhooks')
+@PlatformAuth()
+export class DeleteWebhookController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScope('admin')
+  @Operation({
+    summary: 'Delete a webhook',
+    description: 'Scope `admin`. No delivery is made after this; pending retries are cancelled. Deleting again: 404.',
+    tags: ['webhooks'],
+    operationId: 'deleteWebhook',
+    params: webhookIdParams,
+    responses: {
+      204: { description: 'Deleted.', headers: RATE_LIMIT_HEADERS },
+      404: { description: 'No such webhook in this account: `WEBHOOK_NOT_FOUND`.' },
+      ...platformErrorResponses(),
+    },
+    security: ['bearer'],
+  })
+  async delete(@Param() params: z.output<typeof webhookIdParams>, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.commands.execute(new DeleteWebhookCommand({ channel: 'platform', owner: platformOwner(principal), webhookId: params.id }));
+  }
+}

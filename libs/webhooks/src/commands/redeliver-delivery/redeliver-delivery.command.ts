@@ -1,0 +1,9 @@
+import { Command } from '@nestjs/cqrs';
+import type { WebhookOwner } from '../../engine/channel.js';
+import type { DeliveryDoc } from '../../engine/webhooks.projection.js';
+
+export class RedeliverDeliveryCommand extends Command<DeliveryDoc> {
+  constructor(readonly input: { channel: string; owner: WebhookOwner; webhookId: string; deliveryId: string }) {
+    super();
+  }
+}

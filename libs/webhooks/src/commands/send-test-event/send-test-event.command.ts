@@ -1,0 +1,9 @@
+import { Command } from '@nestjs/cqrs';
+import type { WebhookOwner } from '../../engine/channel.js';
+import type { DeliveryDoc } from '../../engine/webhooks.projection.js';
+
+export class SendTestEventCommand extends Command<DeliveryDoc> {
+  constructor(readonly input: { channel: string; owner: WebhookOwner; webhookId: string }) {
+    super();
+  }
+}

@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig, Errors, invalidCursor, type ListPage, toListPage } from '#common';
+import { ProjectionRunner, ProjectionStore } from '#projections';
+import type { WebhookOwner } from './channel.js';
+import { webhookNotFound } from './webhook.decider.js';
+import { WebhookChannels } from './webhook-channels.js';
+import { toDeliveryView, toWebhookView, type DeliveryView, type WebhookView } from './webhook.views.js';
+import type { DeliveryDoc, WebhookDoc } from './webhooks.projection.js';
+
+export const deliveryNotFound = () => Errors.notFound('No such delivery for this webhook.', 'DELIVERY_NOT_FOUND');
+
+/** The query side of a channel: its webhooks and deliveries, owner-scoped; and read-your-writes. */
+@Injectable()
+export class WebhookReadModel {
+  constructor(
+    private readonly projections: ProjectionStore,
+    private readonly runner: ProjectionRunner,
+    private readonly channels: WebhookChannels,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'readYourWritesTimeoutMs'>,
+  ) {}
+
+  /** Waits (bounded) until the channel's read model passed `position`. */
+  async waitFor(channel: string, position: number | null): Promise<void> {
+    if (position === null) return;
+    await this.runner.waitFor(position, { projections: [this.channels.get(channel).names.projection], timeoutMs: this.config.readYourWritesTimeoutMs });
+  }
+
+  /** The owner's webhook (not deleted), else 404 — another owner's webhook is as unknown as a missing one. */
+  async webhook(channel: string, owner: WebhookOwner, id: string): Promise<WebhookDoc> {
+    const { names } = this.channels.get(channel);
+    const doc = await this.projections.collection<WebhookDoc>(names.projection, names.webhooks).get(id);
+    if (!doc || doc.status === 'deleted' || doc.owner_id !== owner.id || doc.owner_kind !== owner.kind) throw webhookNotFound();
+    return doc;
+  }
+
+  async delivery(channel: string, webhookId: string, deliveryId: string): Promise<DeliveryDoc> {
+    const { names } = this.channels.get(channel);
+    const doc = await this.projections.collection<DeliveryDoc>(names.projection, names.deliveries).get(deliveryId);
+    if (!doc || doc.webhook_id !== webhookId) throw deliveryNotFound();
+    return doc;
+  }
+
+  /** Newest first (D6 keyset pages). */
+  async listWebhooks(channel: string, owner: WebhookOwner, limit: number, cursor?: string): Promise<ListPage<WebhookView>> {
+    const { names } = this.channels.get(channel);
+    const collection = this.projections.collection<WebhookDoc>(names.projection, names.webhooks);
+    try {
+      // Owner kind is implied by the channel; deleted webhooks are filtered by status.
+      const result = await collection.find(
+        { owner_id: owner.id, status: { $in: ['active', 'disabled'] } },
+        { sort: [['created_at', -1], ['id', -1]], limit, ...(cursor ? { after: cursor } : {}) },
+      );
+      return toListPage(result, toWebhookView);
+    } catch (error) {
+      if ((error as Error).name === 'InvalidFilterError') throw invalidCursor();
+      throw error;
+    }
+  }
+
+  /** A webhook's deliveries, newest first (D6 keyset pages). */
+  async listDeliveries(channel: string, webhookId: string, limit: number, cursor?: string): Promise<ListPage<DeliveryView>> {
+    const { names } = this.channels.get(channel);
+    const collection = this.projections.collection<DeliveryDoc>(names.projection, names.deliveries);
+    try {
+      const result = await collection.find({ webhook_id: webhookId }, { sort: [['created_at', -1], ['id', -1]], limit, ...(cursor ? { after: cursor } : {}) });
+      return toListPage(result, toDeliveryView);
+    } catch (error) {
+      if ((error as Error).name === 'InvalidFilterError') throw invalidCursor();
+      throw error;
+    }
+  }
+}

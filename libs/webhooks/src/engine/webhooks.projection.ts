@@ -1,0 +1,422 @@
+import type { Doc, FindResult } from '#documents';
+import type { RecordedEvent } from '#eventstore';
+import type { ProjectionContext, ProjectionDefinition } from '#projections';
+import { type ChannelNames, channelNames, type WebhookChannel, type WebhookEnvelope } from './channel.js';
+import { deliveryIdFor } from './delivery-id.js';
+import { DELIVERY_EVENT_TYPES, type DeliveryAttemptData, type DeliveryEvent } from './delivery.events.js';
+import { type DisableReason, WEBHOOK_EVENT_TYPES, type WebhookEvent } from './webhook.events.js';
+
+export interface WebhookDoc extends Doc {
+  channel: string;
+  owner_id: string;
+  owner_kind: string;
+  url: string;
+  /** `protocol//host:port` of the url: the unit of per-host concurrency. */
+  target: string;
+  events: string[];
+  secret_id: string;
+  status: 'active' | 'disabled' | 'deleted';
+  created_at: string;
+  updated_at: string;
+  disabled_at: string | null;
+  disabled_reason: DisableReason | null;
+  re_enabled_at: string | null;
+  /** Failed automatic attempts since the last successful one or the last re-enabling. */
+  failure_count: number;
+  /**
+   * A final failure was recorded while the webhook was active: the dispatcher must append
+   * WebhookDisabled (it normally does at once; this survives a crash in between).
+   */
+  disable_requested_at: string | null;
+  disable_request: { delivery_id: string; reason: 'delivery_failed' | 'gone'; status_code: number | null; attempt_started_at: string } | null;
+}
+
+/** One per (active webhook, subscribed type): what the fan-out looks up. */
+export interface SubscriptionDoc extends Doc {
+  webhook_id: string;
+  owner_id: string;
+  event_type: string;
+  target: string;
+}
+
+export interface AttemptView {
+  number: number;
+  automatic: number | null;
+  manual: boolean;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_body: string | null;
+  succeeded: boolean;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface DeliveryDoc extends Doc {
+  webhook_id: string;
+  owner_id: string;
+  event_id: string;
+  event_type: string;
+  created_at: string;
+  state: DeliveryStatus;
+  /** The latest attempts (at most ATTEMPTS_KEPT); the event log has them all. */
+  attempts: AttemptView[];
+  attempt_count: number;
+  automatic_attempts: number;
+  /** Next automatic attempt while pending. */
+  next_attempt_at: string | null;
+  /** An outstanding redelivery request. */
+  manual_request_id: string | null;
+  manual_requested_at: string | null;
+  /** When the dispatcher has something to do: the earlier of the two above; null when nothing. */
+  dispatch_at: string | null;
+  /** Revision of the delivery stream this document reflects (-1: no event yet). */
+  revision: number;
+  target: string;
+}
+
+export interface PayloadDoc extends Doc {
+  envelope: WebhookEnvelope;
+}
+
+/** Attempts kept per delivery document (5 automatic ones and the latest redeliveries). */
+export const ATTEMPTS_KEPT = 25;
+
+export function targetOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return url;
+  }
+}
+
+function dueAt(doc: Pick<DeliveryDoc, 'state' | 'next_attempt_at' | 'manual_requested_at'>): string | null {
+  const times: string[] = [];
+  if (doc.state === 'pending' && doc.next_attempt_at) times.push(doc.next_attempt_at);
+  if (doc.manual_requested_at) times.push(doc.manual_requested_at);
+  if (times.length === 0) return null;
+  return times.sort()[0]!;
+}
+
+const iso = (value: unknown, fallback: string): string => {
+  const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : fallback;
+};
+
+/**
+ * The read model of one channel and its fan-out, in ONE projection so that the fan-out of an
+ * event sees the subscriptions exactly as they were at that event's position:
+ * - webhooks and their subscriptions, from `webhook-*` events;
+ * - deliveries: each envelope of the channel's source (and each test event) becomes one delivery
+ *   per active webhook of its owner subscribed to its type, with a DERIVED id
+ *   (deliveryIdFor(webhook, event)); recorded attempts (`webhookdelivery-*`) move it on;
+ * - payloads: the envelope of each fanned-out event, once (not once per delivery).
+ *
+ * Exactly once, restarts and rebuilds: deliveries are documents of this projection, committed
+ * with its checkpoint (embedded: one transaction; MongoDB: guarded by position), so a restart
+ * neither loses nor doubles one. A rebuild replays the same events in the same order: it makes
+ * the same delivery ids and re-applies their recorded attempts, so a delivery that succeeded
+ * is rebuilt as succeeded and nothing is sent again; what was pending is pending again at the
+ * same time. (The dispatcher also checks the delivery stream's revision before each send, so a
+ * stale generation read during a rebuild cannot resend either.)
+ */
+export function webhooksProjection(channel: WebhookChannel): ProjectionDefinition {
+  const names = channelNames(channel);
+  const sourceTypes = new Set(channel.source.storedEventTypes);
+  return {
+    name: names.projection,
+    version: 1,
+    eventTypes: [...WEBHOOK_EVENT_TYPES, ...DELIVERY_EVENT_TYPES, ...channel.source.storedEventTypes],
+    collections: [
+      { name: names.webhooks, indexes: [{ fields: [['owner_id', 1], ['created_at', -1], ['id', -1]] }, { fields: [['disable_requested_at', 1]] }] },
+      { name: names.subscriptions, indexes: [{ fields: [['owner_id', 1], ['event_type', 1]] }] },
+      {
+        name: names.deliveries,
+        indexes: [
+          { fields: [['dispatch_at', 1]] },
+          { fields: [['target', 1], ['dispatch_at', 1]] },
+          { fields: [['webhook_id', 1], ['created_at', -1], ['id', -1]] },
+          { fields: [['webhook_id', 1], ['state', 1]] },
+          { fields: [['webhook_id', 1], ['manual_requested_at', 1]] },
+        ],
+      },
+      { name: names.payloads },
+    ],
+    async handle(raw: RecordedEvent, ctx: ProjectionContext) {
+      if (sourceTypes.has(raw.type)) {
+        const sourced = channel.source.toEnvelope(raw);
+        if (sourced) await fanOut(ctx, names, sourced.ownerId, sourced.envelope, raw, null);
+        return;
+      }
+      const event = raw as unknown as WebhookEvent | DeliveryEvent;
+      if ((event.data as { channel?: string }).channel !== channel.name) return;
+      switch (event.type) {
+        case 'WebhookCreated': {
+          const d = event.data;
+          const doc: WebhookDoc = {
+            id: d.webhook_id,
+            channel: d.channel,
+            owner_id: d.owner.id,
+            owner_kind: d.owner.kind,
+            url: d.url,
+            target: targetOf(d.url),
+            events: d.events,
+            secret_id: d.secret_id,
+            status: 'active',
+            created_at: d.created_at,
+            updated_at: d.created_at,
+            disabled_at: null,
+            disabled_reason: null,
+            re_enabled_at: null,
+            failure_count: 0,
+            disable_requested_at: null,
+            disable_request: null,
+          };
+          ctx.upsert(names.webhooks, doc);
+          subscribe(ctx, names, doc);
+          return;
+        }
+        case 'WebhookUpdated': {
+          const d = event.data;
+          const doc = await ctx.get<WebhookDoc>(names.webhooks, d.webhook_id);
+          if (!doc || doc.status === 'deleted') return;
+          if (doc.status === 'active') unsubscribe(ctx, names, doc);
+          if (d.url !== undefined) {
+            doc.url = d.url;
+            doc.target = targetOf(d.url);
+          }
+          if (d.events !== undefined) doc.events = d.events;
+          if (d.secret_id !== undefined) doc.secret_id = d.secret_id;
+          doc.updated_at = d.updated_at;
+          ctx.upsert(names.webhooks, doc);
+          if (doc.status === 'active') subscribe(ctx, names, doc);
+          return;
+        }
+        case 'WebhookDisabled': {
+          const d = event.data;
+          const doc = await ctx.get<WebhookDoc>(names.webhooks, d.webhook_id);
+          if (!doc || doc.status === 'deleted') return;
+          if (doc.status === 'active') unsubscribe(ctx, names, doc);
+          Object.assign(doc, {
+            status: 'disabled',
+            disabled_at: d.disabled_at,
+            disabled_reason: d.reason,
+            updated_at: d.disabled_at,
+            disable_requested_at: null,
+            disable_request: null,
+          });
+          ctx.upsert(names.webhooks, doc);
+          // D12: disabling stops the webhook's other retries (redeliveries asked for stay).
+          await cancelPending(ctx, names, d.webhook_id, false);
+          return;
+        }
+        case 'WebhookReEnabled': {
+          const d = event.data;
+          const doc = await ctx.get<WebhookDoc>(names.webhooks, d.webhook_id);
+          if (!doc || doc.status !== 'disabled') return;
+          Object.assign(doc, {
+            status: 'active',
+            re_enabled_at: d.re_enabled_at,
+            updated_at: d.re_enabled_at,
+            disabled_at: null,
+            disabled_reason: null,
+            failure_count: 0,
+            disable_requested_at: null,
+            disable_request: null,
+          });
+          ctx.upsert(names.webhooks, doc);
+          subscribe(ctx, names, doc);
+          return;
+        }
+        case 'WebhookDeleted': {
+          const d = event.data;
+          const doc = await ctx.get<WebhookDoc>(names.webhooks, d.webhook_id);
+          if (!doc || doc.status === 'deleted') return;
+          if (doc.status === 'active') unsubscribe(ctx, names, doc);
+          Object.assign(doc, { status: 'deleted', updated_at: d.deleted_at, disable_requested_at: null, disable_request: null });
+          ctx.upsert(names.webhooks, doc);
+          await cancelPending(ctx, names, d.webhook_id, true);
+          return;
+        }
+        case 'WebhookTestRequested': {
+          const d = event.data;
+          const doc = await ctx.get<WebhookDoc>(names.webhooks, d.webhook_id);
+          if (!doc || doc.status !== 'active') return;
+          await fanOut(ctx, names, doc.owner_id, d.event, raw, doc);
+          return;
+        }
+        case 'WebhookDeliveryAttempted':
+          await applyAttempt(ctx, names, event.data, raw.revision);
+          return;
+        case 'WebhookRedeliveryRequested': {
+          const d = event.data;
+          const doc = await ctx.get<DeliveryDoc>(names.deliveries, d.delivery_id);
+          if (!doc || doc.revision >= raw.revision) return;
+          doc.revision = raw.revision;
+          doc.manual_request_id = d.request_id;
+          doc.manual_requested_at = d.requested_at;
+          doc.dispatch_at = dueAt(doc);
+          ctx.upsert(names.deliveries, doc);
+          return;
+        }
+      }
+    },
+  };
+}
+
+function subscribe(ctx: ProjectionContext, names: ChannelNames, doc: WebhookDoc): void {
+  for (const type of doc.events) {
+    const sub: SubscriptionDoc = { id: `${doc.id}:${type}`, webhook_id: doc.id, owner_id: doc.owner_id, event_type: type, target: doc.target };
+    ctx.upsert(names.subscriptions, sub);
+  }
+}
+
+function unsubscribe(ctx: ProjectionContext, names: ChannelNames, doc: WebhookDoc): void {
+  for (const type of doc.events) ctx.delete(names.subscriptions, `${doc.id}:${type}`);
+}
+
+/**
+ * One delivery per subscribed webhook (or for `only`, the test event's webhook). The payload
+ * document doubles as the "already fanned out" mark: an envelope id published twice is sent once.
+ */
+async function fanOut(
+  ctx: ProjectionContext,
+  names: ChannelNames,
+  ownerId: string,
+  envelope: WebhookEnvelope,
+  raw: RecordedEvent,
+  only: WebhookDoc | null,
+): Promise<void> {
+  if (!envelope || typeof envelope.id !== 'string' || typeof envelope.type !== 'string') return;
+  // Written by an earlier event: a duplicate publish. (Same position: this event replayed after
+  // a crash mid-batch on MongoDB; go on, the position guards make the rewrites no-ops.)
+  const existing = await ctx.get(names.payloads, envelope.id);
+  if (existing && (typeof existing._position !== 'number' || existing._position < raw.position)) return;
+  const created = iso(envelope.created, raw.created);
+  const targets: Array<{ webhook_id: string; target: string }> = [];
+  if (only) targets.push({ webhook_id: only.id, target: only.target });
+  else {
+    let after: string | undefined;
+    do {
+      const page = await ctx.find<SubscriptionDoc>(names.subscriptions, { owner_id: ownerId, event_type: envelope.type }, { limit: 1000, ...(after ? { after } : {}) });
+      for (const sub of page.items) targets.push({ webhook_id: sub.webhook_id, target: sub.target });
+      after = page.nextCursor ?? undefined;
+    } while (after);
+  }
+  if (targets.length === 0) return;
+  const payload: PayloadDoc = { id: envelope.id, envelope };
+  ctx.upsert(names.payloads, payload);
+  for (const t of targets) {
+    const delivery: DeliveryDoc = {
+      id: deliveryIdFor(t.webhook_id, envelope.id, created),
+      webhook_id: t.webhook_id,
+      owner_id: ownerId,
+      event_id: envelope.id,
+      event_type: envelope.type,
+      created_at: created,
+      state: 'pending',
+      attempts: [],
+      attempt_count: 0,
+      automatic_attempts: 0,
+      // Attempt 1 is immediate (D12): due from the event's own time.
+      next_attempt_at: created,
+      manual_request_id: null,
+      manual_requested_at: null,
+      dispatch_at: created,
+      revision: -1,
+      target: t.target,
+    };
+    ctx.upsert(names.deliveries, delivery);
+  }
+}
+
+async function applyAttempt(ctx: ProjectionContext, names: ChannelNames, d: DeliveryAttemptData, revision: number): Promise<void> {
+  const doc = await ctx.get<DeliveryDoc>(names.deliveries, d.delivery_id);
+  // The document already reflects this event of its stream (or the delivery is unknown): the
+  // attempt is counted nowhere twice.
+  if (!doc || doc.revision >= revision) return;
+  {
+    doc.revision = revision;
+    doc.attempt_count = Math.max(doc.attempt_count, d.number);
+    if (d.automatic !== null) doc.automatic_attempts = Math.max(doc.automatic_attempts, d.automatic);
+    doc.attempts = [
+      ...doc.attempts,
+      {
+        number: d.number,
+        automatic: d.automatic,
+        manual: d.manual,
+        started_at: d.started_at,
+        duration_ms: d.duration_ms,
+        status_code: d.status_code,
+        error: d.error,
+        response_body: d.response_body,
+        succeeded: d.succeeded,
+      },
+    ].slice(-ATTEMPTS_KEPT);
+    if (d.succeeded) {
+      doc.state = 'succeeded';
+      doc.next_attempt_at = null;
+    } else if (d.final) {
+      if (doc.state !== 'succeeded') doc.state = 'failed';
+      doc.next_attempt_at = null;
+    } else if (d.automatic !== null && doc.state === 'pending') {
+      doc.next_attempt_at = d.next_attempt_at;
+    }
+    if (d.manual && d.request_id !== null && doc.manual_request_id === d.request_id) {
+      doc.manual_request_id = null;
+      doc.manual_requested_at = null;
+    }
+    doc.dispatch_at = dueAt(doc);
+    ctx.upsert(names.deliveries, doc);
+  }
+  const webhook = await ctx.get<WebhookDoc>(names.webhooks, d.webhook_id);
+  if (!webhook || webhook.status === 'deleted') return;
+  let changed = false;
+  if (d.automatic !== null) {
+    const count = d.succeeded ? 0 : webhook.failure_count + 1;
+    if (count !== webhook.failure_count) {
+      webhook.failure_count = count;
+      changed = true;
+    }
+  }
+  const afterReEnable = webhook.re_enabled_at === null || d.started_at >= webhook.re_enabled_at;
+  if (d.final && webhook.status === 'active' && afterReEnable && webhook.disable_requested_at === null) {
+    webhook.disable_requested_at = d.started_at;
+    webhook.disable_request = { delivery_id: d.delivery_id, reason: d.final === 'gone' ? 'gone' : 'delivery_failed', status_code: d.status_code, attempt_started_at: d.started_at };
+    changed = true;
+  }
+  if (changed) ctx.upsert(names.webhooks, webhook);
+}
+
+/** Stops a webhook's automatic retries (and, when deleted, its asked-for redeliveries too). */
+async function cancelPending(ctx: ProjectionContext, names: ChannelNames, webhookId: string, dropManual: boolean): Promise<void> {
+  let after: string | undefined;
+  do {
+    const page: FindResult<DeliveryDoc> = await ctx.find<DeliveryDoc>(names.deliveries, { webhook_id: webhookId, state: 'pending' }, { limit: 500, ...(after ? { after } : {}) });
+    for (const doc of page.items) {
+      doc.state = 'cancelled';
+      doc.next_attempt_at = null;
+      if (dropManual) {
+        doc.manual_request_id = null;
+        doc.manual_requested_at = null;
+      }
+      doc.dispatch_at = dueAt(doc);
+      ctx.upsert(names.deliveries, doc);
+    }
+    after = page.nextCursor ?? undefined;
+  } while (after);
+  if (!dropManual) return;
+  after = undefined;
+  do {
+    const page: FindResult<DeliveryDoc> = await ctx.find<DeliveryDoc>(names.deliveries, { webhook_id: webhookId, manual_requested_at: { $gt: '' } }, { limit: 500, ...(after ? { after } : {}) });
+    for (const doc of page.items) {
+      doc.manual_request_id = null;
+      doc.manual_requested_at = null;
+      doc.dispatch_at = dueAt(doc);
+      ctx.upsert(names.deliveries, doc);
+    }
+    after = page.nextCursor ?? undefined;
+  } while (after);
+}

@@ -1,0 +1,72 @@
+import type { DomainEvent, RecordedEvent } from '#eventstore';
+import type { WebhookChannel, WebhookEnvelope } from '../engine/channel.js';
+
+/** The platform's webhook event types (spec "Events", exact names). */
+export const PLATFORM_EVENT_TYPES = [
+  'agent.started',
+  'agent.completed',
+  'agent.failed',
+  'agent.issues_found',
+  'security.alert',
+  'security.resolved',
+  'security.scan_completed',
+  'approval.requested',
+  'approval.approved',
+  'approval.rejected',
+  'repository.connected',
+  'repository.disconnected',
+  'repository.analyzed',
+] as const;
+export type PlatformEventType = (typeof PLATFORM_EVENT_TYPES)[number];
+
+/** D13: sent by `POST /v1/webhooks/{id}/test` whatever the subscription; not subscribable. */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
+
+/** Stored type of a platform event published for webhooks. */
+export const PLATFORM_EVENT_PUBLISHED = 'PlatformEventPublished';
+
+export interface PlatformEventEnvelope extends WebhookEnvelope {
+  type: PlatformEventType;
+}
+
+export interface PlatformEventPublishedData {
+  /** The account whose webhooks receive it. */
+  account_id: string;
+  /** The envelope exactly as receivers get it (spec "Event envelope"). */
+  event: PlatformEventEnvelope;
+}
+
+/**
+ * How a platform feature publishes an event to webhooks (issue 4: repositories, agents,
+ * security, approvals): put this event in the SAME append as the domain event it reports (any
+ * stream), so the event exists exactly when the change does:
+ *
+ *   await store.append(`run-${id}`, [runCompleted, platformEventPublished(accountId, {
+ *     id: ids.next('evt'), type: 'agent.completed', created: now.toISOString(), data, repository }),
+ *   ], revision);
+ *
+ * The fan-out (projection `webhooks-platform`) then makes one delivery per active webhook of that
+ * account subscribed to the type. `created` should come from the injected clock.
+ */
+export function platformEventPublished(accountId: string, event: PlatformEventEnvelope): DomainEvent {
+  const data: PlatformEventPublishedData = { account_id: accountId, event };
+  return { type: PLATFORM_EVENT_PUBLISHED, data };
+}
+
+/** The `/v1/webhooks` channel of the delivery engine. */
+export const platformWebhookChannel: WebhookChannel = {
+  name: 'platform',
+  ownerKind: 'platform_account',
+  idPrefix: 'wh',
+  eventTypes: PLATFORM_EVENT_TYPES,
+  testEventType: WEBHOOK_TEST_EVENT_TYPE,
+  source: {
+    storedEventTypes: [PLATFORM_EVENT_PUBLISHED],
+    toEnvelope(event: RecordedEvent) {
+      const data = event.data as Partial<PlatformEventPublishedData> | null;
+      const envelope = data?.event;
+      if (!data || typeof data.account_id !== 'string' || !envelope || typeof envelope.id !== 'string' || typeof envelope.type !== 'string') return null;
+      return { ownerId: data.account_id, envelope };
+    },
+  },
+};

@@ -1,0 +1,16 @@
+import { Query } from '@nestjs/cqrs';
+import type { ListPage } from '#common';
+import type { WebhookOwner } from '../../engine/channel.js';
+import type { DeliveryView } from '../../engine/webhook.views.js';
+
+export class ListDeliveriesQuery extends Query<ListPage<DeliveryView>> {
+  constructor(
+    readonly channel: string,
+    readonly owner: WebhookOwner,
+    readonly webhookId: string,
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,30 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { type ListPage, listPageSchema, listQuerySchema, Operation } from '#common';
+import { CurrentPrincipal, PlatformAuth, platformErrorResponses, type Principal, RATE_LIMIT_HEADERS, RequireScope } from '#platform';
+import type { WebhookView } from '../../engine/webhook.views.js';
+import { platformOwner } from '../../platform/platform-owner.js';
+import { webhookSchema } from '../../platform/webhook-http.schemas.js';
+import { ListWebhooksQuery } from './list-webhooks.query.js';
+
+@Controller('v1/webhooks')
+@PlatformAuth()
+export class ListWebhooksController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @RequireScope('admin')
+  @Operation({
+    summary: "List the account's webhooks",
+    description: 'Scope `admin`. Newest first, disabled ones included (`active: false`); secrets are never shown. Paginated by `limit` (default 20, at most 100) and `cursor`.',
+    tags: ['webhooks'],
+    operationId: 'listWebhooks',
+    query: listQuerySchema,
+    responses: { 200: { description: 'A page of webhooks.', schema: listPageSchema(webhookSchema).meta({ id: 'WebhookList' }), headers: RATE_LIMIT_HEADERS }, ...platformErrorResponses() },
+    security: ['bearer'],
+  })
+  list(@Query() query: z.output<typeof listQuerySchema>, @CurrentPrincipal() principal: Principal): Promise<ListPage<WebhookView>> {
+    return this.queries.execute(new ListWebhooksQuery('platform', platformOwner(principal), query.limit, query.cursor));
+  }
+}

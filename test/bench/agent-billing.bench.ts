@@ -1,0 +1,124 @@
+// Paid-request benchmark (issue 6), printed, not asserted: throughput of a metered route (agent
+// key lookup, hold, handler, a DURABLE MeterCharged append per call, X-Credits headers) on one
+// account and spread over 1,000 accounts, against bare Fastify serving the same JSON in the
+// same run, and the same JSON from an unmetered route of the same app (the HTTP stack alone).
+// Servers and the load generator (autocannon) run in separate processes.
+// Reports requests/s, the ratio to bare Fastify and p99 latency: medians of BENCH_RUNS runs.
+// Env: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 100),
+//      BENCH_ACCOUNTS (default 1000). Aim: paid >= 40% of bare Fastify.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p99: number; p50: number };
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 1000);
+const SERVER = fileURLToPath(new URL('./support/agent-billing-server.js', import.meta.url));
+const PATH = '/api/v1/test-paid/discovery';
+/** The same payload from the same app without key or charge: what the HTTP stack alone costs. */
+const FREE_PATH = '/api/v1/test-paid/free';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function startServer(args: string[]): Promise<{ child: ChildProcess; url: string; keys: string[] }> {
+  const child = spawn(process.execPath, [SERVER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const ready = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  const { url, keys } = JSON.parse(ready) as { url: string; keys: string[] };
+  return { child, url, keys };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function load(url: string, path: string, keys: string[], seconds = SECONDS): Promise<AutocannonResult> {
+  let next = 0;
+  const result = await autocannon({
+    url: `${url}${path}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'GET',
+        path,
+        // Each request carries the next key in turn (one key: always the same).
+        setupRequest: (request: { headers?: Record<string, string> }) => {
+          if (keys.length === 0) return request;
+          const key = keys[next++ % keys.length]!;
+          return { ...request, headers: { ...request.headers, 'x-api-key': key } };
+        },
+      },
+    ],
+  });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`bench run had failures: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return result;
+}
+
+interface Scenario {
+  name: string;
+  url: string;
+  path: string;
+  keys: string[];
+  rps: number[];
+  p99: number[];
+}
+
+async function measure(scenario: Scenario, run: number): Promise<void> {
+  const r = await load(scenario.url, scenario.path, scenario.keys);
+  scenario.rps.push(r.requests.average);
+  scenario.p99.push(r.latency.p99);
+  console.log(`  run ${run + 1} ${scenario.name}: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${fmt(r['2xx'])} ok`);
+}
+
+console.log(`agent billing: ${RUNS} runs x ${SECONDS} s, ${CONNECTIONS} connections, ${fmt(ACCOUNTS)} accounts`);
+// All servers up at once; each run measures every scenario back to back, so a busy machine
+// colours all of them alike and the ratios stay meaningful.
+const bareServer = await startServer(['bare']);
+const oneServer = await startServer(['app', '1']);
+const manyServer = await startServer(['app', String(ACCOUNTS)]);
+const scenarios: Scenario[] = [
+  { name: 'bare fastify', url: bareServer.url, path: PATH, keys: [], rps: [], p99: [] },
+  { name: 'api, unmetered route', url: oneServer.url, path: FREE_PATH, keys: [], rps: [], p99: [] },
+  { name: 'paid, 1 account', url: oneServer.url, path: PATH, keys: oneServer.keys, rps: [], p99: [] },
+  { name: `paid, ${fmt(ACCOUNTS)} accounts`, url: manyServer.url, path: PATH, keys: manyServer.keys, rps: [], p99: [] },
+];
+try {
+  for (const sc of scenarios) await load(sc.url, sc.path, sc.keys, 2); // warm-up: JIT, caches, hot account state
+  for (let run = 0; run < RUNS; run++) for (const sc of scenarios) await measure(sc, run);
+  // Every 2xx was charged durably: the one account's ledger holds one MeterCharged per paid call.
+  const status = await fetch(`${oneServer.url}/api/v1/agents/status`, { headers: { 'x-api-key': oneServer.keys[0]! } });
+  console.log(`  the 1-account ledger holds ${fmt(((await status.json()) as { data: { paid_calls: number } }).data.paid_calls)} durable charges`);
+} finally {
+  await Promise.all([stop(bareServer.child), stop(oneServer.child), stop(manyServer.child)]);
+}
+const bareRps = median(scenarios[0]!.rps);
+console.log(`\nmedians of ${RUNS} runs:`);
+for (const sc of scenarios) {
+  const rps = median(sc.rps);
+  console.log(`${sc.name.padEnd(24)} ${fmt(rps).padStart(8)} req/s  ${((rps / bareRps) * 100).toFixed(1).padStart(5)}% of bare  p99 ${median(sc.p99)} ms`);
+}

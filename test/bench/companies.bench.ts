@@ -1,0 +1,190 @@
+// Venture data benchmark (issue 7), printed, not asserted.
+// 1. Import rate: BENCH_IMPORT_COMPANIES (default 100,000) generated companies from a JSON Lines
+//    file into a fresh embedded store (validation, ids, hashes, durable group-committed appends),
+//    then the same file again (every record unchanged: nothing appended), then as CSV. Aim:
+//    >= 5,000 companies/s.
+// 2. Paid-request throughput of GET /api/v1/discovery/top?limit=10 and GET /api/v1/companies/{id}
+//    through the whole api (agent key lookup, credit hold, read model, a DURABLE MeterCharged
+//    append per call, X-Credits headers) over BENCH_COMPANIES (default 20,000) scored companies
+//    and BENCH_ACCOUNTS (default 200) funded keys, against bare Fastify answering the same JSON
+//    in the same run. Aim: discovery >= 40 % of bare Fastify. For reference, the metered no-op
+//    route of the billing tests (same charge, no data) is measured too: the floor of a paid read.
+// Servers and importer run in child processes; autocannon (the load) runs here. Medians of
+// BENCH_RUNS (default 3) runs of BENCH_SECONDS (default 10) with BENCH_CONNECTIONS (default 100).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { csvHeaderLine, demoCompanies, type ImportSummary, recordToCsvLine } from '#agent-data';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p99: number; p50: number };
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const IMPORT_COMPANIES = Number(process.env.BENCH_IMPORT_COMPANIES ?? 100_000);
+const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 20_000);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 200);
+const SERVER = fileURLToPath(new URL('./support/companies-server.js', import.meta.url));
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+function child(args: string[]): { process: ChildProcess; firstLine: Promise<string> } {
+  const proc = spawn(process.execPath, ['--enable-source-maps', SERVER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: proc.stdout! });
+  const firstLine = new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    proc.once('exit', (code) => reject(new Error(`bench child ${args[0]} exited with ${code}`)));
+  });
+  return { process: proc, firstLine };
+}
+
+async function stop(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    proc.once('exit', () => resolve());
+    proc.kill('SIGTERM');
+  });
+}
+
+// ---------------------------------------------------------------- import
+
+async function importBench(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-companies-files-'));
+  try {
+    const jsonl = join(dir, 'companies.jsonl');
+    const csv = join(dir, 'companies.csv');
+    const records = [...demoCompanies({ count: IMPORT_COMPANIES, asOf: '2026-11-01' })];
+    await writeFile(jsonl, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    await writeFile(csv, `${[csvHeaderLine(), ...records.map((r) => recordToCsvLine(r as Parameters<typeof recordToCsvLine>[0]))].join('\n')}\n`);
+    console.log(`import: ${fmt(IMPORT_COMPANIES)} generated companies, ${RUNS} runs per format, each into a fresh store`);
+    const rate = (s: ImportSummary) => (s.read / s.ms) * 1000;
+    for (const [format, file] of [
+      ['jsonl', jsonl],
+      ['csv', csv],
+    ] as const) {
+      const fresh: number[] = [];
+      const again: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const { firstLine } = child(['import', file, format]);
+        const result = JSON.parse(await firstLine) as { summary: ImportSummary; again: ImportSummary };
+        if (result.summary.imported !== IMPORT_COMPANIES || result.again.unchanged !== IMPORT_COMPANIES) {
+          throw new Error(`unexpected import result ${JSON.stringify(result)}`);
+        }
+        fresh.push(rate(result.summary));
+        again.push(rate(result.again));
+        console.log(`  ${format} run ${run + 1}: new ${fmt(rate(result.summary))}/s (${fmt(result.summary.ms)} ms), re-import unchanged ${fmt(rate(result.again))}/s`);
+      }
+      console.log(`${format.padEnd(6)} import ${fmt(median(fresh)).padStart(8)} companies/s   re-import (unchanged, nothing appended) ${fmt(median(again)).padStart(8)} records/s`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- HTTP
+
+interface Server {
+  process: ChildProcess;
+  url: string;
+  keys: string[];
+  ids: string[];
+}
+
+async function startServer(args: string[]): Promise<Server> {
+  const { process: proc, firstLine } = child(args);
+  const { url, keys, ids } = JSON.parse(await firstLine) as { url: string; keys: string[]; ids: string[] };
+  return { process: proc, url, keys, ids };
+}
+
+type Path = 'discovery' | 'company' | 'noop';
+
+function load(server: Server, path: Path, seconds: number): Promise<AutocannonResult> {
+  let nextKey = 0;
+  let nextId = 0;
+  const first = path === 'discovery' ? '/api/v1/discovery/top?limit=10' : path === 'noop' ? '/api/v1/test-paid/discovery' : `/api/v1/companies/${server.ids[0]}`;
+  return autocannon({
+    url: `${server.url}${first}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'GET',
+        path: first,
+        setupRequest: (request: { path: string; headers?: Record<string, string> }) => {
+          const out = { ...request, headers: { ...request.headers } };
+          if (server.keys.length) out.headers['x-api-key'] = server.keys[nextKey++ % server.keys.length]!;
+          if (path === 'company') out.path = `/api/v1/companies/${server.ids[nextId++ % server.ids.length]}`;
+          return out;
+        },
+      },
+    ],
+  });
+}
+
+async function measure(server: Server, name: string, path: Path): Promise<{ rps: number[]; p99: number[] }> {
+  await load(server, path, 2); // warm-up: JIT, caches, hot account state
+  const rps: number[] = [];
+  const p99: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const r = await load(server, path, SECONDS);
+    if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+    rps.push(r.requests.average);
+    p99.push(r.latency.p99);
+    console.log(`  ${name} run ${run + 1}: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${fmt(r['2xx'])} ok`);
+  }
+  return { rps, p99 };
+}
+
+async function httpBench(): Promise<void> {
+  console.log(`\nhttp: ${RUNS} runs x ${SECONDS} s, ${CONNECTIONS} connections; api with ${fmt(COMPANIES)} scored companies and ${ACCOUNTS} funded keys`);
+  const results: Record<string, { rps: number[]; p99: number[] }> = {};
+  const bare = await startServer(['bare']);
+  try {
+    results['bare discovery'] = await measure(bare, 'bare fastify, discovery body', 'discovery');
+    results['bare company'] = await measure(bare, 'bare fastify, profile body', 'company');
+    results['bare no-op'] = await measure(bare, 'bare fastify, no-op body', 'noop');
+  } finally {
+    await stop(bare.process);
+  }
+  const started = performance.now();
+  const app = await startServer(['app', String(COMPANIES), String(ACCOUNTS)]);
+  console.log(`  api ready in ${fmt(performance.now() - started)} ms (import, scoring, funding)`);
+  try {
+    results['paid discovery'] = await measure(app, 'paid GET /discovery/top?limit=10', 'discovery');
+    results['paid company'] = await measure(app, 'paid GET /companies/{id}', 'company');
+    results['paid no-op'] = await measure(app, 'paid no-op route (metering floor)', 'noop');
+  } finally {
+    await stop(app.process);
+  }
+  for (const [paid, base] of [
+    ['paid discovery', 'bare discovery'],
+    ['paid company', 'bare company'],
+    ['paid no-op', 'bare no-op'],
+  ] as const) {
+    for (const name of [base, paid]) {
+      const rps = median(results[name]!.rps);
+      const ratio = name === paid ? `  ${((rps / median(results[base]!.rps)) * 100).toFixed(1).padStart(5)}% of bare` : '';
+      console.log(`${name.padEnd(16)} ${fmt(rps).padStart(8)} req/s  p99 ${median(results[name]!.p99)} ms${ratio}`);
+    }
+  }
+}
+
+const only = process.env.BENCH_ONLY; // "import" or "http"
+if (only !== 'http') await importBench();
+if (only !== 'import') await httpBench();

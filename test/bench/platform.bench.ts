@@ -1,0 +1,153 @@
+// Platform access benchmark (issue 3), printed, not asserted: requests/s of an authenticated,
+// rate-limited no-op route (`GET /v1/repositories` of an empty account, through the whole api:
+// Nest on Fastify, pino-http, passport bearer strategy, key cache, D7 counters, scope guard,
+// validation) against a bare Fastify route answering the same body, in the same run and on the
+// same machine. Aim: ratio >= 50%. The account is Enterprise with limits high enough never to
+// throttle, so every request does the full work and answers 200.
+// For the decomposition it also measures a plain Nest route of the same api app (no guard, no
+// interceptor): the framework floor (Nest, the logging middleware, the request-id hook).
+// autocannon runs in a child process (its own core), the servers in this one, one at a time; so
+// this process's CPU time during a run is the server's: reported per request, it is a steadier
+// figure than requests/s on a machine shared with other work.
+// Env: BENCH_RUNS (default 5), BENCH_DURATION (seconds per run, default 5), BENCH_CONNECTIONS (default 10).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Controller, Get, Module } from '@nestjs/common';
+import Fastify from 'fastify';
+import { loadConfig } from '#common';
+import { createApiApp } from '../../apps/api/src/app.factory.js';
+import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+const EMPTY_PAGE = { data: [], has_more: false, next_cursor: null };
+
+@Controller('bench/plain')
+class PlainNestController {
+  @Get()
+  get() {
+    return EMPTY_PAGE;
+  }
+}
+
+@Module({ controllers: [PlainNestController] })
+class PlainNestModule {}
+
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+/** One autocannon run in a child process; returns its JSON summary. */
+function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<CannonResult> {
+  const args = [AUTOCANNON, '-j', '-c', String(CONNECTIONS), '-d', String(seconds)];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').at(-1)!) as CannonResult);
+      } catch (error) {
+        reject(new Error(`autocannon output not JSON: ${out.slice(0, 500)} ${String(error)}`));
+      }
+    });
+  });
+}
+
+function check(name: string, r: CannonResult): void {
+  if (r.non2xx || r.errors || r.timeouts) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+}
+
+async function main(): Promise<void> {
+  console.log(`platform bench: node ${process.version}, ${RUNS} runs of ${DURATION} s, ${CONNECTIONS} connections each`);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-platform-'));
+  const bare = Fastify({ logger: false });
+  bare.get('/v1/repositories', async () => EMPTY_PAGE);
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const bareAddress = bare.server.address();
+  const bareUrl = `http://127.0.0.1:${typeof bareAddress === 'object' && bareAddress ? bareAddress.port : 0}/v1/repositories`;
+
+  const config = loadConfig({ SVC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_BOOTSTRAP: 'false' });
+  const app = await createApiApp(config, { imports: [PlainNestModule] });
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address();
+  const apiBase = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const apiUrl = `${apiBase}/v1/repositories`;
+  const plainUrl = `${apiBase}/bench/plain`;
+  try {
+    const { key } = await createAccountWithKey(app, { plan: 'enterprise', perMinute: 10_000_000, perHour: 10_000_000, scopes: ['read'] });
+    const auth = { authorization: `Bearer ${key}` };
+    const probe = await fetch(apiUrl, { headers: auth });
+    if (probe.status !== 200 || !probe.headers.get('x-ratelimit-limit')) throw new Error(`the authenticated route answered ${probe.status}`);
+
+    const targets = {
+      bare: { label: 'bare Fastify          ', url: bareUrl, headers: {} },
+      plain: { label: 'plain Nest route      ', url: plainUrl, headers: {} },
+      api: { label: 'authenticated /v1     ', url: apiUrl, headers: auth },
+    } as const;
+    type Target = keyof typeof targets;
+    // Warm every server up (JIT, caches, connections) before measuring.
+    for (const t of Object.values(targets)) check(`${t.label.trim()} warm-up`, await cannon(t.url, t.headers, 2));
+
+    const rates: Record<Target, number[]> = { bare: [], plain: [], api: [] };
+    const cpu: Record<Target, number[]> = { bare: [], plain: [], api: [] };
+    const orders: Target[][] = [
+      ['bare', 'plain', 'api'],
+      ['api', 'plain', 'bare'],
+    ];
+    for (let r = 0; r < RUNS; r++) {
+      // Alternate the order so drift on a shared machine does not favour one side.
+      for (const which of orders[r % 2]!) {
+        const t = targets[which];
+        const before = process.cpuUsage();
+        const result = await cannon(t.url, t.headers, DURATION);
+        const used = process.cpuUsage(before);
+        check(which, result);
+        rates[which].push(result.requests.average);
+        cpu[which].push((used.user + used.system) / result.requests.total);
+        console.log(
+          `    run ${r + 1} ${t.label}: ${fmt(result.requests.average)} req/s (p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
+            `${fmt(result.requests.total)} requests, server CPU ${cpu[which].at(-1)!.toFixed(1)} µs/request)`,
+        );
+      }
+    }
+    const m = { bare: median(rates.bare), plain: median(rates.plain), api: median(rates.api) };
+    const pct = (x: number) => `${((x / m.bare) * 100).toFixed(1)}%`;
+    console.log(`(a) bare Fastify GET /v1/repositories: median ${fmt(m.bare)} req/s (runs: ${rates.bare.map(fmt).join(', ')})`);
+    console.log(`(b) authenticated + rate-limited GET /v1/repositories: median ${fmt(m.api)} req/s (runs: ${rates.api.map(fmt).join(', ')})`);
+    console.log(`(c) ratio (b)/(a): ${pct(m.api)} (aim >= 50%)`);
+    console.log(
+      `    decomposition: plain Nest route of the same app ${fmt(m.plain)} req/s = ${pct(m.plain)} of bare (the framework floor); ` +
+        `the platform layer keeps ${((m.api / m.plain) * 100).toFixed(1)}% of it`,
+    );
+    const c = { bare: median(cpu.bare), plain: median(cpu.plain), api: median(cpu.api) };
+    console.log(
+      `    server CPU per request (medians): bare ${c.bare.toFixed(1)} µs, plain Nest ${c.plain.toFixed(1)} µs, authenticated ${c.api.toFixed(1)} µs ` +
+        `(ratio by CPU ${((c.bare / c.api) * 100).toFixed(1)}%; platform layer +${(c.api - c.plain).toFixed(1)} µs, framework +${(c.plain - c.bare).toFixed(1)} µs)`,
+    );
+  } finally {
+    await app.close();
+    await bare.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

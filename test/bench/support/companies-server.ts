@@ -1,0 +1,121 @@
+// Child process of test/bench/companies.bench.ts, so the load generator (the parent) and the
+// server, or the importer, never share a CPU:
+//   node companies-server.js import FILE FORMAT     one import of FILE into a fresh store; prints
+//                                                   {summary} (then re-imports it: {again})
+//   node companies-server.js bare                   bare Fastify answering the same JSON bodies
+//   node companies-server.js app COMPANIES ACCOUNTS the real API (embedded stores, durable
+//                                                   charges) with COMPANIES imported and scored,
+//                                                   ACCOUNTS funded agent accounts, and the metered
+//                                                   no-op route of the billing tests (the floor)
+// Servers print one JSON line {url, keys, ids} when ready and exit on SIGTERM.
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import {
+  checkCompanyRecord,
+  companyGrowth,
+  CompanyImporter,
+  companyIdFor,
+  companySummary,
+  demoCompanies,
+  fileRecords,
+  type ImportFormat,
+  MODEL_VERSION,
+  scoreCompany,
+  valueRecords,
+} from '#agent-data';
+import { SystemClock } from '#common';
+import { EVENT_STORE, type EventStore, SqliteEventStore } from '#eventstore';
+import { ProjectionRunner } from '#projections';
+import { PaidRoutesModule } from '../../agent-data/support/paid-routes.module.js';
+import { startTestApi } from '../../api/support/test-api.js';
+
+const AS_OF = '2026-11-01';
+
+async function importOnce(file: string, format: ImportFormat): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-import-'));
+  const events = new SqliteEventStore({ path: join(dir, 'svc.sqlite') });
+  try {
+    const importer = new CompanyImporter(events, new SystemClock());
+    const summary = await importer.run(fileRecords(file, format), { source: 'bench' });
+    const again = await importer.run(fileRecords(file, format), { source: 'bench' });
+    process.stdout.write(`${JSON.stringify({ summary, again })}\n`);
+  } finally {
+    await events.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The bodies the api answers, built from the same demo data, for the bare server to send. */
+function samplePayloads(): { discovery: unknown; company: unknown } {
+  const now = new Date().toISOString();
+  const profiles = [...demoCompanies({ count: 10, asOf: AS_OF })].map((r) => {
+    const check = checkCompanyRecord(r);
+    if (!check.ok) throw new Error(check.reason);
+    return check.profile;
+  });
+  const items = profiles.map((p, i) => ({ rank: i + 1, score: scoreCompany(p, now).score, company: companySummary(companyIdFor(p.domain), p) }));
+  const first = profiles[0]!;
+  return {
+    discovery: {
+      version: 'v1',
+      as_of: now,
+      data: { model_version: MODEL_VERSION, filters: { sector: null, stage: null, country: null }, data: items, has_more: true, next_cursor: 'eyJmIjoifHwiLCJyIjoxMCwiYyI6ImV5SnpJam9pYzJOdmNtVTZMVEVzYVdRNk1TSXNJblkiOlt9fQ' },
+    },
+    company: { version: 'v1', as_of: now, data: { id: companyIdFor(first.domain), ...first, growth: companyGrowth(first.signals), created_at: now, updated_at: now } },
+  };
+}
+
+async function bare(): Promise<void> {
+  const payloads = samplePayloads();
+  const app = Fastify({ logger: false });
+  app.get('/api/v1/discovery/top', async () => payloads.discovery);
+  app.get('/api/v1/companies/:id', async () => payloads.company);
+  app.get('/api/v1/test-paid/discovery', async () => ({ data: [{ rank: 1, company: 'Acme Robotics' }], account_id: 'acct_01JBENCHBENCHBENCHBENCHBENC' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, keys: [], ids: ['cmp_BARE'] })}\n`);
+  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+}
+
+async function api(companies: number, accounts: number): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-companies-'));
+  // One cent per call: a pack_10000 (12,500 USD) pays for 1,250,000 durable charges.
+  // PaidRoutesModule: a metered route doing no work, the floor a paid read cannot beat.
+  const api = await startTestApi({
+    dataDir,
+    imports: [PaidRoutesModule],
+    env: { SVC_METER_PRICES_USD: 'read.discovery_top=0.01,read.company_profile=0.01', SVC_BOOTSTRAP: 'false', SVC_DEMO_DATA: 'false', LOG_LEVEL: 'silent' },
+  });
+  const records = [...demoCompanies({ count: companies, asOf: AS_OF })];
+  await api.app.get(CompanyImporter).run(valueRecords(records), { source: 'bench' });
+  const events = api.app.get<EventStore>(EVENT_STORE);
+  await api.app.get(ProjectionRunner).waitFor(await events.headPosition(), { timeoutMs: 600_000 });
+  const keys: string[] = [];
+  const fund = async () => {
+    const res = await fetch(`${api.url}/api/v1/agents/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pack_id: 'pack_10000' }) });
+    const issued = (await res.json()) as { key: { api_key: string }; starter_checkout: { url: string } };
+    const paid = await fetch(`${issued.starter_checkout.url}/pay`, { method: 'POST', headers: { accept: 'application/json' } });
+    if (paid.status !== 200) throw new Error(`funding failed: ${paid.status} ${await paid.text()}`);
+    keys.push(issued.key.api_key);
+  };
+  for (let i = 0; i < accounts; i += 20) await Promise.all(Array.from({ length: Math.min(20, accounts - i) }, fund));
+  const ids = records.slice(0, 1000).map((r) => companyIdFor(r.domain));
+  process.stdout.write(`${JSON.stringify({ url: api.url, keys, ids })}\n`);
+  process.on('SIGTERM', () =>
+    void api.close().finally(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    }),
+  );
+}
+
+const [mode, a, b] = process.argv.slice(2);
+const run = mode === 'import' ? importOnce(a!, b as ImportFormat) : mode === 'bare' ? bare() : api(Number(a ?? 20_000), Number(b ?? 200));
+run.catch((error: unknown) => {
+  process.stderr.write(`bench server failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,268 @@
+// Webhook fan-out benchmark (issue 5), printed, not asserted. Embedded SQLite (durable commits),
+// the real projection runner, dispatcher and HTTP sender, to a local receiver in a child process
+// (its own core) that verifies every signature (HMAC-SHA256 over the raw body, constant time).
+//
+// 1. Throughput: WEBHOOKS (1,000) webhooks of one account subscribed to one busy event type;
+//    EVENTS events appended at once → EVENTS × WEBHOOKS deliveries; deliveries/s from the first
+//    append to the last receipt, checking nothing is lost (every delivery id received, every
+//    signature valid, every delivery `succeeded` in the read model). Aim >= 2,000/s.
+// 2. Latency: a steady RATE (200) events/s for SECONDS to LATENCY_WEBHOOKS (10) other webhooks;
+//    p50/p99 from each event's append to each receipt.
+// Medians over RUNS runs. Env: BENCH_RUNS (3), BENCH_WEBHOOKS (1000), BENCH_WEBHOOK_EVENTS (10),
+// BENCH_LATENCY_WEBHOOKS (10), BENCH_RATE (200), BENCH_SECONDS (10),
+// BENCH_CONCURRENCY (256), BENCH_PER_HOST (16).
+import { fork } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { IdGenerator, SystemClock } from '#common';
+import { SqliteDocumentStore } from '#documents';
+import { SqliteEventStore } from '#eventstore';
+import { ProjectionRunner } from '#projections';
+import {
+  channelNames,
+  type DeliveryDoc,
+  InProcessLeases,
+  platformEventPublished,
+  platformWebhookChannel,
+  secretIdFor,
+  WebhookDispatcher,
+  webhookDecider,
+  webhooksProjection,
+  WebhookSecrets,
+  WebhookSender,
+  webhookStream,
+} from '#webhooks';
+
+const secretFor = (i: number) => `bench-secret-${i}-0123456789abcdef`;
+
+// ---- receiver (child process) ------------------------------------------------------------
+
+interface Report {
+  received: number;
+  unique: number;
+  badSignatures: number;
+  /** event id → receipt times (epoch ms, high resolution) */
+  receipts: Record<string, number[]>;
+}
+
+function runReceiver(): void {
+  const seen = new Set<string>();
+  let received = 0;
+  let badSignatures = 0;
+  let receipts: Record<string, number[]> = {};
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.timeOrigin + performance.now();
+      const raw = Buffer.concat(chunks);
+      const i = Number((req.url ?? '').split('/')[2]);
+      const expected = Buffer.from(`sha256=${createHmac('sha256', secretFor(i)).update(raw).digest('hex')}`);
+      const given = Buffer.from(String(req.headers['x-service-signature'] ?? ''));
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        badSignatures++;
+        res.writeHead(401).end();
+        return;
+      }
+      received++;
+      seen.add(String(req.headers['x-service-delivery']));
+      const eventId = (JSON.parse(raw.toString('utf8')) as { id: string }).id;
+      (receipts[eventId] ??= []).push(at);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
+  });
+  process.on('message', (m: { cmd: string }) => {
+    if (m.cmd === 'report') {
+      const report: Report = { received, unique: seen.size, badSignatures, receipts };
+      process.send!(report);
+    } else if (m.cmd === 'reset') {
+      seen.clear();
+      received = 0;
+      badSignatures = 0;
+      receipts = {};
+      process.send!({ ok: true });
+    } else if (m.cmd === 'exit') {
+      server.close();
+      process.exit(0);
+    }
+  });
+}
+
+// ---- bench (parent) ----------------------------------------------------------------------
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 1000);
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10);
+const LATENCY_WEBHOOKS = Number(process.env.BENCH_LATENCY_WEBHOOKS ?? 10);
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 256);
+const PER_HOST = Number(process.env.BENCH_PER_HOST ?? 16);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function ask<T>(child: ReturnType<typeof fork>, cmd: string): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send({ cmd });
+  });
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-webhooks-'));
+  const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: 'receiver' }, stdio: 'inherit' });
+  const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', (m) => resolve(m as { port: number })));
+  const path = join(dir, 'svc.sqlite');
+  const events = new SqliteEventStore({ path });
+  const documents = new SqliteDocumentStore({ path });
+  const clock = new SystemClock();
+  const ids = new IdGenerator(clock);
+  const channel = platformWebhookChannel;
+  const names = channelNames(channel);
+  const runner = new ProjectionRunner({ eventStore: events, documentStore: documents, projections: [webhooksProjection(channel)], clock });
+  const secrets = new WebhookSecrets(documents);
+  const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 10_000, maxSocketsPerHost: PER_HOST });
+  const dispatcher = new WebhookDispatcher(channel, {
+    events,
+    projections: runner.store,
+    runner,
+    clock,
+    sender,
+    secrets,
+    leases: new InProcessLeases(),
+    settings: { concurrency: CONCURRENCY, perHost: PER_HOST },
+  });
+  try {
+    await runner.start();
+    const account = 'acct_BENCH';
+    const owner = { kind: 'platform_account' as const, id: account };
+    const createWebhook = async (i: number, type: string) => {
+      const webhookId = ids.next('wh');
+      const secretId = secretIdFor(webhookId, ids.ulid());
+      await secrets.put(secretId, webhookId, secretFor(i), clock.now());
+      const [created] = webhookDecider.decide(
+        { type: 'CreateWebhook', webhookId, channel: channel.name, owner, url: `http://127.0.0.1:${port}/h/${i}`, events: [type], secretId, now: clock.now() },
+        webhookDecider.initialState,
+      );
+      return events.append(webhookStream(webhookId), [created!], 'no_stream');
+    };
+    let t = performance.now();
+    const made = await Promise.all(Array.from({ length: WEBHOOKS }, (_, i) => createWebhook(i, 'agent.completed')));
+    await Promise.all(Array.from({ length: LATENCY_WEBHOOKS }, (_, i) => createWebhook(WEBHOOKS + i, 'agent.started')));
+    await runner.waitFor(Math.max(...made.map((m) => m.position)) + LATENCY_WEBHOOKS, { timeoutMs: 60_000 });
+    console.log(`setup: ${fmt(WEBHOOKS)} + ${LATENCY_WEBHOOKS} webhooks in ${fmt(performance.now() - t)} ms; concurrency ${CONCURRENCY}, per host ${PER_HOST}; receiver on :${port}`);
+    dispatcher.start();
+    if (process.env.BENCH_DEBUG) {
+      setInterval(() => console.log(JSON.stringify({ ...dispatcher.getStats(), ...dispatcher.debug })), 1000).unref();
+    }
+
+    const publish = (type: 'agent.completed' | 'agent.started') => {
+      const envelope = { id: ids.next('evt'), type, created: clock.now().toISOString(), data: { run: { id: ids.next('run'), status: 'success', duration_ms: 1234 } } };
+      return { envelope, append: events.append(`benchevents-${envelope.id}`, [platformEventPublished(account, envelope)], 'no_stream') };
+    };
+    const deliveries = documents.collection<DeliveryDoc>(`${names.deliveries}__g1`);
+
+    // 1. Throughput
+    const throughputs: number[] = [];
+    for (let run = 1; run <= RUNS; run++) {
+      await ask(child, 'reset');
+      const expected = EVENTS * WEBHOOKS;
+      t = performance.now();
+      const published = Array.from({ length: EVENTS }, () => publish('agent.completed'));
+      await Promise.all(published.map((p) => p.append));
+      let report: Report;
+      const deadline = performance.now() + 300_000;
+      for (;;) {
+        report = await ask<Report>(child, 'report');
+        if (report.unique >= expected || performance.now() > deadline) break;
+        await sleep(20);
+      }
+      const seconds = (performance.now() - t) / 1000;
+      await dispatcher.drain({ timeoutMs: 60_000 });
+      const eventIds = published.map((p) => p.envelope.id);
+      const succeeded = await deliveries.count({ event_id: { $in: eventIds }, state: 'succeeded' });
+      const rate = report.unique / seconds;
+      throughputs.push(rate);
+      console.log(
+        `throughput run ${run}: ${fmt(report.unique)}/${fmt(expected)} deliveries in ${fmt(seconds, 2)} s = ${fmt(rate)}/s; ` +
+          `duplicates ${report.received - report.unique}, bad signatures ${report.badSignatures}, succeeded in the read model ${fmt(succeeded)}` +
+          (report.unique === expected && succeeded === expected && report.badSignatures === 0 ? ' (nothing lost)' : ' (LOST OR FAILED DELIVERIES)'),
+      );
+    }
+
+    // 2. Latency at a steady rate
+    const p50s: number[] = [];
+    const p99s: number[] = [];
+    for (let run = 1; run <= RUNS; run++) {
+      await ask(child, 'reset');
+      const total = RATE * SECONDS;
+      const appendedAt = new Map<string, number>();
+      const appends: Promise<unknown>[] = [];
+      const start = performance.now();
+      for (let i = 0; i < total; i++) {
+        const due = start + (i * 1000) / RATE;
+        const wait = due - performance.now();
+        if (wait > 1) await sleep(wait);
+        const p = publish('agent.started');
+        appendedAt.set(p.envelope.id, now());
+        appends.push(p.append);
+      }
+      await Promise.all(appends);
+      const expected = total * LATENCY_WEBHOOKS;
+      let report: Report;
+      const deadline = performance.now() + 120_000;
+      for (;;) {
+        report = await ask<Report>(child, 'report');
+        if (report.unique >= expected || performance.now() > deadline) break;
+        await sleep(20);
+      }
+      const latencies: number[] = [];
+      for (const [eventId, times] of Object.entries(report.receipts)) {
+        const sent = appendedAt.get(eventId);
+        if (sent !== undefined) for (const at of times) latencies.push(at - sent);
+      }
+      latencies.sort((a, b) => a - b);
+      const p50 = percentile(latencies, 50);
+      const p99 = percentile(latencies, 99);
+      p50s.push(p50);
+      p99s.push(p99);
+      console.log(
+        `latency run ${run}: ${RATE} events/s × ${LATENCY_WEBHOOKS} webhooks for ${SECONDS} s: ${fmt(report.unique)}/${fmt(expected)} received; ` +
+          `append→receipt p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms, max ${fmt(latencies.at(-1) ?? 0, 1)} ms`,
+      );
+    }
+
+    console.log(
+      `\nRESULT webhooks: fan-out ${fmt(median(throughputs))} deliveries/s (median of ${RUNS}, ${fmt(WEBHOOKS)} webhooks × ${EVENTS} events; aim >= 2,000/s); ` +
+        `latency at ${RATE} events/s × ${LATENCY_WEBHOOKS} webhooks: p50 ${fmt(median(p50s), 1)} ms, p99 ${fmt(median(p99s), 1)} ms (medians)`,
+    );
+  } finally {
+    await dispatcher.stop();
+    sender.close();
+    await runner.stop();
+    await documents.close();
+    await events.close();
+    child.send({ cmd: 'exit' });
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.env.BENCH_ROLE === 'receiver') runReceiver();
+else
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
