@@ -63,6 +63,15 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
       balance_usd: 29,
     });
 
+    // HEAD is a free preflight: no handler, no charge.
+    const preflightRuns = handlerRuns.discovery;
+    const head = await fetch(`${api.url}/api/v1/test-paid/discovery`, withKey(issued.key.api_key, { method: 'HEAD' }));
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('x-credits-required'), '3.50');
+    assert.equal(head.headers.get('x-credits-balance'), '29.00');
+    assert.equal(head.headers.get('x-credits-charged'), null);
+    assert.equal(handlerRuns.discovery, preflightRuns);
+
     const first = await fetch(`${api.url}/api/v1/test-paid/discovery`, withKey(issued.key.api_key));
     assert.equal(first.status, 200);
     assert.equal(first.headers.get('x-credits-charged'), '3.50');
@@ -84,6 +93,8 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
       assert.equal(res.status, 200);
     }
     const runs = handlerRuns.discovery;
+    const headExhausted = await fetch(`${api.url}/api/v1/test-paid/discovery`, withKey(issued.key.api_key, { method: 'HEAD' }));
+    assert.equal(headExhausted.status, 402);
     const exhausted = await fetch(`${api.url}/api/v1/test-paid/discovery`, withKey(issued.key.api_key));
     assert.equal(exhausted.status, 402);
     assert.equal(handlerRuns.discovery, runs, 'no work for a call that cannot be paid');

@@ -7,9 +7,13 @@
 // Env: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 100),
 //      BENCH_ACCOUNTS (default 1000). Aim: paid >= 40% of bare Fastify.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { SqliteEventStore } from '#eventstore';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
@@ -95,7 +99,22 @@ async function measure(scenario: Scenario, run: number): Promise<void> {
   console.log(`  run ${run + 1} ${scenario.name}: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${fmt(r['2xx'])} ok`);
 }
 
+/** Durable commit latency of this disk right now: paid calls wait for it, bare ones do not. */
+async function commitLatencyMs(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-fsync-'));
+  const store = new SqliteEventStore({ path: join(dir, 'probe.sqlite') });
+  try {
+    const started = performance.now();
+    for (let i = 0; i < 50; i++) await store.append('probe-1', [{ type: 'Probe', data: { i } }]);
+    return (performance.now() - started) / 50;
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 console.log(`agent billing: ${RUNS} runs x ${SECONDS} s, ${CONNECTIONS} connections, ${fmt(ACCOUNTS)} accounts`);
+console.log(`durable commit latency now: ${(await commitLatencyMs()).toFixed(2)} ms`);
 // All servers up at once; each run measures every scenario back to back, so a busy machine
 // colours all of them alike and the ratios stay meaningful.
 const bareServer = await startServer(['bare']);
@@ -116,6 +135,7 @@ try {
 } finally {
   await Promise.all([stop(bareServer.child), stop(oneServer.child), stop(manyServer.child)]);
 }
+console.log(`durable commit latency after: ${(await commitLatencyMs()).toFixed(2)} ms`);
 const bareRps = median(scenarios[0]!.rps);
 console.log(`\nmedians of ${RUNS} runs:`);
 for (const sc of scenarios) {

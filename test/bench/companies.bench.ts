@@ -9,10 +9,11 @@
 //    and BENCH_ACCOUNTS (default 200) funded keys, against bare Fastify answering the same JSON
 //    in the same run. Aim: discovery >= 40 % of bare Fastify. For reference, the metered no-op
 //    route of the billing tests (same charge, no data) is measured too: the floor of a paid read.
+// Also the server's CPU time per request (from /proc; steadier than req/s on a shared machine).
 // Servers and importer run in child processes; autocannon (the load) runs here. Medians of
 // BENCH_RUNS (default 3) runs of BENCH_SECONDS (default 10) with BENCH_CONNECTIONS (default 100).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,7 @@ const require = createRequire(import.meta.url);
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p99: number; p50: number };
   '2xx': number;
   non2xx: number;
@@ -137,28 +138,50 @@ function load(server: Server, path: Path, seconds: number): Promise<AutocannonRe
   });
 }
 
-async function measure(server: Server, name: string, path: Path): Promise<{ rps: number[]; p99: number[] }> {
-  await load(server, path, 2); // warm-up: JIT, caches, hot account state
-  const rps: number[] = [];
-  const p99: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    const r = await load(server, path, SECONDS);
-    if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-    rps.push(r.requests.average);
-    p99.push(r.latency.p99);
-    console.log(`  ${name} run ${run + 1}: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${fmt(r['2xx'])} ok`);
+type Results = Record<string, { rps: number[]; p99: number[]; cpuUs: number[] }>;
+
+/** CPU time (user + system) a process has used, in µs, from /proc (Linux); null elsewhere. */
+function cpuMicros(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (USER_HZ = 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
   }
-  return { rps, p99 };
+}
+
+/**
+ * Runs the paths of one server interleaved (run 1 of each, then run 2 of each, ...), so a slow
+ * phase of the machine or of the store (a WAL checkpoint after the import) does not land on one
+ * path only.
+ */
+async function measure(server: Server, label: string, paths: Array<[name: string, path: Path]>, results: Results): Promise<void> {
+  for (const [, path] of paths) await load(server, path, 3); // warm-up: JIT, caches, hot account state
+  for (let run = 0; run < RUNS; run++) {
+    for (const [name, path] of paths) {
+      const cpuBefore = cpuMicros(server.process.pid);
+      const r = await load(server, path, SECONDS);
+      const cpuAfter = cpuMicros(server.process.pid);
+      if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+      const cpuUs = cpuBefore === null || cpuAfter === null ? NaN : (cpuAfter - cpuBefore) / Math.max(1, r['2xx']);
+      const entry = (results[name] ??= { rps: [], p99: [], cpuUs: [] });
+      entry.rps.push(r.requests.average);
+      entry.p99.push(r.latency.p99);
+      entry.cpuUs.push(cpuUs);
+      console.log(
+        `  ${label} ${name} run ${run + 1}: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, server CPU ${fmt(cpuUs)} µs/request, ${fmt(r['2xx'])} ok`,
+      );
+    }
+  }
 }
 
 async function httpBench(): Promise<void> {
   console.log(`\nhttp: ${RUNS} runs x ${SECONDS} s, ${CONNECTIONS} connections; api with ${fmt(COMPANIES)} scored companies and ${ACCOUNTS} funded keys`);
-  const results: Record<string, { rps: number[]; p99: number[] }> = {};
+  const results: Results = {};
   const bare = await startServer(['bare']);
   try {
-    results['bare discovery'] = await measure(bare, 'bare fastify, discovery body', 'discovery');
-    results['bare company'] = await measure(bare, 'bare fastify, profile body', 'company');
-    results['bare no-op'] = await measure(bare, 'bare fastify, no-op body', 'noop');
+    await measure(bare, 'bare fastify,', [['bare discovery', 'discovery'], ['bare company', 'company'], ['bare no-op', 'noop']], results);
   } finally {
     await stop(bare.process);
   }
@@ -166,12 +189,12 @@ async function httpBench(): Promise<void> {
   const app = await startServer(['app', String(COMPANIES), String(ACCOUNTS)]);
   console.log(`  api ready in ${fmt(performance.now() - started)} ms (import, scoring, funding)`);
   try {
-    results['paid discovery'] = await measure(app, 'paid GET /discovery/top?limit=10', 'discovery');
-    results['paid company'] = await measure(app, 'paid GET /companies/{id}', 'company');
-    results['paid no-op'] = await measure(app, 'paid no-op route (metering floor)', 'noop');
+    // paid no-op: the metered route of the billing tests (same charge, no data): the floor.
+    await measure(app, 'api,', [['paid discovery', 'discovery'], ['paid company', 'company'], ['paid no-op', 'noop']], results);
   } finally {
     await stop(app.process);
   }
+  console.log('\nmedians (GET /discovery/top?limit=10, GET /companies/{id}, metered no-op):');
   for (const [paid, base] of [
     ['paid discovery', 'bare discovery'],
     ['paid company', 'bare company'],
@@ -180,7 +203,7 @@ async function httpBench(): Promise<void> {
     for (const name of [base, paid]) {
       const rps = median(results[name]!.rps);
       const ratio = name === paid ? `  ${((rps / median(results[base]!.rps)) * 100).toFixed(1).padStart(5)}% of bare` : '';
-      console.log(`${name.padEnd(16)} ${fmt(rps).padStart(8)} req/s  p99 ${median(results[name]!.p99)} ms${ratio}`);
+      console.log(`${name.padEnd(16)} ${fmt(rps).padStart(8)} req/s  server CPU ${fmt(median(results[name]!.cpuUs)).padStart(5)} µs/request  p99 ${median(results[name]!.p99)} ms${ratio}`);
     }
   }
 }

@@ -142,9 +142,10 @@ describe('venture data endpoints (real HTTP, metered)', () => {
     assert.equal((await importCompanies([star])).imported, 1);
     const page2 = await get(`/api/v1/discovery/top?limit=5&country=US&cursor=${encodeURIComponent(page1.body.data.next_cursor)}`);
     assert.deepEqual(page2.body.data.data.map((i: any) => [i.rank, i.company.id]), us.slice(5, 10).map((e, i) => [i + 6, e.id]));
-    // From the start, it leads.
-    const fresh = await get('/api/v1/discovery/top?limit=1&country=US');
+    // From the start, it leads: the same query as page 1 is not answered from a stale cache.
+    const fresh = await get('/api/v1/discovery/top?limit=5&country=US');
     assert.equal(fresh.body.data.data[0].company.domain, 'star-robotics.example');
+    assert.deepEqual(fresh.body.data.data.slice(1).map((i: any) => i.company.id), us.slice(0, 4).map((e) => e.id));
     const starProfile = checkCompanyRecord(star);
     assert.ok(starProfile.ok);
     expected.push({ id: companyIdFor('star-robotics.example'), score: fresh.body.data.data[0].score, profile: starProfile.profile });

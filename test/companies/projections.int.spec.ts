@@ -67,7 +67,7 @@ describe('company projections', () => {
     assert.deepEqual(Object.keys(snap[DISCOVERY_SECTORS_COLLECTION]!).sort(), [`${id}:ai`, `${id}:saas`]);
     assert.equal(snap[DISCOVERY_RANK_COLLECTION]![id]!.stage, 'series-a');
     assert.equal(snap[DISCOVERY_RANK_COLLECTION]![id]!.score, score.score);
-    assert.deepEqual(snap[SCORE_STATS_COLLECTION]!.all, { id: 'all', companies: 1, last_import_at: '2026-11-02T10:00:00.000Z' });
+    assert.deepEqual(snap[SCORE_STATS_COLLECTION]!.all, { id: 'all', companies: 1, last_import_at: '2026-11-02T10:00:00.000Z', last_position: 2 });
   });
 
   describe('rebuild (runner over the embedded stores)', () => {

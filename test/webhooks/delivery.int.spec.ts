@@ -285,6 +285,34 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
     assert.equal((await call('POST', `/v1/webhooks/${webhookId}/deliveries/del_00000000000000000000000000/redeliver`)).status, 404);
   });
 
+  it('an attempt in flight when a redelivery is asked for is still recorded, and the redelivery follows', async () => {
+    let first = true;
+    const { account, call, webhookId } = await setup('/inflight', ['repository.analyzed'], () => {
+      const hold = first;
+      first = false;
+      return { status: 200, hold };
+    });
+    await publishPlatformEvent(api.app, account.accountId, 'repository.analyzed', { clock });
+    // The background dispatcher sends it; the receiver holds the answer.
+    await receiver.until(() => receiver.heldCount === 1, 10_000, 'the held first attempt');
+    const d = (await deliveries(call, webhookId))[0]!;
+    const asked = await call('POST', `/v1/webhooks/${webhookId}/deliveries/${d.id}/redeliver`);
+    assert.equal(asked.status, 202);
+    receiver.release();
+    await drain();
+    const after = (await deliveries(call, webhookId))[0]!;
+    assert.deepEqual(
+      after.attempts.map((a: Body) => [a.number, a.manual, a.outcome]),
+      [
+        [1, false, 'succeeded'],
+        [2, true, 'succeeded'],
+      ],
+    );
+    assert.equal(after.state, 'succeeded');
+    assert.equal(after.redelivery_pending, false);
+    assert.equal(receiver.at('/inflight').length, 2);
+  });
+
   it('POST /test → 202 and a webhook.test delivery recorded like any other, whatever the subscription', async () => {
     const { call, webhookId } = await setup('/test-event', ['repository.disconnected']);
     const res = await call('POST', `/v1/webhooks/${webhookId}/test`);

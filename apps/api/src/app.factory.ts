@@ -3,8 +3,18 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Logger } from 'nestjs-pino';
-import { AllExceptionsFilter, type AppConfig, BODY_LIMIT_BYTES, type Clock, clientErrorResponse, requestId, toErrorResponse } from '#common';
+import {
+  AllExceptionsFilter,
+  AppLogger,
+  type AppConfig,
+  BODY_LIMIT_BYTES,
+  type Clock,
+  clientErrorResponse,
+  createLogger,
+  fastifyLoggingOptions,
+  placeValidationGuardsLast,
+  toErrorResponse,
+} from '#common';
 import { AppModule } from './app.module.js';
 
 export interface ApiAppOptions {
@@ -12,19 +22,21 @@ export interface ApiAppOptions {
   imports?: Array<Type | DynamicModule>;
   /** Replaces SystemClock (tests). */
   clock?: Clock;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /**
  * Creates the API application without listening: Fastify with the 1 MiB body limit, pino
- * logging, the global error filter and shutdown hooks. main.ts and the HTTP tests share it.
+ * logging (one logger: Fastify logs one line per request, Nest logs through AppLogger), the
+ * global error filter and shutdown hooks. main.ts and the HTTP tests share it.
  */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
+  const logger = createLogger(config, options.logStream ? { stream: options.logStream } : {});
   const filter = new AllExceptionsFilter({ problemTypeBase: config.publicUrl });
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    // One request id for Fastify, the logs and the `x-request-id` response header.
-    genReqId: requestId,
-    requestIdHeader: false,
+    ...fastifyLoggingOptions(logger),
     // Errors Fastify's router raises before any route runs (an undecodable URL) never reach
     // Nest's filters: answer them in the same shape here.
     // Requests Node cannot parse (bad syntax, oversized headers) get the shape too.
@@ -37,11 +49,13 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
       void reply.code(response.status).headers(response.headers).send(JSON.stringify(response.body));
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, { ...options, logger }), adapter, {
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
+  // Routes read their guards when the app initialises (listen): validation goes last before that.
+  placeValidationGuardsLast(app);
   app
     .getHttpAdapter()
     .getInstance()

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { type AppConfig, LoggingModule, OpenApiModule } from '#common';
 import type { ApiAppOptions } from './app.factory.js';
 import { featureModules } from './features.js';
@@ -8,11 +9,11 @@ import { StorageModule } from './storage/storage.module.js';
 /** The HTTP app: logging, storage, health, the API description, then the features. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, options: ApiAppOptions = {}): DynamicModule {
+  static forRoot(config: AppConfig, options: ApiAppOptions & { logger?: Logger } = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        LoggingModule.forRoot(config),
+        LoggingModule.forRoot(config, options.logger ? { logger: options.logger } : {}),
         StorageModule.forRoot(config, { runProjections: config.runProjections, clock: options.clock }),
         HealthModule,
         OpenApiModule.forRoot({

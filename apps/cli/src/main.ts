@@ -31,9 +31,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Loaded only now, so usage errors and help answer at once.
-  const [{ NestFactory }, { Logger }, { loadConfig }, { EVENT_STORE }, { ProjectionRunner }, { CliModule }, tail, projections] = await Promise.all([
+  const [{ NestFactory }, { AppLogger, loadConfig }, { EVENT_STORE }, { ProjectionRunner }, { CliModule }, tail, projections] = await Promise.all([
     import('@nestjs/core'),
-    import('nestjs-pino'),
     import('#common'),
     import('#eventstore'),
     import('#projections'),
@@ -46,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
   const logLevel = process.env.LOG_LEVEL ? config.logLevel : 'warn';
   const onCommit = command.kind === 'projections-rebuild' ? projections.rebuildProgress((line) => void writeLine(line)) : undefined;
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, { logLevel, onCommit }), { bufferLogs: true, abortOnError: false });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   await app.init();
   const abort = new AbortController();
   const onSignal = () => abort.abort();

@@ -1,12 +1,11 @@
 import 'reflect-metadata';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
-import { ConfigError, loadConfig } from '#common';
+import { AppLogger, ConfigError, loadConfig } from '#common';
 import { WorkerModule } from './worker.module.js';
 
 /**
- * `npm run start:worker`: projections (and later the webhook dispatcher) without HTTP, for the
+ * `npm run start:worker`: projections and the webhook dispatchers without HTTP, for the
  * scaled mode. Runs until SIGTERM/SIGINT, then stops the runner and closes the stores.
  */
 async function main(): Promise<void> {
@@ -21,7 +20,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true, abortOnError: false });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
   // The runner's own timers may not hold the event loop; this does, until shutdown.

@@ -3,7 +3,8 @@ import { type AppConfig, LoggingModule } from '#common';
 import { featureModules } from '../../api/src/features.js';
 import { StorageModule } from '../../api/src/storage/storage.module.js';
 
-/** The worker: the same features and storage as the api, no HTTP; it always runs projections. */
+/** The worker: the same features and storage as the api, no HTTP; it always runs projections and
+ * the webhook dispatchers (BACKGROUND_WORK), the api only when `config.runProjections`. */
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {

@@ -39,3 +39,43 @@ export * from './bootstrap/bootstrap.events.js';
 export * from './bootstrap/bootstrap.decider.js';
 export * from './bootstrap/platform-bootstrap.js';
 export * from './platform.module.js';
+// Platform domain (issue 4): repositories, agents and runs, security scans, approvals, and the
+// platform events they publish. The webhook engine reads platform events through
+// `toPlatformEvent` / `PLATFORM_EVENT_SOURCE_TYPES` (pure, over the stored domain events) or the
+// `platform_events` read model (PLATFORM_EVENTS_PROJECTION / PLATFORM_EVENTS_COLLECTION).
+export * from './platform-events/derived-id.js';
+export * from './platform-events/platform-event.js';
+export * from './platform-events/platform-event.schemas.js';
+export * from './platform-events/platform-events.projection.js';
+export * from './repositories/repository.events.js';
+export * from './repositories/repository.decider.js';
+export * from './repositories/repositories.projection.js';
+export * from './repositories/repository-lookup.js';
+export * from './repositories/commands/connect-repository/connect-repository.command.js';
+export * from './repositories/commands/disconnect-repository/disconnect-repository.command.js';
+export * from './repositories/commands/report-analysis/report-analysis.command.js';
+export * from './agents/agent-templates.js';
+export * from './agents/agent.events.js';
+export * from './agents/agent.decider.js';
+export * from './agents/agents.projection.js';
+export * from './agents/commands/create-agent/create-agent.command.js';
+export * from './agents/commands/update-agent/update-agent.command.js';
+export * from './runs/run.events.js';
+export * from './runs/run.decider.js';
+export * from './runs/runs.projection.js';
+export * from './runs/commands/start-run/start-run.command.js';
+export * from './runs/commands/claim-run/claim-run.command.js';
+export * from './runs/commands/complete-run/complete-run.command.js';
+export * from './runs/commands/fail-run/fail-run.command.js';
+export * from './runs/commands/cancel-run/cancel-run.command.js';
+export * from './security/security.events.js';
+export * from './security/security.decider.js';
+export * from './security/security.projection.js';
+export * from './security/commands/report-scan/report-scan.command.js';
+export * from './approvals/approval.events.js';
+export * from './approvals/approval.decider.js';
+export * from './approvals/approvals.projection.js';
+export * from './approvals/approval-expiry.sweeper.js';
+export * from './approvals/commands/request-approval/request-approval.command.js';
+export * from './approvals/commands/decide-approval/decide-approval.command.js';
+export * from './platform-domain.module.js';

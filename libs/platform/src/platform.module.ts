@@ -17,7 +17,7 @@ import { GetApiKeyController } from './api-keys/queries/get-api-key/get-api-key.
 import { ListApiKeysHandler } from './api-keys/queries/list-api-keys/list-api-keys.handler.js';
 import { ListApiKeysController } from './api-keys/queries/list-api-keys/list-api-keys.http.controller.js';
 import { PlatformBootstrap } from './bootstrap/platform-bootstrap.js';
-import { ListRepositoriesPlaceholderController } from './repositories/list-repositories/list-repositories.http.controller.js';
+import { PlatformDomainModule } from './platform-domain.module.js';
 import { ReadYourWrites } from './shared/read-your-writes.js';
 
 /**
@@ -25,15 +25,19 @@ import { ReadYourWrites } from './shared/read-your-writes.js';
  * rate limits for `/v1`, and the D4 bootstrap. Registered once in apps/api/src/features.ts.
  */
 @Module({
-  imports: [CqrsModule.forRoot(), PlatformAccessModule, ProjectionsModule.forFeature([accountsProjection, apiKeysProjection])],
+  imports: [
+    CqrsModule.forRoot(),
+    PlatformAccessModule,
+    ProjectionsModule.forFeature([accountsProjection, apiKeysProjection]),
+    // Repositories, agents and runs, security, approvals, platform events (issue 4).
+    PlatformDomainModule,
+  ],
   controllers: [
     CreateApiKeyController,
     ListApiKeysController,
     GetApiKeyController,
     RevokeApiKeyController,
     GetAccountController,
-    // Replaced by the repositories feature (issue 4).
-    ListRepositoriesPlaceholderController,
   ],
   providers: [
     ReadYourWrites,

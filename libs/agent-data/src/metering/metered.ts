@@ -31,7 +31,9 @@ interface Reply {
  *  3. its result is charged, durably, BEFORE Nest serialises and sends it; if the credits went
  *     meanwhile (another request, another process) the client gets 402 instead of the data.
  * Paid responses carry `X-Credits-Charged` and `X-Credits-Balance`. Handlers must return their
- * data (no `@Res()` streaming), so nothing leaves before the charge.
+ * data (no `@Res()` streaming), so nothing leaves before the charge. `HEAD` (which Fastify
+ * answers for every GET route) runs no handler and charges nothing: a free preflight answering
+ * 200 with `X-Credits-Required` and `X-Credits-Balance`, or the 402.
  */
 export function Metered(meter: MeterName): MethodDecorator {
   return applyDecorators(SetMetadata(METER_METADATA, meter), UseGuards(AgentKeyGuard), UseInterceptors(MeteredInterceptor));
@@ -49,7 +51,7 @@ export class MeteredInterceptor implements NestInterceptor {
     const meter = this.reflector.get<MeterName | undefined>(METER_METADATA, context.getHandler());
     if (!meter) return next.handle();
     const http = context.switchToHttp();
-    const request = http.getRequest<AgentRequest & RequestOrigin>();
+    const request = http.getRequest<AgentRequest & RequestOrigin & { method?: string }>();
     const reply = http.getResponse<Reply>();
     const principal = request.principal;
     if (!principal) throw new Error('Metered route reached without an authenticated agent key');
@@ -62,6 +64,15 @@ export class MeteredInterceptor implements NestInterceptor {
         return publicBaseUrl(request, config);
       },
     };
+    if (request.method === 'HEAD') {
+      // A free preflight: no handler, no charge; 402 when a call could not be paid.
+      return defer(async () => {
+        const quote = await this.metering.quote(caller, meter);
+        reply.header('X-Credits-Required', usdString(quote.priceCents));
+        reply.header('X-Credits-Balance', usdString(quote.balanceCents));
+        return undefined;
+      });
+    }
     return defer(async () => {
       const hold = await this.metering.authorize(caller, meter);
       try {

@@ -54,6 +54,17 @@ export class MeteringService {
     return outcome.reservation;
   }
 
+  /**
+   * Whether the balance covers one call of `meter` now (402 otherwise), without charging or
+   * holding anything: `HEAD` on a paid route, a free preflight.
+   */
+  async quote(caller: MeteredCaller, meter: MeterName): Promise<{ priceCents: number; balanceCents: number }> {
+    const hold = await this.authorize(caller, meter);
+    hold.release();
+    const { state } = await this.credits.state(caller.accountId);
+    return { priceCents: this.priceOf(meter), balanceCents: state.balanceCents };
+  }
+
   /** Charges one successful call; resolves once the MeterCharged event is durable. */
   async charge(caller: MeteredCaller, meter: MeterName, requestId: string, hold?: Reservation): Promise<Charged> {
     const price = this.priceOf(meter);

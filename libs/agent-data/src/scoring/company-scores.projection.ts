@@ -19,7 +19,9 @@ import { type CompanyScore, scoreCompany, SCORES_PROJECTION_VERSION } from './sc
  *   checked along the range);
  * - `discovery_sectors`: one document per (company, sector), the same ranking per sector
  *   (a company has several sectors; the document store does not match array elements);
- * - `company_score_stats`: one document (`all`): companies scored, time of the last import.
+ * - `company_score_stats`: one document (`all`): companies scored, time of the last import, and
+ *   the position of the last company event applied (readers key caches of pages on it; it is
+ *   written last in each batch, after the documents it vouches for).
  */
 export const COMPANY_SCORES_PROJECTION = 'company-scores';
 export const COMPANY_SCORES_COLLECTION = 'company_scores';
@@ -69,6 +71,8 @@ export interface DiscoveryRankDoc {
 export interface ScoreStatsDoc extends Doc {
   companies: number;
   last_import_at: string | null;
+  /** Global position of the last company event applied: changes exactly when the ranking may have. */
+  last_position: number;
 }
 
 const DESCRIPTION_CHARS = 200;
@@ -149,11 +153,12 @@ export const companyScoresProjection: ProjectionDefinition = {
     }
     for (const sector of profile.sectors) ctx.upsert(DISCOVERY_SECTORS_COLLECTION, { ...rank, id: sectorDocId(id, sector), sector });
 
-    const stats = (await ctx.get<ScoreStatsDoc>(SCORE_STATS_COLLECTION, SCORE_STATS_ID)) ?? { id: SCORE_STATS_ID, companies: 0, last_import_at: null };
+    const stats = (await ctx.get<ScoreStatsDoc>(SCORE_STATS_COLLECTION, SCORE_STATS_ID)) ?? { id: SCORE_STATS_ID, companies: 0, last_import_at: null, last_position: 0 };
     ctx.upsert(SCORE_STATS_COLLECTION, {
       id: SCORE_STATS_ID,
       companies: stats.companies + (existing ? 0 : 1),
       last_import_at: stats.last_import_at === null || event.data.at > stats.last_import_at ? event.data.at : stats.last_import_at,
+      last_position: Math.max(stats.last_position, raw.position),
     } satisfies ScoreStatsDoc);
   },
 };

@@ -9,6 +9,7 @@ export interface AllExceptionsFilterOptions {
 }
 
 interface AnyRequest {
+  id?: string;
   method?: string;
   url?: string;
   originalUrl?: string;
@@ -52,7 +53,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       );
       if (response.unexpected) {
         const stack = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
-        this.logger.error(`${request?.method ?? '?'} ${path} failed: ${stack}`);
+        this.logger.error(`${request?.method ?? '?'} ${path} failed (request ${request?.id ?? '?'}): ${stack}`);
       }
       send(reply, response.status, response.headers, JSON.stringify(response.body));
     } catch (failure) {

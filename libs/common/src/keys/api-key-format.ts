@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
@@ -56,8 +57,12 @@ export function parseApiKey(value: string): ParsedKey {
   return { ok: true, env: m[1] as KeyEnvironment, hash: hashApiKey(value), displayPrefix: displayPrefix(value) };
 }
 
+/** `crypto.hash` (Node ≥ 20.12): one call, about half the cost of createHash().update().digest(). */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
+/** Hex SHA-256 of a key: what is stored and looked up. */
 export function hashApiKey(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return oneShotHash ? oneShotHash('sha256', value, 'hex') : createHash('sha256').update(value).digest('hex');
 }
 
 /** Short non-secret prefix shown in key lists (`svc_test_AbC4`): 4 of 32 random chars. */

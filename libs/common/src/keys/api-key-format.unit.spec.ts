@@ -29,6 +29,10 @@ describe('API key format', () => {
     }
   });
 
+  it('hashes with SHA-256 in hex (what the read model stores)', () => {
+    assert.equal(hashApiKey('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
   it('shows a short non-secret prefix', () => {
     const key = generateApiKey('live');
     assert.equal(displayPrefix(key), key.slice(0, 13));

@@ -26,8 +26,9 @@ const SURFACE_NAMES: Record<KeySurface, string> = { platform: 'the platform API 
  * 2. lookup by SHA-256 in the api-keys read model (unique index: cost independent of the number
  *    of keys), then a constant-time comparison of the hashes;
  * 3. revoked → REVOKED_KEY; issued by the other surface → KEY_WRONG_SURFACE.
- * Looked-up keys are cached per process for at most KEY_CACHE_TTL_MS (monotonic time); a revoke
- * in this process drops its entry at once (`invalidate`). Failures throw 401 AppErrors.
+ * Looked-up keys are cached per process for at most KEY_CACHE_TTL_MS (monotonic time), by the
+ * key's value, so a cached request skips the checksum and the SHA-256 too; a revoke in this
+ * process drops its entry at once (`invalidate`). Failures throw 401 AppErrors.
  */
 @Injectable()
 export class ApiKeyAuthenticator {
@@ -42,19 +43,8 @@ export class ApiKeyAuthenticator {
   ) {}
 
   async authenticate(rawKey: string, surface: KeySurface): Promise<ApiKeyPrincipal> {
-    const parsed = parseApiKey(rawKey);
-    if (!parsed.ok) {
-      throw unauthorized(
-        'INVALID_KEY',
-        parsed.reason === 'bad_checksum' ? 'The API key is not valid (checksum mismatch).' : 'The API key is not valid.',
-      );
-    }
-    if (parsed.env !== this.config.env) {
-      throw unauthorized('KEY_WRONG_ENVIRONMENT', `This is a ${parsed.env} key; this deployment accepts svc_${this.config.env}_ keys only.`);
-    }
-    // Cached keys are answered without a further promise (this runs on every request).
-    const doc = this.cached(parsed.hash) ?? (await this.lookup(parsed.hash));
-    if (!doc || !sameHash(doc.key_hash, parsed.hash)) throw unauthorized('INVALID_KEY', 'The API key is not valid.');
+    // Cached keys are answered without parsing, hashing or a further promise (every request).
+    const doc = this.cached(rawKey) ?? (await this.lookup(rawKey));
     if (doc.revoked_at !== null || this.revokedHere.has(doc.id)) throw unauthorized('REVOKED_KEY', 'The API key has been revoked.');
     if (doc.surface !== surface) {
       throw unauthorized('KEY_WRONG_SURFACE', `This key was issued for ${SURFACE_NAMES[doc.surface]} and is not accepted here.`);
@@ -74,19 +64,30 @@ export class ApiKeyAuthenticator {
     for (const [hash, entry] of this.cache) if (entry.doc.id === keyId) this.cache.delete(hash);
   }
 
-  private cached(hash: string): CacheEntry['doc'] | undefined {
-    const entry = this.cache.get(hash);
+  private cached(rawKey: string): CacheEntry['doc'] | undefined {
+    const entry = this.cache.get(rawKey);
     return entry && entry.expires > performance.now() ? entry.doc : undefined;
   }
 
-  private async lookup(hash: string): Promise<CacheEntry['doc'] | null> {
+  /** Shape, checksum and environment first (no lookup for those), then the read model by hash. */
+  private async lookup(rawKey: string): Promise<CacheEntry['doc']> {
+    const parsed = parseApiKey(rawKey);
+    if (!parsed.ok) {
+      throw unauthorized(
+        'INVALID_KEY',
+        parsed.reason === 'bad_checksum' ? 'The API key is not valid (checksum mismatch).' : 'The API key is not valid.',
+      );
+    }
+    if (parsed.env !== this.config.env) {
+      throw unauthorized('KEY_WRONG_ENVIRONMENT', `This is a ${parsed.env} key; this deployment accepts svc_${this.config.env}_ keys only.`);
+    }
     const now = performance.now();
-    const { items } = await this.projections.collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION).find({ key_hash: hash }, { limit: 1 });
+    const { items } = await this.projections.collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION).find({ key_hash: parsed.hash }, { limit: 1 });
     const doc = items[0];
-    if (!doc) {
+    if (!doc || !sameHash(doc.key_hash, parsed.hash)) {
       // Unknown keys are not cached: a key created a moment later must work at once.
-      this.cache.delete(hash);
-      return null;
+      this.cache.delete(rawKey);
+      throw unauthorized('INVALID_KEY', 'The API key is not valid.');
     }
     // Once the read model shows the revocation, the local mark is no longer needed.
     if (doc.revoked_at !== null) this.revokedHere.delete(doc.id);
@@ -103,7 +104,7 @@ export class ApiKeyAuthenticator {
       },
       expires: now + KEY_CACHE_TTL_MS,
     };
-    this.cache.set(hash, entry);
+    this.cache.set(rawKey, entry);
     return entry.doc;
   }
 }

@@ -133,12 +133,13 @@ export class WebhookDispatcher {
   private lastSweep = performance.now();
   /** Targets of the active webhooks (for the per-target refill), refreshed every few seconds. */
   private knownTargets: { targets: string[]; at: number } | null = null;
+  /** Where the sweep over due deliveries goes on (keyset cursor), or from the start. */
+  private sweepAfter: string | undefined;
   /** A webhook changed: drop cached webhook documents once the read model has the change. */
   private webhooksChanged = false;
   /** Highest position this dispatcher appended or was told about: the read model must reach it. */
   private wantPosition = 0;
   private readonly stats = { attempts: 0, succeeded: 0, failed: 0 };
-  readonly debug = { refills: 0, scanned: 0, added: 0, stale: 0, known: 0, full: 0, catchUpMs: 0, refillMs: 0, revisionSkips: 0, preMs: 0, sendMs: 0, recordMs: 0 };
 
   constructor(
     readonly channel: WebhookChannel,
@@ -198,7 +199,7 @@ export class WebhookDispatcher {
       const before = this.stats.attempts;
       this.webhooksChanged = true;
       await this.reconcileDisables();
-      await this.refill();
+      await this.refill(true);
       this.pump();
       if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
       const moved = this.stats.attempts !== before || (await this.deps.events.headPosition()) !== head;
@@ -224,18 +225,14 @@ export class WebhookDispatcher {
         if (performance.now() - this.lastReconcile > RECONCILE_EVERY_MS) await this.reconcileDisables();
         // Look at the read model when something may have become due (new work, more left behind
         // last time, or the timer) and the queue has room; otherwise only start what is queued.
-        if ((this.dirty || this.more || timedOut) && this.queued.size <= this.lowWater()) {
+        if ((this.dirty || this.more || timedOut) && this.runnable() <= this.lowWater()) {
           this.dirty = false;
-          let t = performance.now();
           await this.catchUp(this.wantPosition, 5000).catch(() => undefined);
-          this.debug.catchUpMs += performance.now() - t;
-          t = performance.now();
-          this.debug.added += await this.refill();
-          this.debug.refillMs += performance.now() - t;
-          this.debug.refills++;
+          // Nothing new this time (what is due waits for a busy host): no need to look again at once.
+          if ((await this.refill(timedOut)) === 0) this.more = false;
         }
         this.pump();
-        if (this.queued.size <= this.lowWater() && (this.dirty || this.more)) delay = 0;
+        if (this.runnable() <= this.lowWater() && (this.dirty || this.more)) delay = 0;
         else if (!this.dirty && !this.more) delay = await this.nextDueDelay();
         backoff = 200;
       } catch (error) {
@@ -248,7 +245,7 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Below this many queued deliveries the read model is read again. */
+  /** Below this many startable queued deliveries (their host has room) the read model is read again. */
   private lowWater(): number {
     return Math.floor(this.settings.maxQueued / 4);
   }
@@ -325,7 +322,7 @@ export class WebhookDispatcher {
   }
 
   /** Reads due deliveries into the per-host queues. Returns how many were added. */
-  private async refill(): Promise<number> {
+  private async refill(fromStart = false): Promise<number> {
     if (this.stopping) return 0;
     const now = this.deps.clock.now().toISOString();
     this.prune();
@@ -337,7 +334,11 @@ export class WebhookDispatcher {
     let added = 0;
     let scanned = 0;
     let hostsFull = false;
-    let after: string | undefined;
+    // Continue the sweep where the last refill stopped (what it passed is queued, in flight or
+    // recorded); a sweep that reached the end starts over next time, so deliveries that became
+    // due behind it (retries) are found within one sweep.
+    let after = fromStart ? undefined : this.sweepAfter;
+    this.sweepAfter = undefined;
     this.more = false;
     while (this.queued.size < this.settings.maxQueued && scanned < this.settings.scanLimit) {
       const page = await this.deliveries.find(
@@ -345,16 +346,12 @@ export class WebhookDispatcher {
         { sort: [['dispatch_at', 1]], limit: this.settings.pageSize, ...(after ? { after } : {}) },
       );
       scanned += page.items.length;
-      this.debug.scanned += page.items.length;
       let fullStreak = 0;
       for (const doc of page.items) {
         const r = this.enqueue(doc);
         if (r === 'added') added++;
         else if (r === 'host_full') hostsFull = true;
         fullStreak = r === 'host_full' ? fullStreak + 1 : 0;
-        if (r === 'stale') this.debug.stale++;
-        else if (r === 'known') this.debug.known++;
-        else if (r === 'host_full') this.debug.full++;
       }
       if (!page.nextCursor) {
         // Due deliveries were left out only if a host's queue was full.
@@ -362,6 +359,7 @@ export class WebhookDispatcher {
         return added;
       }
       after = page.nextCursor;
+      if (!hostsFull) this.sweepAfter = after;
       // A page ending in a long run of one backed-up host: ask per target instead of scanning on.
       if (fullStreak >= this.settings.pageSize / 2) break;
     }
@@ -453,7 +451,7 @@ export class WebhookDispatcher {
         this.inFlight.delete(task.doc.id);
         releaseHost();
         this.pump();
-        if (this.queued.size <= this.lowWater() && (this.dirty || this.more)) this.wake();
+        if (this.runnable() <= this.lowWater() && (this.dirty || this.more)) this.wake();
       });
     this.inFlight.set(task.doc.id, run);
   }
@@ -474,7 +472,6 @@ export class WebhookDispatcher {
 
   private async run({ doc, releaseHost }: Task): Promise<void> {
     if (this.stopping) return;
-    const tRun = performance.now();
     const webhook = await this.webhook(doc.webhook_id);
     if (!webhook || webhook.status === 'deleted') return;
     const manual = doc.manual_request_id !== null;
@@ -491,7 +488,6 @@ export class WebhookDispatcher {
       const stream = deliveryStream(doc.id);
       const revision = (await this.deps.events.streamRevision(stream)) ?? -1;
       if (revision !== doc.revision) {
-        this.debug.revisionSkips++;
         // The read model is behind this delivery's stream: decide again once it caught up.
         this.recorded.set(doc.id, { revision, at: performance.now() });
         return;
@@ -514,8 +510,6 @@ export class WebhookDispatcher {
       const decision = (await this.deps.hooks?.beforeSend?.(context)) ?? { send: true as const };
       const startedAt = this.deps.clock.now();
       sent = true;
-      const tSend = performance.now();
-      this.debug.preMs += tSend - tRun;
       const outcome: AttemptOutcome = decision.send
         ? await this.deps.sender.send({
             url: webhook.url,
@@ -525,14 +519,11 @@ export class WebhookDispatcher {
         : { statusCode: null, durationMs: 0, error: decision.error, responseBody: null, succeeded: false };
       const completedAt = this.deps.clock.now();
       releaseHost?.();
-      const tRec = performance.now();
-      this.debug.sendMs += tRec - tSend;
       await this.deps.hooks?.afterAttempt?.(context, outcome).catch((error: unknown) => {
         this.logger.warn(`dispatcher ${this.channel.name}: afterAttempt hook failed for ${doc.id}: ${message(error)}`);
       });
       // Once sent, the lease is kept: if recording fails, nobody resends before it expires.
       const attempted = await this.record(doc, revision, { manual, startedAt, completedAt, outcome });
-      this.debug.recordMs += performance.now() - tRec;
       this.stats.attempts++;
       if (outcome.succeeded) this.stats.succeeded++;
       else this.stats.failed++;

@@ -7,6 +7,9 @@ import {
   DISCOVERY_RANK_COLLECTION,
   DISCOVERY_SECTORS_COLLECTION,
   type DiscoveryRankDoc,
+  SCORE_STATS_COLLECTION,
+  SCORE_STATS_ID,
+  type ScoreStatsDoc,
 } from '../../scoring/company-scores.projection.js';
 import { MODEL_VERSION } from '../../scoring/scoring-model.js';
 import { TopCompaniesQuery } from './top-companies.query.js';
@@ -39,14 +42,37 @@ function decodeCursor(cursor: string, key: string): CursorBody {
 const encodeCursor = (body: CursorBody) => Buffer.from(JSON.stringify(body)).toString('base64url');
 
 const SORT: Array<[string, 1 | -1]> = [['score', -1]];
+const CACHE_ENTRIES = 256;
 
+/**
+ * Pages are cached, keyed by the ranking's version: the position of the last company event the
+ * scores projection applied (its stats document, one small read). A cached page is exactly what
+ * the read model holds at that version, and the version moves only when an import changes a
+ * company, so popular pages (the top 10) are served without the range read and its parsing.
+ */
 @QueryHandler(TopCompaniesQuery)
 export class TopCompaniesHandler implements IQueryHandler<TopCompaniesQuery, DiscoveryPage> {
+  private readonly cache = new Map<string, DiscoveryPage>();
+
   constructor(private readonly projections: ProjectionStore) {}
 
   async execute({ params }: TopCompaniesQuery): Promise<DiscoveryPage> {
     const key = filterKey(params);
     const after = params.cursor ? decodeCursor(params.cursor, key) : null;
+    const [generation, stats] = await Promise.all([
+      this.projections.generation(COMPANY_SCORES_PROJECTION),
+      this.projections.collection<ScoreStatsDoc>(COMPANY_SCORES_PROJECTION, SCORE_STATS_COLLECTION).get(SCORE_STATS_ID),
+    ]);
+    const cacheKey = `${generation}:${stats?.last_position ?? 0}:${key}:${params.limit}:${params.cursor ?? ''}`;
+    const cached = this.cache.get(cacheKey);
+    if (cached) return cached;
+    const page = await this.read(params, key, after);
+    if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
+    this.cache.set(cacheKey, page);
+    return page;
+  }
+
+  private async read(params: TopCompaniesQueryParams, key: string, after: CursorBody | null): Promise<DiscoveryPage> {
     const filter: Filter = {};
     if (params.sector) filter.sector = params.sector;
     if (params.stage) filter.stage = params.stage;

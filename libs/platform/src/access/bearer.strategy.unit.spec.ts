@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { BearerTokenResolvers } from './bearer-token-resolvers.js';
+import { PlatformBearerStrategy } from './bearer.strategy.js';
+import type { Principal } from './principal.js';
+
+const principal: Principal = { kind: 'api_key', id: 'key_1', keyId: 'key_1', accountId: 'acct_1', scopes: ['read'], surface: 'platform', environment: 'test' };
+
+function strategy(resolve: (token: string) => Promise<Principal>) {
+  return new PlatformBearerStrategy({ resolve } as unknown as BearerTokenResolvers);
+}
+
+describe('PlatformBearerStrategy.authenticateRequest (passport-http-bearer outcomes)', () => {
+  it('resolves the principal of a Bearer token through the resolvers', async () => {
+    const seen: string[] = [];
+    const s = strategy(async (token) => (seen.push(token), principal));
+    assert.deepEqual(await s.authenticateRequest({ headers: { authorization: 'Bearer tok_1' } }), { principal, challenge: undefined, status: undefined });
+    // The scheme is case-insensitive (RFC 6750 / passport-http-bearer).
+    await s.authenticateRequest({ headers: { authorization: 'bearer tok_2' } });
+    assert.deepEqual(seen, ['tok_1', 'tok_2']);
+  });
+
+  it('answers a challenge without a token, and status 400 for a malformed header', async () => {
+    const s = strategy(async () => principal);
+    const missing = await s.authenticateRequest({ headers: {} });
+    assert.equal(missing.principal, undefined);
+    assert.equal(missing.status, undefined);
+    assert.match(String(missing.challenge), /^Bearer realm="svc"/);
+    assert.deepEqual(await s.authenticateRequest({ headers: { authorization: 'Bearer' } }), { principal: undefined, challenge: undefined, status: 400 });
+    assert.deepEqual(await s.authenticateRequest({ headers: { authorization: 'Bearer a b' } }), { principal: undefined, challenge: undefined, status: 400 });
+    // Another scheme: no token found, the plain challenge.
+    const basic = await s.authenticateRequest({ headers: { authorization: 'Basic dXNlcjpwdw==' } });
+    assert.equal(basic.status, undefined);
+    assert.match(String(basic.challenge), /^Bearer realm="svc"/);
+  });
+
+  it("rejects with the resolver's error (a 401 AppError in practice)", async () => {
+    const failure = new Error('revoked');
+    const s = strategy(async () => {
+      throw failure;
+    });
+    await assert.rejects(s.authenticateRequest({ headers: { authorization: 'Bearer tok' } }), (e) => e === failure);
+  });
+
+  it('keeps concurrent requests apart', async () => {
+    const s = strategy(async (token) => ({ ...principal, id: token }));
+    const outcomes = await Promise.all(['a', 'b', 'c'].map((t) => s.authenticateRequest({ headers: { authorization: `Bearer ${t}` } })));
+    assert.deepEqual(outcomes.map((o) => o.principal?.id), ['a', 'b', 'c']);
+  });
+});

@@ -1,0 +1,34 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { Operation } from '#common';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../access/platform-openapi.js';
+import type { Principal } from '../../../access/principal.js';
+import { CurrentPrincipal, PlatformAuth, RequireScope } from '../../../access/require-scope.decorator.js';
+import { approvalIdParams, approvalViewSchema, type ApprovalView } from '../../approval.view.js';
+import { GetApprovalQuery } from './get-approval.query.js';
+
+@Controller('v1/approvals')
+@PlatformAuth()
+export class GetApprovalController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get(':id')
+  @RequireScope('read')
+  @Operation({
+    summary: 'Get an approval',
+    description: 'Scope `read`. A pending approval past its deadline shows as `expired`.',
+    tags: ['approvals'],
+    operationId: 'getApproval',
+    params: approvalIdParams,
+    responses: {
+      200: { description: 'The approval.', schema: approvalViewSchema, headers: RATE_LIMIT_HEADERS },
+      404: { description: '`APPROVAL_NOT_FOUND`.' },
+      ...platformErrorResponses(),
+    },
+    security: ['bearer'],
+  })
+  get(@Param() params: z.output<typeof approvalIdParams>, @CurrentPrincipal() principal: Principal): Promise<ApprovalView> {
+    return this.queries.execute(new GetApprovalQuery(principal.accountId, params.id));
+  }
+}

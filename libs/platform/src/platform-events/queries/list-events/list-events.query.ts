@@ -1,0 +1,14 @@
+import { Query } from '@nestjs/cqrs';
+import type { ListPage } from '#common';
+import type { PlatformEventEnvelope, PlatformEventType } from '../../platform-event.js';
+
+export class ListEventsQuery extends Query<ListPage<PlatformEventEnvelope>> {
+  constructor(
+    readonly accountId: string,
+    readonly filters: { types?: PlatformEventType[] | undefined; repository?: string | undefined },
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}

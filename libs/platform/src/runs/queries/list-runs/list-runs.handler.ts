@@ -1,0 +1,21 @@
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { ListPage } from '#common';
+import type { Filter } from '#documents';
+import { findPage } from '../../../shared/find-page.js';
+import { RunLookup } from '../../run-lookup.js';
+import { toRunView, type RunView } from '../../run.view.js';
+import { ListRunsQuery } from './list-runs.query.js';
+
+/** The account's runs, most recently queued first. */
+@QueryHandler(ListRunsQuery)
+export class ListRunsHandler implements IQueryHandler<ListRunsQuery, ListPage<RunView>> {
+  constructor(private readonly runs: RunLookup) {}
+
+  execute(query: ListRunsQuery): Promise<ListPage<RunView>> {
+    const filter: Filter = { account_id: query.accountId };
+    if (query.filters.status) filter.status = query.filters.status;
+    if (query.filters.agentId) filter['agent.id'] = query.filters.agentId;
+    if (query.filters.repositoryId) filter['repository.id'] = query.filters.repositoryId;
+    return findPage(this.runs.collection(), filter, [['queued_at', -1]], query, toRunView);
+  }
+}

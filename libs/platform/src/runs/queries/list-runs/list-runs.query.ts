@@ -1,0 +1,15 @@
+import { Query } from '@nestjs/cqrs';
+import type { ListPage } from '#common';
+import type { RunStatus } from '../../run.events.js';
+import type { RunView } from '../../run.view.js';
+
+export class ListRunsQuery extends Query<ListPage<RunView>> {
+  constructor(
+    readonly accountId: string,
+    readonly filters: { status?: RunStatus | undefined; agentId?: string | undefined; repositoryId?: string | undefined },
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Injectable, Module } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { FakeClock } from '#common';
+import { EVENT_STORE, type EventStore } from '#eventstore';
+import {
+  type AttemptContext,
+  type AttemptOutcome,
+  type BeforeSendDecision,
+  CreateWebhookCommand,
+  type DeliveryHooks,
+  ListDeliveriesQuery,
+  type WebhookChannel,
+  WebhookChannelModule,
+  WebhookDispatchers,
+} from '#webhooks';
+import { startTestApi, type TestApi } from '../api/support/test-api.js';
+import { TestReceiver } from './support/receiver.js';
+
+const SECRET = 'tenant-secret-0123456789';
+
+/** A second channel, as the agent surface's workspace subscriptions will be: tenant owners, own events. */
+const tenantChannel: WebhookChannel = {
+  name: 'tenant_test',
+  ownerKind: 'tenant',
+  idPrefix: 'sub',
+  eventTypes: ['workspace.memo_updated', 'workspace.deal_updated'],
+  testEventType: 'webhook.test',
+  source: {
+    storedEventTypes: ['TestWorkspaceEventRecorded'],
+    toEnvelope(event) {
+      const d = event.data as { tenant_id: string; envelope: { id: string; type: string; created: string; data: Record<string, unknown> } };
+      return { ownerId: d.tenant_id, envelope: d.envelope };
+    },
+  },
+};
+
+/** Stands in for the `deliver.workspace.webhook` meter: charges each push, refuses when "out of credits". */
+@Injectable()
+class TestMeter implements DeliveryHooks {
+  credits = 1;
+  readonly charged: string[] = [];
+  readonly outcomes: Array<{ key: string; ok: boolean }> = [];
+
+  async beforeSend(attempt: AttemptContext): Promise<BeforeSendDecision> {
+    if (this.credits <= 0) return { send: false, error: 'insufficient_credits' };
+    this.credits -= 1;
+    this.charged.push(attempt.attemptKey);
+    return { send: true };
+  }
+
+  async afterAttempt(attempt: AttemptContext, outcome: AttemptOutcome): Promise<void> {
+    this.outcomes.push({ key: attempt.attemptKey, ok: outcome.succeeded });
+  }
+}
+
+@Module({ imports: [WebhookChannelModule.forChannel(tenantChannel, { hooks: TestMeter })] })
+class TenantWebhooksTestModule {}
+
+describe('the engine serves another channel (tenant owners, own event source, metering hooks)', () => {
+  let api: TestApi;
+  let receiver: TestReceiver;
+  const clock = new FakeClock('2026-07-01T00:00:00.000Z');
+  before(async () => {
+    api = await startTestApi({ clock, imports: [TenantWebhooksTestModule], env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    receiver = await TestReceiver.start();
+  });
+  after(async () => {
+    await api?.close();
+    await receiver?.close();
+  });
+
+  it('fans out the channel’s own events to its own owners, signs them, and calls the hooks around each push', async () => {
+    const commands = api.app.get(CommandBus);
+    const owner = { kind: 'tenant' as const, id: 'tn_01TESTTENANT0000000000000000' };
+    const created = await commands.execute(
+      new CreateWebhookCommand({ channel: 'tenant_test', owner, url: receiver.endpoint('/tenant', SECRET), events: ['workspace.memo_updated'], secret: SECRET }),
+    );
+    assert.match(created.id, /^sub_/);
+    const store = api.app.get<EventStore>(EVENT_STORE);
+    const publish = (id: string, tenant: string) =>
+      store.append(`workspace-${id}`, [
+        { type: 'TestWorkspaceEventRecorded', data: { tenant_id: tenant, envelope: { id, type: 'workspace.memo_updated', created: clock.now().toISOString(), data: { memo: 'x' } } } },
+      ]);
+    await publish('evt_TENANT000000000000000000001', owner.id);
+    await publish('evt_TENANT000000000000000000002', 'tn_someone_else');
+    const dispatcher = api.app.get(WebhookDispatchers).get('tenant_test');
+    await dispatcher.drain();
+    assert.equal(receiver.at('/tenant').length, 1);
+    assert.equal(receiver.at('/tenant')[0]!.signatureValid, true);
+    const meter = api.app.get(TestMeter);
+    assert.equal(meter.charged.length, 1);
+    assert.deepEqual(meter.outcomes.map((o) => o.ok), [true]);
+
+    // Out of credits: the attempt is recorded as failed without sending, and follows the schedule.
+    await publish('evt_TENANT000000000000000000003', owner.id);
+    await dispatcher.drain();
+    assert.equal(receiver.at('/tenant').length, 1);
+    const page = await api.app.get(QueryBus).execute(new ListDeliveriesQuery('tenant_test', owner, created.id, 10));
+    const refused = page.data.find((d) => d.event_id === 'evt_TENANT000000000000000000003')!;
+    assert.equal(refused.state, 'pending');
+    assert.equal(refused.attempts[0]!.error, 'insufficient_credits');
+    assert.equal(refused.next_attempt_at, new Date(clock.now().getTime() + 60_000).toISOString());
+    meter.credits = 5;
+    clock.advance(60_000);
+    await dispatcher.drain();
+    assert.equal(receiver.at('/tenant').length, 2);
+
+    // The platform channel knows nothing of it.
+    await assert.rejects(
+      api.app.get(QueryBus).execute(new ListDeliveriesQuery('platform', { kind: 'platform_account', id: owner.id }, created.id, 10)),
+      (e: { status?: number }) => e.status === 404,
+    );
+  });
+});
