@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
 import { PLATFORM_EVENT_TYPES, platformEventSource } from '#platform';
 import { ProjectionRunner } from '#projections';
-import { CreateWebhookCommand, type EnvelopeSource, platformWebhookChannel, type WebhookChannel, WebhookChannelModule } from '#webhooks';
+import { CreateWebhookCommand, type EnvelopeSource, platformWebhookChannel, type WebhookChannel } from '#webhooks';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { TestReceiver } from '../webhooks/support/receiver.js';
 import { type Body, type Call, domainAccount, expectStatus, listAll, pullRequest, vuln } from './support/domain-client.js';
@@ -11,8 +11,8 @@ import { type Body, type Call, domainAccount, expectStatus, listAll, pullRequest
 // The seam with the webhook engine (issue 5): the platform events as an envelope source. The type
 // annotation is the compile-time half of the contract.
 const source: EnvelopeSource = platformEventSource;
-/** The platform channel fed by this source, under its own name so it runs beside the app's own. */
-const channel: WebhookChannel = { ...platformWebhookChannel, name: 'domainevents', source };
+/** The app's own `/v1/webhooks` channel, which reads this source. */
+const channel: WebhookChannel = platformWebhookChannel;
 
 describe('platform events through the webhook engine (end to end, real receiver)', () => {
   let api: TestApi;
@@ -23,7 +23,8 @@ describe('platform events through the webhook engine (end to end, real receiver)
 
   before(async () => {
     receiver = await TestReceiver.start();
-    api = await startTestApi({ imports: [WebhookChannelModule.forChannel(channel)], env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    assert.ok(source.storedEventTypes.every((t) => channel.source.storedEventTypes.includes(t)), 'the platform channel reads the domain events');
+    api = await startTestApi({ env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     a = await domainAccount(api.app, api.url, { admin: ['admin'] });
     b = await domainAccount(api.app, api.url, { admin: ['admin'] });
     for (const [account, path, events] of [

@@ -21,7 +21,7 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
   let receiver: TestReceiver;
   const clock = new FakeClock(T0);
   before(async () => {
-    api = await startTestApi({ clock, env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_TIMEOUT_MS: '500' } });
+    api = await startTestApi({ clock, env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_TIMEOUT_MS: '2000' } });
     receiver = await TestReceiver.start();
   });
   after(async () => {

@@ -225,14 +225,16 @@ export class WebhookDispatcher {
         if (performance.now() - this.lastReconcile > RECONCILE_EVERY_MS) await this.reconcileDisables();
         // Look at the read model when something may have become due (new work, more left behind
         // last time, or the timer) and the queue has room; otherwise only start what is queued.
+        let added = 0;
         if ((this.dirty || this.more || timedOut) && this.runnable() <= this.lowWater()) {
           this.dirty = false;
           await this.catchUp(this.wantPosition, 5000).catch(() => undefined);
-          // Nothing new this time (what is due waits for a busy host): no need to look again at once.
-          if ((await this.refill(timedOut)) === 0) this.more = false;
+          added = await this.refill(timedOut);
         }
         this.pump();
-        if (this.runnable() <= this.lowWater() && (this.dirty || this.more)) delay = 0;
+        // Read again at once only after a refill that found work; otherwise wait for a send to
+        // finish or new work to arrive (both wake the loop), or for the next due time.
+        if (added > 0 && this.runnable() <= this.lowWater() && (this.dirty || this.more)) delay = 0;
         else if (!this.dirty && !this.more) delay = await this.nextDueDelay();
         backoff = 200;
       } catch (error) {
@@ -334,6 +336,7 @@ export class WebhookDispatcher {
     let added = 0;
     let scanned = 0;
     let hostsFull = false;
+    let busy = false;
     // Continue the sweep where the last refill stopped (what it passed is queued, in flight or
     // recorded); a sweep that reached the end starts over next time, so deliveries that became
     // due behind it (retries) are found within one sweep.
@@ -351,11 +354,13 @@ export class WebhookDispatcher {
         const r = this.enqueue(doc);
         if (r === 'added') added++;
         else if (r === 'host_full') hostsFull = true;
+        // Due but in flight (or recorded and not yet projected): look again when sends finish.
+        else busy = true;
         fullStreak = r === 'host_full' ? fullStreak + 1 : 0;
       }
       if (!page.nextCursor) {
-        // Due deliveries were left out only if a host's queue was full.
-        this.more = hostsFull;
+        // Due deliveries were left out if a host's queue was full or they were still busy.
+        this.more = hostsFull || busy;
         return added;
       }
       after = page.nextCursor;

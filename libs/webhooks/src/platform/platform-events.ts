@@ -1,4 +1,5 @@
 import type { DomainEvent, RecordedEvent } from '#eventstore';
+import { platformEventSource } from '#platform';
 import type { WebhookChannel, WebhookEnvelope } from '../engine/channel.js';
 
 /** The platform's webhook event types (spec "Events", exact names). */
@@ -53,7 +54,19 @@ export function platformEventPublished(accountId: string, event: PlatformEventEn
   return { type: PLATFORM_EVENT_PUBLISHED, data };
 }
 
-/** The `/v1/webhooks` channel of the delivery engine. */
+function explicitEnvelope(event: RecordedEvent) {
+  const data = event.data as Partial<PlatformEventPublishedData> | null;
+  const envelope = data?.event;
+  if (!data || typeof data.account_id !== 'string' || !envelope || typeof envelope.id !== 'string' || typeof envelope.type !== 'string') return null;
+  return { ownerId: data.account_id, envelope };
+}
+
+/**
+ * The `/v1/webhooks` channel of the delivery engine. Its source is the platform domain's own
+ * events (`platformEventSource` of `#platform`: repositories, runs, scans, approvals, each mapped
+ * to its envelope with an id derived from the source event, so a rebuild resends nothing), plus
+ * explicitly published `PlatformEventPublished` events.
+ */
 export const platformWebhookChannel: WebhookChannel = {
   name: 'platform',
   ownerKind: 'platform_account',
@@ -61,12 +74,11 @@ export const platformWebhookChannel: WebhookChannel = {
   eventTypes: PLATFORM_EVENT_TYPES,
   testEventType: WEBHOOK_TEST_EVENT_TYPE,
   source: {
-    storedEventTypes: [PLATFORM_EVENT_PUBLISHED],
+    storedEventTypes: [PLATFORM_EVENT_PUBLISHED, ...platformEventSource.storedEventTypes],
     toEnvelope(event: RecordedEvent) {
-      const data = event.data as Partial<PlatformEventPublishedData> | null;
-      const envelope = data?.event;
-      if (!data || typeof data.account_id !== 'string' || !envelope || typeof envelope.id !== 'string' || typeof envelope.type !== 'string') return null;
-      return { ownerId: data.account_id, envelope };
+      if (event.type === PLATFORM_EVENT_PUBLISHED) return explicitEnvelope(event);
+      const mapped = platformEventSource.toEnvelope(event);
+      return mapped ? { ownerId: mapped.ownerId, envelope: mapped.envelope as unknown as PlatformEventEnvelope } : null;
     },
   },
 };
