@@ -1,23 +1,9 @@
 import type { DomainEvent, RecordedEvent } from '#eventstore';
-import { platformEventSource } from '#platform';
+import { PLATFORM_EVENT_TYPES, platformEventSource } from '#platform';
 import type { WebhookChannel, WebhookEnvelope } from '../engine/channel.js';
 
-/** The platform's webhook event types (spec "Events", exact names). */
-export const PLATFORM_EVENT_TYPES = [
-  'agent.started',
-  'agent.completed',
-  'agent.failed',
-  'agent.issues_found',
-  'security.alert',
-  'security.resolved',
-  'security.scan_completed',
-  'approval.requested',
-  'approval.approved',
-  'approval.rejected',
-  'repository.connected',
-  'repository.disconnected',
-  'repository.analyzed',
-] as const;
+/** The platform's webhook event types (spec "Events", exact names), owned by the platform domain. */
+export { PLATFORM_EVENT_TYPES };
 export type PlatformEventType = (typeof PLATFORM_EVENT_TYPES)[number];
 
 /** D13: sent by `POST /v1/webhooks/{id}/test` whatever the subscription; not subscribable. */
