@@ -65,6 +65,9 @@ export interface DispatcherStats {
   attempts: number;
   succeeded: number;
   failed: number;
+  /** Reads of the read model for due deliveries, and the documents they returned. */
+  refills: number;
+  scanned: number;
   inFlight: number;
   queued: number;
 }
@@ -75,6 +78,8 @@ const WEBHOOK_CACHE_MS = 2000;
 /** How long this dispatcher treats a webhook it just disabled as disabled, whatever the read model says yet. */
 const LOCAL_DISABLE_MS = 5000;
 const RECONCILE_EVERY_MS = 30_000;
+/** How often, at most, the other targets are asked for while busy hosts fill the queue. */
+const OTHERS_EVERY_MS = 100;
 /** Attempt records are appended in groups of at most this many, or after this wait. */
 const RECORD_BATCH = 128;
 const RECORD_WINDOW_MS = 5;
@@ -131,6 +136,7 @@ export class WebhookDispatcher {
   private wakeUp: (() => void) | null = null;
   private lastReconcile = -Infinity;
   private lastSweep = performance.now();
+  private lastOthers = -Infinity;
   /** Targets of the active webhooks (for the per-target refill), refreshed every few seconds. */
   private knownTargets: { targets: string[]; at: number } | null = null;
   /** Where the sweep over due deliveries goes on (keyset cursor), or from the start. */
@@ -139,7 +145,7 @@ export class WebhookDispatcher {
   private webhooksChanged = false;
   /** Highest position this dispatcher appended or was told about: the read model must reach it. */
   private wantPosition = 0;
-  private readonly stats = { attempts: 0, succeeded: 0, failed: 0 };
+  private readonly stats = { attempts: 0, succeeded: 0, failed: 0, refills: 0, scanned: 0 };
 
   constructor(
     readonly channel: WebhookChannel,
@@ -224,18 +230,25 @@ export class WebhookDispatcher {
       try {
         if (performance.now() - this.lastReconcile > RECONCILE_EVERY_MS) await this.reconcileDisables();
         // Look at the read model when something may have become due (new work, more left behind
-        // last time, or the timer) and the queue has room; otherwise only start what is queued.
+        // last time, or the timer) and the queue runs low; when it is full of deliveries for
+        // busy hosts only, ask for the other targets' (now and then) instead.
         let added = 0;
-        if ((this.dirty || this.more || timedOut) && this.runnable() <= this.lowWater()) {
+        const wanted = this.dirty || this.more || timedOut;
+        if (wanted && this.queued.size <= this.lowWater()) {
           this.dirty = false;
           await this.catchUp(this.wantPosition, 5000).catch(() => undefined);
           added = await this.refill(timedOut);
+        } else if (wanted && this.othersDue()) {
+          this.lastOthers = performance.now();
+          await this.catchUp(this.wantPosition, 5000).catch(() => undefined);
+          added = await this.refillOtherTargets(this.deps.clock.now().toISOString());
         }
         this.pump();
         // Read again at once only after a refill that found work; otherwise wait for a send to
         // finish or new work to arrive (both wake the loop), or for the next due time.
-        if (added > 0 && this.runnable() <= this.lowWater() && (this.dirty || this.more)) delay = 0;
+        if (added > 0 && this.queued.size <= this.lowWater() && (this.dirty || this.more)) delay = 0;
         else if (!this.dirty && !this.more) delay = await this.nextDueDelay();
+        else if (this.runnable() <= this.lowWater()) delay = Math.min(delay, OTHERS_EVERY_MS);
         backoff = 200;
       } catch (error) {
         if (this.stopping) break;
@@ -247,9 +260,17 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Below this many startable queued deliveries (their host has room) the read model is read again. */
+  /** Below this many queued deliveries the read model is read again. */
   private lowWater(): number {
     return Math.floor(this.settings.maxQueued / 4);
+  }
+
+  /**
+   * The queue is not low, but little of it can start (its hosts are at their limit): time to
+   * ask for the other targets' due deliveries, at most every OTHERS_EVERY_MS.
+   */
+  private othersDue(): boolean {
+    return this.runnable() <= this.lowWater() && performance.now() - this.lastOthers >= OTHERS_EVERY_MS;
   }
 
   /**
@@ -333,6 +354,7 @@ export class WebhookDispatcher {
       this.webhooksChanged = false;
       this.webhookCache.clear();
     }
+    this.stats.refills++;
     let added = 0;
     let scanned = 0;
     let hostsFull = false;
@@ -349,6 +371,7 @@ export class WebhookDispatcher {
         { sort: [['dispatch_at', 1]], limit: this.settings.pageSize, ...(after ? { after } : {}) },
       );
       scanned += page.items.length;
+      this.stats.scanned += page.items.length;
       let fullStreak = 0;
       for (const doc of page.items) {
         const r = this.enqueue(doc);
@@ -365,8 +388,9 @@ export class WebhookDispatcher {
       }
       after = page.nextCursor;
       if (!hostsFull) this.sweepAfter = after;
-      // A page ending in a long run of one backed-up host: ask per target instead of scanning on.
-      if (fullStreak >= this.settings.pageSize / 2) break;
+      // A page ending in deliveries for hosts whose queue is full (a fan-out burst to one host, a
+      // backed-up receiver): ask per target instead of scanning on through them.
+      if (fullStreak > 0) break;
     }
     this.more = true;
     // The scan stopped on a backlog of hosts whose queues are full (a slow receiver): ask for
@@ -388,7 +412,8 @@ export class WebhookDispatcher {
       this.knownTargets = { targets: [...all], at: t };
     }
     let added = 0;
-    const list = this.knownTargets.targets.filter((target) => (this.hostQueues.get(target)?.length ?? 0) < this.settings.maxQueuedPerHost);
+    // Targets with little queued work: the busy ones have enough to do.
+    const list = this.knownTargets.targets.filter((target) => (this.hostQueues.get(target)?.length ?? 0) < this.settings.perHost);
     for (let i = 0; i < list.length && this.queued.size < this.settings.maxQueued; i += 50) {
       const page = await this.deliveries.find(
         { target: { $in: list.slice(i, i + 50) }, dispatch_at: { $lte: now } },
@@ -456,7 +481,7 @@ export class WebhookDispatcher {
         this.inFlight.delete(task.doc.id);
         releaseHost();
         this.pump();
-        if (this.runnable() <= this.lowWater() && (this.dirty || this.more)) this.wake();
+        if ((this.dirty || this.more) && (this.queued.size <= this.lowWater() || this.othersDue())) this.wake();
       });
     this.inFlight.set(task.doc.id, run);
   }
