@@ -1,5 +1,4 @@
 import type { AllFilter, AllSubscription, RecordedEvent } from '../event-store.port.js';
-import type { EventRow } from './sqlite-event-store.schema.js';
 
 /** What a subscription needs from the store that owns it. */
 export interface SubscriptionHost {
@@ -9,8 +8,7 @@ export interface SubscriptionHost {
    * Next matching rows after `after`, at most one page. `scannedTo` is how far the scan got
    * (with a filter, past non-matching rows); `full` says another page may follow at once.
    */
-  readSubscriptionPage(after: number, filter: AllFilter | undefined): { rows: EventRow[]; scannedTo: number; full: boolean };
-  toRecorded(row: EventRow): RecordedEvent;
+  readSubscriptionPage(after: number, filter: AllFilter | undefined): { events: RecordedEvent[]; scannedTo: number; full: boolean };
   detach(subscription: SqliteAllSubscription): void;
 }
 
@@ -64,8 +62,8 @@ export class SqliteAllSubscription implements AllSubscription {
       while (!this.closed) {
         const seen = this.host.changeVersion;
         const page = this.host.readSubscriptionPage(after, this.filter);
-        for (const row of page.rows) {
-          yield this.host.toRecorded(row);
+        for (const event of page.events) {
+          yield event;
           if (this.closed) return;
         }
         after = page.scannedTo;

@@ -15,6 +15,7 @@ import {
   type SubscribeToAllOptions,
 } from '../event-store.port.js';
 import { SqliteAllSubscription, type SubscriptionHost } from './sqlite-all-subscription.js';
+import { SqliteCommitTail } from './sqlite-commit-tail.js';
 import { EVENT_COLUMNS, EVENT_STORE_SCHEMA, type EventRow } from './sqlite-event-store.schema.js';
 
 export interface SqliteEventStoreOptions {
@@ -45,6 +46,8 @@ const PAGE_SIZE = 1000;
 const MAX_BATCH_EVENTS = 10_000;
 const MAX_POSITION = Number.MAX_SAFE_INTEGER;
 const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+/** Events of this process's newest commits kept for live subscriptions (see SqliteCommitTail). */
+const TAIL_EVENTS = 20_000;
 
 /**
  * The embedded event store (DESIGN §2) on better-sqlite3.
@@ -64,8 +67,9 @@ const WAL_AUTOCHECKPOINT_PAGES = 10_000;
  * positions, so a reader that sees position P will never later see a new event below P. Keyset
  * reads (`position > last`) can thus never skip an event; subscriptions rely on it.
  *
- * Live events: this process's commits wake subscriptions at once; other processes' commits are
- * found by polling `PRAGMA data_version` (changes whenever another connection commits).
+ * Live events: this process's commits wake subscriptions at once and are handed to them from
+ * memory (SqliteCommitTail), parsed once for all; other processes' commits are found by polling
+ * `PRAGMA data_version` (changes whenever another connection commits) and read from the file.
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
@@ -91,6 +95,9 @@ export class SqliteEventStore implements EventStore {
   private poller: NodeJS.Timeout | null = null;
   private lastDataVersion = 0;
   private version = 0;
+  private readonly tail = new SqliteCommitTail(TAIL_EVENTS);
+  /** Another process may have committed after the tail's newest commit (see readSubscriptionPage). */
+  private tailMayBeBehind = true;
 
   constructor(options: SqliteEventStoreOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
@@ -189,7 +196,6 @@ export class SqliteEventStore implements EventStore {
         return store.version;
       },
       readSubscriptionPage: (after, filter) => this.readSubscriptionPage(after, filter),
-      toRecorded: (row) => this.toRecorded(row),
       detach: (subscription) => this.detach(subscription),
     };
     const subscription = new SqliteAllSubscription(host, options.after ?? 0, options.filter);
@@ -257,10 +263,14 @@ export class SqliteEventStore implements EventStore {
     }
     const batch = this.queue.splice(0, take);
     const outcomes: Outcome[] = [];
+    const written: RecordedEvent[] = [];
+    let headBefore: number;
     try {
       this.begin.run();
+      // Read under the write lock: every event above it is one this transaction writes.
+      headBefore = this.selHead.get() as number;
       const created = new Date().toISOString();
-      for (const pending of batch) outcomes.push(this.applyOne(pending, created));
+      for (const pending of batch) outcomes.push(this.applyOne(pending, created, written));
       this.commit.run();
     } catch (error) {
       if (this.db.inTransaction) {
@@ -285,12 +295,17 @@ export class SqliteEventStore implements EventStore {
         wrote = true;
       }
     }
-    if (wrote) this.notify();
+    if (wrote) {
+      this.tail.add(headBefore, written);
+      // Whatever another process committed before this transaction shows as a gap in the tail.
+      this.tailMayBeBehind = false;
+      this.notify();
+    }
   }
 
   /** Checks and writes one append inside the open transaction. Returns its outcome, or throws
    *  (aborting the whole batch) only on a storage failure. */
-  private applyOne(pending: PendingAppend, created: string): Outcome {
+  private applyOne(pending: PendingAppend, created: string, written: RecordedEvent[]): Outcome {
     const { stream, expected } = pending;
     const events = pending.append.events;
     const current = this.selRevision.get(stream) as number | null;
@@ -313,12 +328,28 @@ export class SqliteEventStore implements EventStore {
     try {
       let revision = current ?? -1;
       let position = 0;
+      const positions: number[] = [];
       for (const event of events) {
         revision++;
         const info = this.insert.run(stream, revision, event.id, event.idGiven ? 1 : null, event.type, event.dataJson, event.metadataJson, created);
         position = Number(info.lastInsertRowid);
+        positions.push(position);
       }
       if (multi) this.release.run();
+      // Only now is this append certain to be in the transaction (a savepoint may roll back).
+      const first = revision - events.length + 1;
+      events.forEach((event, i) =>
+        written.push({
+          id: event.id,
+          stream,
+          revision: first + i,
+          position: positions[i]!,
+          type: event.type,
+          data: JSON.parse(event.dataJson),
+          metadata: event.metadataJson === null ? {} : JSON.parse(event.metadataJson),
+          created,
+        }),
+      );
       return { result: { nextExpectedRevision: revision, position } };
     } catch (error) {
       if (multi) {
@@ -358,25 +389,31 @@ export class SqliteEventStore implements EventStore {
 
   // --- reads and subscriptions --------------------------------------------------------------
 
-  private readSubscriptionPage(after: number, filter: AllFilter | undefined): { rows: EventRow[]; scannedTo: number; full: boolean } {
+  private readSubscriptionPage(after: number, filter: AllFilter | undefined): { events: RecordedEvent[]; scannedTo: number; full: boolean } {
     this.assertOpen();
+    const fromTail = this.tail.read(after, filter, PAGE_SIZE);
+    if (fromTail) {
+      // At the tail's end, the file can only hold more if another process committed since,
+      // which the poller reports (and so does a poller just started: it knows nothing yet).
+      if (this.tailMayBeBehind) fromTail.full = true;
+      return fromTail;
+    }
     const { clause, params } = filterClause(filter);
     if (!clause) {
-      const rows = this.statement(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`).all(
+      const rows = this.statement(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ${PAGE_SIZE}`).all(
         after,
-        PAGE_SIZE,
       ) as EventRow[];
-      return { rows, scannedTo: rows.length ? rows[rows.length - 1]![0] : after, full: rows.length === PAGE_SIZE };
+      return { events: rows.map((row) => this.toRecorded(row)), scannedTo: rows.length ? rows[rows.length - 1]![0] : after, full: rows.length === PAGE_SIZE };
     }
     // With a filter, bound the scan by the head read first: if the page is not full, every
     // position up to the head has been looked at, so the next scan starts past the
     // non-matching rows instead of re-reading them on every wake-up.
     const head = this.selHead.get() as number;
     const rows = this.statement(
-      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? AND position <= ?${clause} ORDER BY position LIMIT ?`,
-    ).all(after, head, ...params, PAGE_SIZE) as EventRow[];
+      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? AND position <= ?${clause} ORDER BY position LIMIT ${PAGE_SIZE}`,
+    ).all(after, head, ...params) as EventRow[];
     const full = rows.length === PAGE_SIZE;
-    return { rows, scannedTo: full ? rows[rows.length - 1]![0] : Math.max(after, head), full };
+    return { events: rows.map((row) => this.toRecorded(row)), scannedTo: full ? rows[rows.length - 1]![0] : Math.max(after, head), full };
   }
 
   private toRecorded(row: EventRow): RecordedEvent {
@@ -405,12 +442,14 @@ export class SqliteEventStore implements EventStore {
   private startPoller(): void {
     if (this.poller) return;
     this.lastDataVersion = this.selDataVersion.get() as number;
+    this.tailMayBeBehind = true;
     // Kept referenced on purpose: a worker whose only job is a subscription must stay alive.
     this.poller = setInterval(() => {
       if (this.closed) return;
       const dataVersion = this.selDataVersion.get() as number;
       if (dataVersion !== this.lastDataVersion) {
         this.lastDataVersion = dataVersion;
+        this.tailMayBeBehind = true;
         this.notify();
       }
     }, this.pollIntervalMs);

@@ -109,6 +109,64 @@ describe('SqliteEventStore specifics', () => {
       [1, 2, 3],
     );
   });
+
+  it('a live subscription gets every event once, in position order, while two connections interleave commits', async () => {
+    const mine = open(5);
+    const other = open();
+    const start = await mine.headPosition();
+    const all = mine.subscribeToAll({ after: start });
+    const filtered = mine.subscribeToAll({ after: start, filter: { eventTypePrefixes: ['Kept'] } });
+    // Read only once everything is written: it walks the remembered commits across the gaps.
+    const lagging = mine.subscribeToAll({ after: start });
+    const take = async (subscription: AsyncIterable<RecordedEvent>, count: number) => {
+      const out: RecordedEvent[] = [];
+      for await (const e of subscription) {
+        out.push(e);
+        if (out.length === count) break;
+      }
+      return out;
+    };
+    const received = Promise.all([take(all, 40), take(filtered, 20)]);
+    for (let i = 0; i < 10; i++) {
+      // Own commits (served from memory) and another connection's (read from the file) in turn,
+      // some of them in one group commit.
+      await Promise.all([
+        mine.append(`tail-${i}`, [{ type: 'Kept', data: `m${i}` }]),
+        mine.append(`tail-x${i}`, [{ type: 'Dropped', data: `d${i}` }]),
+      ]);
+      await other.append(`tail-o${i}`, [{ type: 'Kept', data: `o${i}` }, { type: 'Dropped', data: `od${i}` }]);
+    }
+    const [events, kept, late] = await Promise.race([
+      received.then(async ([a, b]) => [a, b, await take(lagging, 40)] as const),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('subscriptions did not get every event within 5 s')), 5000).unref()),
+    ]);
+    const expected = await collect(mine.readAll({ after: start }));
+    assert.deepEqual(events, expected, 'exactly what the file holds, in order');
+    assert.deepEqual(kept, expected.filter((e) => e.type === 'Kept'));
+    assert.deepEqual(late, expected);
+  });
+
+  it('a subscription that reads its own last commit from memory still gets what another process committed after it', async () => {
+    const mine = open(5);
+    const other = open();
+    const start = await mine.headPosition();
+    const subscription = mine.subscribeToAll({ after: start });
+    await mine.append('after-tail-1', [{ type: 'T', data: 'mine' }]);
+    await other.append('after-tail-2', [{ type: 'T', data: 'other' }]);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the poller has seen it; nobody reads yet
+    const received: unknown[] = [];
+    const loop = (async () => {
+      for await (const e of subscription) {
+        received.push(e.data);
+        if (received.length === 2) break;
+      }
+    })();
+    await Promise.race([
+      loop,
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`got ${JSON.stringify(received)} only`)), 3000).unref()),
+    ]);
+    assert.deepEqual(received, ['mine', 'other']);
+  });
 });
 
 async function collect(iterable: AsyncIterable<RecordedEvent>): Promise<RecordedEvent[]> {
