@@ -71,6 +71,14 @@ export interface SubscribeToAllOptions {
   /** Deliver events with position > after; default 0 (catch up from the start). */
   after?: number;
   filter?: AllFilter;
+  /**
+   * The consumer records how far it got, so `checkpoint` must move past the events the filter
+   * rejects. An adapter whose server filters without saying how far it looked (EventStoreDB's
+   * server-side filter) then filters in the client instead.
+   */
+  checkpoints?: boolean;
+  /** Told when the checkpoint moved past events the filter rejected (nothing was yielded for them). */
+  onCheckpoint?: (checkpoint: number) => void;
 }
 
 /**
@@ -79,6 +87,12 @@ export interface SubscribeToAllOptions {
  * Iterate with `for await`; `close()` ends the iteration.
  */
 export interface AllSubscription extends AsyncIterable<RecordedEvent> {
+  /**
+   * Every event at or below this position has been yielded or rejected by the filter (0 before
+   * any). Exact once the consumer waits for the next event with nothing at hand; never ahead of
+   * what was yielded. With a filter, it lets the consumer count the events it was spared as passed.
+   */
+  readonly checkpoint: number;
   close(): Promise<void>;
 }
 

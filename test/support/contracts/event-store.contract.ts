@@ -317,6 +317,32 @@ export function eventStoreContract(
         await subscription.close();
       });
 
+      test('with checkpoints, the checkpoint passes the events the filter rejects, and never runs ahead', async ({ store }, p) => {
+        const subscription = store.subscribeToAll({
+          after: await store.headPosition(),
+          filter: { eventTypePrefixes: [p.type('Keep')] },
+          checkpoints: true,
+        });
+        const kept = randomUUID();
+        const first = take(subscription, (e) => e.id === kept);
+        await store.append(p.stream('a'), [ev(p, kept, 1, 'Keep')]);
+        const [keptEvent] = await first;
+        const dropped = await store.append(p.stream('b'), [ev(p, undefined, 2, 'Drop'), ev(p, undefined, 3, 'Drop')]);
+        assert.ok(subscription.checkpoint >= keptEvent!.position);
+        // Waiting with nothing at hand: the rejected events count as passed.
+        const iterator = subscription[Symbol.asyncIterator]();
+        const next = iterator.next();
+        await until(() => subscription.checkpoint >= dropped.position, 'the checkpoint to pass the rejected events');
+        const sentinel = randomUUID();
+        const sentinelAppend = await store.append(p.stream('c'), [ev(p, sentinel, 4, 'Keep')]);
+        const delivered = await withTimeout(next, 10_000, 'the next kept event');
+        assert.equal(delivered.done, false);
+        assert.equal(delivered.value.id, sentinel, 'nothing rejected was delivered');
+        assert.ok(subscription.checkpoint <= (await store.headPosition()));
+        assert.ok(subscription.checkpoint >= sentinelAppend.position);
+        await subscription.close();
+      });
+
       test('close() ends the iteration of a waiting subscription', async ({ store }, p) => {
         const subscription = store.subscribeToAll({ after: await store.headPosition(), filter: { streamPrefixes: [p.streams] } });
         const received: RecordedEvent[] = [];

@@ -24,6 +24,8 @@ export interface ResubscribingOptions {
   /** Backoff between resubscriptions: doubles from `initialMs` up to `maxMs`. */
   initialBackoffMs?: number;
   maxBackoffMs?: number;
+  /** Told when an event the client-side filter rejected moved the checkpoint. */
+  onCheckpoint?(checkpoint: number): void;
   /** Called once when the subscription ends (closed, or failed for good). */
   onEnd?(): void;
 }
@@ -52,6 +54,11 @@ export class ResubscribingAllSubscription implements AllSubscription {
 
   /** Position of the last event seen (delivered or filtered out); 0 before any. */
   get position(): number {
+    return this.last;
+  }
+
+  /** The events a server-side filter skipped are not counted: only those that reached here. */
+  get checkpoint(): number {
     return this.last;
   }
 
@@ -94,7 +101,10 @@ export class ResubscribingAllSubscription implements AllSubscription {
             if (position === null || position <= this.last) continue;
             this.last = position;
             this.lastRaw = event.position!;
-            if (!this.options.accept(event)) continue;
+            if (!this.options.accept(event)) {
+              this.options.onCheckpoint?.(position);
+              continue;
+            }
             yield toRecordedEvent(event, position);
           }
         } finally {

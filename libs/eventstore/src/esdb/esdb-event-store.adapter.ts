@@ -156,12 +156,13 @@ export class EsdbEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeToAllOptions = {}): AllSubscription {
-    const plan = planAllFilter(options.filter);
+    const plan = planAllFilter(options.filter, { clientOnly: options.checkpoints === true });
     const subscription: ResubscribingAllSubscription = new ResubscribingAllSubscription({
       after: options.after ?? 0,
       open: (from) =>
         this.client.subscribeToAll({ fromPosition: from ?? START, filter: plan.server }) as unknown as AllSource,
       accept: plan.accept,
+      ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
       isTransient: isTransientEsdbError,
       mapError: (error) => mapEsdbError(error),
       onRetry: (error, attempt) => this.options.onSubscriptionRetry?.(error, attempt),

@@ -121,16 +121,21 @@ export function toRecordedEvent(event: EsdbEvent, position: number): RecordedEve
  * prefix list (on event type or on stream name). With both, event types are filtered on the
  * server and streams here; with neither, the server drops system events. The client-side check
  * always runs too: it is cheap and also removes system events a prefix might let through.
+ * `clientOnly` keeps only the system-event filter on the server (see SubscribeToAllOptions.checkpoints).
  */
 export interface FilterPlan {
   server: Filter;
   accept(event: Pick<EsdbEvent, 'streamId' | 'type'>): boolean;
 }
 
-export function planAllFilter(filter: AllFilter | undefined): FilterPlan {
+export function planAllFilter(filter: AllFilter | undefined, options: { clientOnly?: boolean } = {}): FilterPlan {
   const types = filter?.eventTypePrefixes?.length ? filter.eventTypePrefixes : undefined;
   const streams = filter?.streamPrefixes?.length ? filter.streamPrefixes : undefined;
-  const server = types
+  // clientOnly: every event reaches the client, so the subscription's checkpoint passes those
+  // the filter rejects (a server-side filter skips them silently).
+  const server = options.clientOnly
+    ? excludeSystemEvents()
+    : types
     ? eventTypeFilter({ prefixes: [...types] })
     : streams
       ? streamNameFilter({ prefixes: [...streams] })

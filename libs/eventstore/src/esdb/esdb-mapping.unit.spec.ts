@@ -102,6 +102,11 @@ describe('EventStoreDB mapping', () => {
     assert.equal(both.accept({ type: 'OrderPlaced', streamId: 'carts-1' }), false, 'stream prefix checked client-side');
     assert.equal(both.accept({ type: 'CartOpened', streamId: 'orders-1' }), false);
 
+    const counted = planAllFilter({ eventTypePrefixes: ['Order'] }, { clientOnly: true });
+    assert.equal((counted.server as RegexFilter).regex, '^[^$].*', 'checkpoints: the server only drops system events');
+    assert.equal(counted.accept({ type: 'OrderPlaced', streamId: 'orders-1' }), true);
+    assert.equal(counted.accept({ type: 'CartOpened', streamId: 'carts-1' }), false, 'so the type filter runs here');
+
     const dollar = planAllFilter({ eventTypePrefixes: ['$'] });
     assert.equal(dollar.accept({ type: '$metadata', streamId: '$$orders-1' }), false, 'system events never pass');
   });

@@ -24,12 +24,20 @@ export class SqliteAllSubscription implements AllSubscription {
   private closed = false;
   private wakeUp: (() => void) | null = null;
   private iterator: AsyncGenerator<RecordedEvent> | null = null;
+  private scanned: number;
 
   constructor(
     private readonly host: SubscriptionHost,
     private readonly after: number,
     private readonly filter: AllFilter | undefined,
-  ) {}
+    private readonly onCheckpoint?: (checkpoint: number) => void,
+  ) {
+    this.scanned = after;
+  }
+
+  get checkpoint(): number {
+    return this.scanned;
+  }
 
   [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
     // One consumer: a second `for await` continues the same sequence rather than restarting it.
@@ -63,10 +71,16 @@ export class SqliteAllSubscription implements AllSubscription {
         const seen = this.host.changeVersion;
         const page = this.host.readSubscriptionPage(after, this.filter);
         for (const event of page.events) {
+          this.scanned = event.position;
           yield event;
           if (this.closed) return;
         }
         after = page.scannedTo;
+        if (after > this.scanned) {
+          // Every event of the page has been taken: the rest of the range was filtered out.
+          this.scanned = after;
+          this.onCheckpoint?.(after);
+        }
         if (page.full || this.host.changeVersion !== seen) continue;
         // Nothing happened between the read and here (no await in between), so no wake-up is lost.
         await new Promise<void>((resolve) => {

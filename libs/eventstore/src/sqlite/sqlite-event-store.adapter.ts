@@ -198,7 +198,7 @@ export class SqliteEventStore implements EventStore {
       readSubscriptionPage: (after, filter) => this.readSubscriptionPage(after, filter),
       detach: (subscription) => this.detach(subscription),
     };
-    const subscription = new SqliteAllSubscription(host, options.after ?? 0, options.filter);
+    const subscription = new SqliteAllSubscription(host, options.after ?? 0, options.filter, options.onCheckpoint);
     if (this.closed) {
       subscription.end();
       return subscription;
