@@ -17,7 +17,7 @@ import { CheckoutService } from './billing/checkout.service.js';
 import { AGENT_ACCOUNT_STATUS } from './catalog/agent-status.hook.js';
 import { CreditsService } from './credits/credits.service.js';
 import { Idempotency } from './idempotency/idempotency.service.js';
-import { MeteredInterceptor } from './metering/metered.js';
+import { MeteredChargeHooks, MeteredGuard } from './metering/metered.js';
 import { MeteringService } from './metering/metering.service.js';
 import { CheckoutClaims } from './payments/checkout-claims.js';
 import { PaymentFulfilment } from './payments/payment-fulfilment.js';
@@ -66,7 +66,8 @@ class RawBodyInstaller implements OnModuleInit {
     AgentAuthenticator,
     AgentKeyGuard,
     MeteringService,
-    MeteredInterceptor,
+    MeteredGuard,
+    MeteredChargeHooks,
     CreditsService,
     AgentAccounts,
     CheckoutService,
@@ -84,7 +85,7 @@ class RawBodyInstaller implements OnModuleInit {
     AgentAuthenticator,
     AgentKeyGuard,
     MeteringService,
-    MeteredInterceptor,
+    MeteredGuard,
     CreditsService,
     PaymentFulfilment,
     Idempotency,

@@ -29,7 +29,7 @@ export { CatalogModule } from './catalog/catalog.module.js';
 // Accounts, credits, metering and payments (issue 6, items 1–5).
 export { AgentBillingModule, paymentProviderFor } from './agent-billing.module.js';
 export { AgentAuth, AgentAuthenticator, AgentKeyGuard, CurrentAgent, agentKeyFrom, type AgentPrincipal, type AgentRequest } from './auth/agent-auth.js';
-export { Metered, MeteredInterceptor, METER_METADATA } from './metering/metered.js';
+export { Metered, MeteredGuard, METER_METADATA } from './metering/metered.js';
 export { MeteringService, type Charged, type MeteredCaller } from './metering/metering.service.js';
 export { insufficientCredits, fundingActions, type NextAction } from './metering/payment-required.js';
 export * from './credits/credits.events.js';

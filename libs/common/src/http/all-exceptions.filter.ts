@@ -8,6 +8,20 @@ export interface AllExceptionsFilterOptions {
   problemTypeBase?: string;
 }
 
+/**
+ * Thrown by a guard that answered the request itself (e.g. a free `HEAD` preflight that must
+ * not run the handler): sent as is, with no body. Not an error.
+ */
+export class GuardAnswered extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+  ) {
+    super('answered by a guard');
+    this.name = 'GuardAnswered';
+  }
+}
+
 interface AnyRequest {
   id?: string;
   method?: string;
@@ -44,6 +58,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = http.getRequest<AnyRequest>();
     const reply = http.getResponse<AnyReply>();
     try {
+      if (exception instanceof GuardAnswered) {
+        send(reply, exception.status, exception.headers, '');
+        return;
+      }
       const url = request?.originalUrl ?? request?.url ?? '/';
       const path = url.split('?')[0] ?? '/';
       const response = toErrorResponse(

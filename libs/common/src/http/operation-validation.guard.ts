@@ -51,6 +51,9 @@ export class OperationValidationGuard implements CanActivate {
  * guard after the validation and a bad request without a key would get 400 instead of 401.
  * Call once after the app is created and before it is initialised (routes read their guards at
  * init). Class-level guards always run before method-level ones.
+ *
+ * A guard class with a static `runsAfterValidation = true` (one that commits something, like a
+ * hold on credits) goes after the validation instead: invalid input is refused before it.
  */
 export function placeValidationGuardsLast(app: INestApplicationContext): void {
   const scanner = new MetadataScanner();
@@ -64,9 +67,16 @@ export function placeValidationGuardsLast(app: INestApplicationContext): void {
         const guards = Reflect.getMetadata(GUARDS_METADATA, handler) as unknown[] | undefined;
         if (!guards || guards.length < 2) continue;
         const validation = guards.filter((g) => g instanceof OperationValidationGuard);
-        if (validation.length === 0 || guards.at(-1) instanceof OperationValidationGuard) continue;
-        Reflect.defineMetadata(GUARDS_METADATA, [...guards.filter((g) => !(g instanceof OperationValidationGuard)), ...validation], handler);
+        if (validation.length === 0) continue;
+        const after = guards.filter(runsAfterValidation);
+        const before = guards.filter((g) => !(g instanceof OperationValidationGuard) && !runsAfterValidation(g));
+        Reflect.defineMetadata(GUARDS_METADATA, [...before, ...validation, ...after], handler);
       }
     }
   }
+}
+
+function runsAfterValidation(guard: unknown): boolean {
+  const type = (typeof guard === 'function' ? guard : (guard as { constructor?: unknown } | null)?.constructor) as { runsAfterValidation?: boolean } | undefined;
+  return type?.runsAfterValidation === true;
 }
