@@ -2,6 +2,7 @@ import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '
 import { APP_CONFIG, type AppConfig } from '#common';
 import { DOCUMENT_STORE, type DocumentStore, MongoDocumentStore } from '#documents';
 import { ApiKeyAuthenticator } from '../api-keys/api-key-authenticator.js';
+import { ApiKeyRevocationWatch } from '../api-keys/api-key-revocation.watch.js';
 import { ApiKeyUsageTracker } from '../api-keys/api-key-usage.js';
 import { InMemoryRateLimitStore } from '../rate-limits/in-memory-rate-limit.adapter.js';
 import { MongoRateLimitStore } from '../rate-limits/mongo-rate-limit.adapter.js';
@@ -46,6 +47,7 @@ class RateLimitStoreLifecycle implements OnApplicationShutdown {
     RateLimitStoreLifecycle,
     ApiKeyUsageTracker,
     ApiKeyAuthenticator,
+    ApiKeyRevocationWatch,
     BearerTokenResolvers,
     PlatformBearerStrategy,
     PlatformRateLimiter,

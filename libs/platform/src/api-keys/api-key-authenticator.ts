@@ -10,6 +10,10 @@ import { API_KEYS_COLLECTION, API_KEYS_PROJECTION, type ApiKeyDoc } from './api-
 
 /** How long a looked-up key is trusted: with the projection lag, a revocation elsewhere shows within a second. */
 export const KEY_CACHE_TTL_MS = 500;
+/** How long while ApiKeyRevocationWatch runs: revocations then arrive as events (a backstop only). */
+export const KEY_CACHE_WATCHED_TTL_MS = 60_000;
+/** Revocations remembered ahead of the read model (see revoked). */
+const REVOKED_MAX = 100_000;
 /** The cache is cleared when it grows past this (only live keys can fill it). */
 const KEY_CACHE_MAX = 50_000;
 
@@ -28,13 +32,15 @@ const SURFACE_NAMES: Record<KeySurface, string> = { platform: 'the platform API 
  * 3. revoked → REVOKED_KEY; issued by the other surface → KEY_WRONG_SURFACE.
  * Looked-up keys are cached per process for at most KEY_CACHE_TTL_MS (monotonic time), by the
  * key's value, so a cached request skips the checksum and the SHA-256 too; a revoke in this
- * process drops its entry at once (`invalidate`). Failures throw 401 AppErrors.
+ * process drops its entry at once (`revoked`). While ApiKeyRevocationWatch reports every
+ * revocation of every process, entries live KEY_CACHE_WATCHED_TTL_MS. Failures throw 401 AppErrors.
  */
 @Injectable()
 export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
-  /** Keys this process revoked whose read-model document may not show it yet. */
+  /** Keys revoked (here, or elsewhere as the watch reports) whose read-model document may not show it yet. */
   private readonly revokedHere = new Set<string>();
+  private ttlMs = KEY_CACHE_TTL_MS;
 
   constructor(
     private readonly projections: ProjectionStore,
@@ -53,10 +59,21 @@ export class ApiKeyAuthenticator {
     return { kind: 'api_key', id: doc.id, keyId: doc.id, accountId: doc.account_id, scopes: doc.scopes, surface: doc.surface, environment: doc.environment };
   }
 
-  /** Refuse a key at once: this process just revoked it (the read model follows). */
+  /** Refuse a key at once: it was just revoked (the read model follows). */
   revoked(keyId: string): void {
+    // Bounded: long before this many, the read model shows the older revocations by itself.
+    if (this.revokedHere.size >= REVOKED_MAX) this.revokedHere.clear();
     this.revokedHere.add(keyId);
     this.invalidate(keyId);
+  }
+
+  /**
+   * Whether every revocation now reaches `revoked` as it happens (ApiKeyRevocationWatch). Off:
+   * the cache is dropped, since its entries were trusted for longer than the short lifetime.
+   */
+  revocationWatch(live: boolean): void {
+    this.ttlMs = live ? KEY_CACHE_WATCHED_TTL_MS : KEY_CACHE_TTL_MS;
+    if (!live) this.cache.clear();
   }
 
   /** Forget what the cache holds about a key. */
@@ -102,7 +119,7 @@ export class ApiKeyAuthenticator {
         key_hash: doc.key_hash,
         revoked_at: doc.revoked_at,
       },
-      expires: now + KEY_CACHE_TTL_MS,
+      expires: now + this.ttlMs,
     };
     this.cache.set(rawKey, entry);
     return entry.doc;
