@@ -208,7 +208,7 @@ describe('venture data endpoints (real HTTP, metered)', () => {
     for (const unknown of [companyIdFor('nobody.example'), 'nobody.example', 'not-an-id']) {
       const miss = await get(`/api/v1/companies/${unknown}`);
       assert.equal(miss.status, 404, unknown);
-      assert.equal(miss.body.code, 'NOT_FOUND');
+      assert.equal(miss.body.code, 'COMPANY_NOT_FOUND');
       assert.deepEqual(miss.charged, []);
       assert.equal(miss.header, null);
     }
@@ -232,6 +232,7 @@ describe('venture data endpoints (real HTTP, metered)', () => {
     assert.equal(r.header, '2.00');
     const miss = await get(`/api/v1/companies/${companyIdFor('nobody.example')}/score`);
     assert.equal(miss.status, 404);
+    assert.equal(miss.body.code, 'COMPANY_NOT_FOUND');
     assert.deepEqual(miss.charged, []);
   });
 

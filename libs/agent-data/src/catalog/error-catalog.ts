@@ -49,6 +49,7 @@ export const AGENT_ERRORS = Object.freeze([
   e('TENANT_KEY_REQUIRED', 403, 'forbidden', 'Workspace operations need a tenant-bound service-account key.', 'Ask for an enterprise workspace: POST /api/v1/agents/leads.'),
   e('NOT_FOUND', 404, 'not_found', 'The addressed resource does not exist (or is not visible to this key).', 'Check the id.'),
   e('ROUTE_NOT_FOUND', 404, 'not_found', 'No operation has this method and path.', 'See /api/v1/agents/manifest or the OpenAPI document.'),
+  e('COMPANY_NOT_FOUND', 404, 'not_found', 'No company has this id or domain.', 'GET /api/v1/discovery/top lists companies with their ids; a domain works too (example.com).'),
   e('ACCOUNT_NOT_FOUND', 404, 'not_found', 'The agent account does not exist.', 'Check the key; POST /api/v1/agents/pay opens a new account.'),
   e('KEY_NOT_FOUND', 404, 'not_found', 'No active key of this account has that id.', 'GET /api/v1/agents/keys lists the keys.'),
   e('CHECKOUT_SESSION_NOT_FOUND', 404, 'not_found', 'No such checkout session.', 'Open a new checkout with /api/v1/agents/checkout-link.'),

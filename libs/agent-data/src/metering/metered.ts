@@ -96,9 +96,12 @@ export class MeteredGuard implements CanActivate {
   }
 }
 
+type Done = (error: Error | null, payload?: unknown) => void;
+
 interface HookTarget {
-  addHook(name: 'onSend', hook: (request: MeteredRequest, reply: Reply, payload: unknown) => Promise<unknown>): unknown;
-  addHook(name: 'onResponse' | 'onRequestAbort', hook: (request: MeteredRequest, reply: Reply) => Promise<void>): unknown;
+  addHook(name: 'onSend', hook: (request: MeteredRequest, reply: Reply, payload: unknown, done: Done) => void): unknown;
+  addHook(name: 'onResponse', hook: (request: MeteredRequest, reply: Reply, done: () => void) => void): unknown;
+  addHook(name: 'onRequestAbort', hook: (request: MeteredRequest, done: () => void) => void): unknown;
 }
 
 /** Installs the charge (step 3 of Metered) on the HTTP app's Fastify instance. */
@@ -113,23 +116,33 @@ export class MeteredChargeHooks implements OnModuleInit {
   onModuleInit(): void {
     const instance = this.adapterHost?.httpAdapter?.getInstance?.() as HookTarget | undefined;
     if (!instance || typeof instance.addHook !== 'function') return;
-    instance.addHook('onSend', (request, reply, payload) => this.charge(request, reply, payload));
+    // Callback style, not async: every response of the app passes here, and all but the paid
+    // ones leave at once, without a promise.
+    instance.addHook('onSend', (request, reply, payload, done) => {
+      const call = request[METERED_CALL];
+      if (!call || call.settled) return done(null, payload);
+      this.charge(call, request, reply, payload).then((sent) => done(null, sent), done);
+    });
     // A call that never reached onSend (the client went away, a failure before sending) only
     // has its hold dropped.
-    const release = async (request: MeteredRequest) => {
+    const release = (request: MeteredRequest) => {
       const call = request[METERED_CALL];
       if (call && !call.settled) {
         call.settled = true;
         call.hold.release();
       }
     };
-    instance.addHook('onResponse', release);
-    instance.addHook('onRequestAbort', release);
+    instance.addHook('onResponse', (request, _reply, done) => {
+      release(request);
+      done();
+    });
+    instance.addHook('onRequestAbort', (request, done) => {
+      release(request);
+      done();
+    });
   }
 
-  private async charge(request: MeteredRequest, reply: Reply, payload: unknown): Promise<unknown> {
-    const call = request[METERED_CALL];
-    if (!call || call.settled) return payload;
+  private async charge(call: MeteredCall, request: MeteredRequest, reply: Reply, payload: unknown): Promise<unknown> {
     call.settled = true;
     try {
       // Failures (the handler's, or a 402 of the guard) are answered free.

@@ -20,5 +20,5 @@ export class GetCompanyProfileHandler implements IQueryHandler<GetCompanyProfile
 
 /** 404 for an unknown company id or domain (the call is not charged). */
 export function companyNotFound(idOrDomain: string) {
-  return Errors.notFound(`No company has the id or domain ${JSON.stringify(idOrDomain)}.`, 'NOT_FOUND');
+  return Errors.notFound(`No company has the id or domain ${JSON.stringify(idOrDomain)}.`, 'COMPANY_NOT_FOUND');
 }

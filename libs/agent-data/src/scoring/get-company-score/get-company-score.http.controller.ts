@@ -28,7 +28,7 @@ export class GetCompanyScoreController {
     params: companyParams,
     responses: {
       200: { description: 'The score, in the {version, as_of, data} envelope.', schema: envelopeSchema(companyScoreSchema, 'CompanyScoreResponse'), headers: CHARGED_HEADERS },
-      404: { description: 'No company has this id or domain (`NOT_FOUND`); not charged.' },
+      404: { description: 'No company has this id or domain (`COMPANY_NOT_FOUND`); not charged.' },
       ...PAID_READ_RESPONSES,
     },
     security: ['apiKey', 'bearer'],
