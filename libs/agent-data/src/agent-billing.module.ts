@@ -9,7 +9,7 @@ import { OpenAgentAccountHandler } from './accounts/commands/open-agent-account/
 import { AgentKeysController } from './accounts/http/keys.http.controller.js';
 import { PayController } from './accounts/http/pay.http.controller.js';
 import { AccountStatusService } from './accounts/status/account-status.service.js';
-import { AgentAuthenticator, AgentKeyGuard } from './auth/agent-auth.js';
+import { AgentAuthenticator, AgentKeyGuard, AgentRateLimiter } from './auth/agent-auth.js';
 import { AutopayRunner } from './billing/autopay.runner.js';
 import { BillingController } from './billing/billing.http.controller.js';
 import { BillingService } from './billing/billing.service.js';
@@ -64,6 +64,7 @@ class RawBodyInstaller implements OnModuleInit {
     },
     RawBodyInstaller,
     AgentAuthenticator,
+    AgentRateLimiter,
     AgentKeyGuard,
     MeteringService,
     MeteredGuard,
@@ -83,6 +84,7 @@ class RawBodyInstaller implements OnModuleInit {
   exports: [
     PAYMENT_PROVIDER,
     AgentAuthenticator,
+    AgentRateLimiter,
     AgentKeyGuard,
     MeteringService,
     MeteredGuard,

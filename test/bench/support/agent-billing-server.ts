@@ -31,7 +31,8 @@ async function api(accounts: number): Promise<void> {
   const api = await startTestApi({
     dataDir,
     imports: [PaidRoutesModule],
-    env: { SVC_METER_PRICES_USD: 'read.discovery_top=0.01', SVC_BOOTSTRAP: 'false', LOG_LEVEL: 'silent' },
+    // The per-key rate limit (D7) runs on every paid call, with a budget the load never reaches.
+    env: { SVC_METER_PRICES_USD: 'read.discovery_top=0.01', SVC_BOOTSTRAP: 'false', LOG_LEVEL: 'silent', SVC_AGENT_RATE_LIMIT_PER_MINUTE: '1000000000' },
   });
   const keys: string[] = [];
   const fund = async () => {

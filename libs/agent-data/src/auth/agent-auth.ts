@@ -1,5 +1,16 @@
-import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
-import { type ApiKeyPrincipal, ApiKeyAuthenticator, ApiKeyUsageTracker, KEY_CACHE_TTL_MS, unauthorized } from '#platform';
+import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Inject, Injectable, UseGuards } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#common';
+import {
+  type ApiKeyPrincipal,
+  ApiKeyAuthenticator,
+  ApiKeyUsageTracker,
+  checkKeyRateLimit,
+  KEY_CACHE_TTL_MS,
+  RATE_LIMIT_STORE,
+  type RateLimitStore,
+  rateLimitExceeded,
+  unauthorized,
+} from '#platform';
 
 /** Who an agent-surface request acts for: an agent key of the account. */
 export type AgentPrincipal = ApiKeyPrincipal;
@@ -79,12 +90,50 @@ export class AgentAuthenticator {
   }
 }
 
+interface Reply {
+  header(name: string, value: string): unknown;
+}
+
+/**
+ * D7 on the agent surface: every request made with a key counts against that key's per-minute
+ * budget (SVC_AGENT_RATE_LIMIT_PER_MINUTE, 600); the X-RateLimit-* headers go on the reply and an
+ * exhausted key gets 429 RATE_LIMIT_EXCEEDED with Retry-After. The counters are the platform's
+ * store (in memory embedded, MongoDB when scaled, so the budget holds across instances).
+ */
+@Injectable()
+export class AgentRateLimiter {
+  constructor(
+    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'agentRateLimitPerMinute'>,
+  ) {}
+
+  async enforce(principal: AgentPrincipal, reply: Reply): Promise<void> {
+    const decision = await checkKeyRateLimit(this.store, principal.keyId, this.config.agentRateLimitPerMinute, this.clock.now());
+    reply.header('X-RateLimit-Limit', decision.headers['X-RateLimit-Limit']);
+    reply.header('X-RateLimit-Remaining', decision.headers['X-RateLimit-Remaining']);
+    reply.header('X-RateLimit-Reset', decision.headers['X-RateLimit-Reset']);
+    if (!decision.allowed) throw rateLimitExceeded(decision);
+  }
+}
+
+/** The route needs an agent key; the request counts against the key's rate limit (D7). */
 @Injectable()
 export class AgentKeyGuard implements CanActivate {
-  constructor(private readonly auth: AgentAuthenticator) {}
+  constructor(
+    private readonly auth: AgentAuthenticator,
+    private readonly limiter: AgentRateLimiter,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    await this.auth.require(context.switchToHttp().getRequest<AgentRequest>());
+    const http = context.switchToHttp();
+    const request = http.getRequest<AgentRequest & { rateLimited?: boolean }>();
+    const principal = await this.auth.require(request);
+    // Applied on a controller and a route, or by two decorators: counted once.
+    if (!request.rateLimited) {
+      request.rateLimited = true;
+      await this.limiter.enforce(principal, http.getResponse<Reply>());
+    }
     return true;
   }
 }

@@ -11,7 +11,6 @@ import { RATE_LIMIT_STORE, type RateLimitStore } from '../rate-limits/rate-limit
 import { BearerTokenResolvers } from './bearer-token-resolvers.js';
 import { PlatformBearerStrategy } from './bearer.strategy.js';
 import { PlatformAuthGuard } from './platform-auth.guard.js';
-import { ScopeGuard } from './scope.guard.js';
 
 /**
  * Rate-limit counters: MongoDB when the read models live there (MONGODB_URL; shared by every
@@ -52,8 +51,7 @@ class RateLimitStoreLifecycle implements OnApplicationShutdown {
     PlatformBearerStrategy,
     PlatformRateLimiter,
     PlatformAuthGuard,
-    ScopeGuard,
   ],
-  exports: [RATE_LIMIT_STORE, ApiKeyUsageTracker, ApiKeyAuthenticator, BearerTokenResolvers, PlatformBearerStrategy, PlatformRateLimiter, PlatformAuthGuard, ScopeGuard],
+  exports: [RATE_LIMIT_STORE, ApiKeyUsageTracker, ApiKeyAuthenticator, BearerTokenResolvers, PlatformBearerStrategy, PlatformRateLimiter, PlatformAuthGuard],
 })
 export class PlatformAccessModule {}

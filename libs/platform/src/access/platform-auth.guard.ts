@@ -1,10 +1,13 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { PlatformRateLimiter } from '../rate-limits/platform-rate-limiter.js';
 import { unauthorized } from './auth-errors.js';
 import { PlatformBearerStrategy } from './bearer.strategy.js';
 import type { Principal } from './principal.js';
+import { ScopeCheck } from './scope.guard.js';
 
 interface HttpRequest {
+  method?: string;
   headers: Record<string, string | string[] | undefined>;
   principal?: Principal;
 }
@@ -19,14 +22,20 @@ interface HttpReply {
  * the client as passport's default `401 Unauthorized` text: missing or malformed header →
  * MISSING_AUTH; a token that fails → the resolver's code (INVALID_KEY, REVOKED_KEY, ...).
  * The rate-limit headers are set on the reply before anything else can fail, so 403/404/400
- * answers after authentication carry them too.
+ * answers after authentication carry them too. Then the route's scope (D3, 403): one guard for
+ * the three, as each guard is a round of Nest's guard machinery on every request.
  */
 @Injectable()
 export class PlatformAuthGuard implements CanActivate {
+  private readonly scopes: ScopeCheck;
+
   constructor(
     private readonly strategy: PlatformBearerStrategy,
     private readonly rateLimiter: PlatformRateLimiter,
-  ) {}
+    reflector: Reflector,
+  ) {
+    this.scopes = new ScopeCheck(reflector);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
@@ -36,6 +45,7 @@ export class PlatformAuthGuard implements CanActivate {
     const principal = await this.authenticate(request);
     request.principal = principal;
     await this.rateLimiter.enforce(principal, http.getResponse<HttpReply>());
+    this.scopes.assert(context, request, principal);
     return true;
   }
 

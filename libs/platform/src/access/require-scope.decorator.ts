@@ -2,10 +2,10 @@ import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetada
 import type { Scope } from './scopes.js';
 import type { Principal } from './principal.js';
 import { PlatformAuthGuard } from './platform-auth.guard.js';
-import { REQUIRED_SCOPE, ScopeGuard } from './scope.guard.js';
+import { REQUIRED_SCOPE } from './scope.guard.js';
 
 /**
- * The scope a route needs (D3). Without it, ScopeGuard applies D3's default: `read` for GET and
+ * The scope a route needs (D3). Without it, PlatformAuthGuard applies D3's default: `read` for GET and
  * HEAD, `write` for anything else. `admin` implies every scope.
  */
 export const RequireScope = (scope: Scope) => SetMetadata(REQUIRED_SCOPE, scope);
@@ -14,7 +14,7 @@ export const RequireScope = (scope: Scope) => SetMetadata(REQUIRED_SCOPE, scope)
  * Platform authentication for a controller or route: bearer credential (401), the account's
  * rate limit (429, headers on every answer from here on), then the scope (403), in that order.
  */
-export const PlatformAuth = () => applyDecorators(UseGuards(PlatformAuthGuard, ScopeGuard));
+export const PlatformAuth = () => applyDecorators(UseGuards(PlatformAuthGuard));
 
 /** The request's Principal (set by PlatformAuthGuard). */
 export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {

@@ -11,6 +11,7 @@ export interface RateLimitDecision {
 }
 
 const WINDOWS = [60, 3600] as const;
+const MINUTE = [60] as const;
 
 /**
  * D7: a 60 s and a 3600 s fixed window per account. The headers describe the window with the
@@ -18,7 +19,27 @@ const WINDOWS = [60, 3600] as const;
  * window's end in Unix epoch seconds. Every request counts, refused ones included.
  */
 export async function checkRateLimit(store: RateLimitStore, accountId: string, limits: RateLimits, now: Date): Promise<RateLimitDecision> {
-  const [minuteCount, hourCount] = await store.hit(`acct:${accountId}`, WINDOWS, now);
+  return checkWindows(store, `acct:${accountId}`, limits, now);
+}
+
+/**
+ * D7 for the agent surface: one 60 s fixed window per key (`perMinute`, 600 unless configured).
+ * Same headers and 429 as the platform's.
+ */
+export async function checkKeyRateLimit(store: RateLimitStore, keyId: string, perMinute: number, now: Date): Promise<RateLimitDecision> {
+  const [count] = await store.hit(`key:${keyId}`, MINUTE, now);
+  const resetMs = windowStart(60, now) + 60_000;
+  const headers = {
+    'X-RateLimit-Limit': String(perMinute),
+    'X-RateLimit-Remaining': String(Math.max(0, perMinute - count!)),
+    'X-RateLimit-Reset': String(Math.ceil(resetMs / 1000)),
+  };
+  if (count! <= perMinute) return { allowed: true, headers };
+  return { allowed: false, headers, retryAfter: Math.max(1, Math.ceil((resetMs - now.getTime()) / 1000)) };
+}
+
+async function checkWindows(store: RateLimitStore, counter: string, limits: RateLimits, now: Date): Promise<RateLimitDecision> {
+  const [minuteCount, hourCount] = await store.hit(counter, WINDOWS, now);
   const minute = { limit: limits.per_minute, count: minuteCount!, resetMs: windowStart(60, now) + 60_000 };
   const hour = { limit: limits.per_hour, count: hourCount!, resetMs: windowStart(3600, now) + 3_600_000 };
   const minuteLeft = Math.max(0, minute.limit - minute.count);
