@@ -1,10 +1,27 @@
 import type { AllFilter, RecordedEvent } from '../event-store.port.js';
 
+/**
+ * An event as committed, its JSON not parsed yet: most commits are read by no subscriber whose
+ * filter wants them (a charge, for a dozen projections that ignore charges), so the parse
+ * happens on first delivery, once, and the RecordedEvent is shared from then on.
+ */
+export interface CommittedEvent {
+  id: string;
+  stream: string;
+  revision: number;
+  position: number;
+  type: string;
+  dataJson: string;
+  metadataJson: string | null;
+  created: string;
+  recorded?: RecordedEvent;
+}
+
 /** The events of one of this process's commits: every event with a position in (after, last]. */
 interface Segment {
   after: number;
   last: number;
-  events: RecordedEvent[];
+  events: CommittedEvent[];
 }
 
 export interface TailPage {
@@ -35,7 +52,7 @@ export class SqliteCommitTail {
   /** @param maxEvents events kept (the newest segment is kept whatever its size). */
   constructor(private readonly maxEvents: number) {}
 
-  add(after: number, events: RecordedEvent[]): void {
+  add(after: number, events: CommittedEvent[]): void {
     if (events.length === 0) return;
     this.segments.push({ after, last: events[events.length - 1]!.position, events });
     this.events += events.length;
@@ -64,7 +81,7 @@ export class SqliteCommitTail {
       for (const event of segment.events) {
         if (event.position <= scannedTo) continue;
         if (match(event)) {
-          events.push(event);
+          events.push(recorded(event));
           if (events.length === limit) return { events, scannedTo: event.position, full: true };
         }
       }
@@ -86,7 +103,21 @@ export class SqliteCommitTail {
   }
 }
 
-function matcher(filter: AllFilter | undefined): (event: RecordedEvent) => boolean {
+function recorded(event: CommittedEvent): RecordedEvent {
+  event.recorded ??= {
+    id: event.id,
+    stream: event.stream,
+    revision: event.revision,
+    position: event.position,
+    type: event.type,
+    data: JSON.parse(event.dataJson),
+    metadata: event.metadataJson === null ? {} : JSON.parse(event.metadataJson),
+    created: event.created,
+  };
+  return event.recorded;
+}
+
+function matcher(filter: AllFilter | undefined): (event: CommittedEvent) => boolean {
   const types = filter?.eventTypePrefixes?.length ? filter.eventTypePrefixes : null;
   const streams = filter?.streamPrefixes?.length ? filter.streamPrefixes : null;
   if (!types && !streams) return () => true;

@@ -15,7 +15,7 @@ import {
   type SubscribeToAllOptions,
 } from '../event-store.port.js';
 import { SqliteAllSubscription, type SubscriptionHost } from './sqlite-all-subscription.js';
-import { SqliteCommitTail } from './sqlite-commit-tail.js';
+import { type CommittedEvent, SqliteCommitTail } from './sqlite-commit-tail.js';
 import { EVENT_COLUMNS, EVENT_STORE_SCHEMA, type EventRow } from './sqlite-event-store.schema.js';
 
 export interface SqliteEventStoreOptions {
@@ -263,7 +263,7 @@ export class SqliteEventStore implements EventStore {
     }
     const batch = this.queue.splice(0, take);
     const outcomes: Outcome[] = [];
-    const written: RecordedEvent[] = [];
+    const written: CommittedEvent[] = [];
     let headBefore: number;
     try {
       this.begin.run();
@@ -305,7 +305,7 @@ export class SqliteEventStore implements EventStore {
 
   /** Checks and writes one append inside the open transaction. Returns its outcome, or throws
    *  (aborting the whole batch) only on a storage failure. */
-  private applyOne(pending: PendingAppend, created: string, written: RecordedEvent[]): Outcome {
+  private applyOne(pending: PendingAppend, created: string, written: CommittedEvent[]): Outcome {
     const { stream, expected } = pending;
     const events = pending.append.events;
     const current = this.selRevision.get(stream) as number | null;
@@ -345,8 +345,8 @@ export class SqliteEventStore implements EventStore {
           revision: first + i,
           position: positions[i]!,
           type: event.type,
-          data: JSON.parse(event.dataJson),
-          metadata: event.metadataJson === null ? {} : JSON.parse(event.metadataJson),
+          dataJson: event.dataJson,
+          metadataJson: event.metadataJson,
           created,
         }),
       );
