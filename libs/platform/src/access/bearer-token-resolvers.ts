@@ -10,7 +10,8 @@ import type { Principal } from './principal.js';
  */
 export interface BearerTokenResolver {
   readonly name: string;
-  resolve(token: string): Promise<Principal | undefined>;
+  /** A value when answered at once (a cached key), else a promise. */
+  resolve(token: string): Principal | undefined | Promise<Principal | undefined>;
 }
 
 /** Platform API keys (`svc_live_…` / `svc_test_…`), accepted on the platform surface only (D1). */
@@ -19,8 +20,8 @@ export class ApiKeyBearerResolver implements BearerTokenResolver {
 
   constructor(private readonly authenticator: ApiKeyAuthenticator) {}
 
-  resolve(token: string): Promise<Principal | undefined> {
-    return token.startsWith('svc_') ? this.authenticator.authenticate(token, 'platform') : Promise.resolve(undefined);
+  resolve(token: string): Principal | undefined | Promise<Principal | undefined> {
+    return token.startsWith('svc_') ? this.authenticator.authenticate(token, 'platform') : undefined;
   }
 }
 
@@ -42,10 +43,12 @@ export class BearerTokenResolvers {
     this.resolvers.push(resolver);
   }
 
-  async resolve(token: string): Promise<Principal> {
-    for (const resolver of this.resolvers) {
-      const principal = await resolver.resolve(token);
-      if (principal) return principal;
+  /** The first resolver's principal: a value when every step answered at once, else a promise. */
+  resolve(token: string, from = 0): Principal | Promise<Principal> {
+    for (let i = from; i < this.resolvers.length; i++) {
+      const answer = this.resolvers[i]!.resolve(token);
+      if (answer instanceof Promise) return answer.then((principal) => principal ?? this.resolve(token, i + 1));
+      if (answer) return answer;
     }
     throw unauthorized('INVALID_KEY', 'The bearer token is not a valid API key or access token.');
   }

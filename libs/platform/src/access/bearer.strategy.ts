@@ -26,7 +26,7 @@ export class PlatformBearerStrategy extends PassportStrategy(Strategy, 'platform
   }
 
   /** Passport's verify step: a Principal, or a thrown 401 AppError. */
-  validate(token: string): Promise<Principal> {
+  validate(token: string): Principal | Promise<Principal> {
     return this.resolvers.resolve(token);
   }
 

@@ -48,9 +48,18 @@ export class ApiKeyAuthenticator {
     private readonly usage: ApiKeyUsageTracker,
   ) {}
 
-  async authenticate(rawKey: string, surface: KeySurface): Promise<ApiKeyPrincipal> {
-    // Cached keys are answered without parsing, hashing or a further promise (every request).
-    const doc = this.cached(rawKey) ?? (await this.lookup(rawKey));
+  /**
+   * The principal of a raw key, or a 401 AppError. A cached key is answered synchronously (no
+   * parsing, hashing or promise: the path of nearly every request); otherwise a promise.
+   * Failures of the synchronous path throw.
+   */
+  authenticate(rawKey: string, surface: KeySurface): ApiKeyPrincipal | Promise<ApiKeyPrincipal> {
+    const doc = this.cached(rawKey);
+    if (doc) return this.principalOf(doc, surface);
+    return this.lookup(rawKey).then((found) => this.principalOf(found, surface));
+  }
+
+  private principalOf(doc: CacheEntry['doc'], surface: KeySurface): ApiKeyPrincipal {
     if (doc.revoked_at !== null || this.revokedHere.has(doc.id)) throw unauthorized('REVOKED_KEY', 'The API key has been revoked.');
     if (doc.surface !== surface) {
       throw unauthorized('KEY_WRONG_SURFACE', `This key was issued for ${SURFACE_NAMES[doc.surface]} and is not accepted here.`);

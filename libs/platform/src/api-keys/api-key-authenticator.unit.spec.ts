@@ -61,9 +61,9 @@ describe('ApiKeyAuthenticator', () => {
     const { auth, lookups } = setup([doc(key)]);
     const i = 12;
     const typo = key.slice(0, i) + (key[i] === 'x' ? 'y' : 'x') + key.slice(i + 1);
-    await assert.rejects(auth.authenticate(typo, 'platform'), failsWith('INVALID_KEY'));
-    await assert.rejects(auth.authenticate(key.slice(0, -1), 'platform'), failsWith('INVALID_KEY'));
-    await assert.rejects(auth.authenticate(generateApiKey('live'), 'platform'), failsWith('KEY_WRONG_ENVIRONMENT'));
+    await assert.rejects(async () => auth.authenticate(typo, 'platform'), failsWith('INVALID_KEY'));
+    await assert.rejects(async () => auth.authenticate(key.slice(0, -1), 'platform'), failsWith('INVALID_KEY'));
+    await assert.rejects(async () => auth.authenticate(generateApiKey('live'), 'platform'), failsWith('KEY_WRONG_ENVIRONMENT'));
     assert.equal(lookups.length, 0);
   });
 
@@ -78,7 +78,7 @@ describe('ApiKeyAuthenticator', () => {
     const key = generateApiKey('test');
     const docs: ApiKeyDoc[] = [];
     const { auth } = setup(docs);
-    await assert.rejects(auth.authenticate(key, 'platform'), failsWith('INVALID_KEY'));
+    await assert.rejects(async () => auth.authenticate(key, 'platform'), failsWith('INVALID_KEY'));
     docs.push(doc(key));
     assert.equal((await auth.authenticate(key, 'platform')).keyId, 'key_1');
   });
@@ -86,19 +86,19 @@ describe('ApiKeyAuthenticator', () => {
   it('REVOKED_KEY for a revoked key, and at once after revoked() even while the read model lags', async () => {
     const revokedKey = generateApiKey('test');
     const { auth } = setup([doc(revokedKey, { revoked_at: '2026-03-02T00:00:00.000Z' })]);
-    await assert.rejects(auth.authenticate(revokedKey, 'platform'), failsWith('REVOKED_KEY'));
+    await assert.rejects(async () => auth.authenticate(revokedKey, 'platform'), failsWith('REVOKED_KEY'));
 
     const key = generateApiKey('test');
     const lagging = setup([doc(key, { id: 'key_2' })]);
     await lagging.auth.authenticate(key, 'platform');
     lagging.auth.revoked('key_2');
-    await assert.rejects(lagging.auth.authenticate(key, 'platform'), failsWith('REVOKED_KEY'));
+    await assert.rejects(async () => lagging.auth.authenticate(key, 'platform'), failsWith('REVOKED_KEY'));
   });
 
   it('KEY_WRONG_SURFACE for a key of the other surface (D1)', async () => {
     const key = generateApiKey('test');
     const { auth } = setup([doc(key, { surface: 'agent' })]);
-    await assert.rejects(auth.authenticate(key, 'platform'), failsWith('KEY_WRONG_SURFACE'));
+    await assert.rejects(async () => auth.authenticate(key, 'platform'), failsWith('KEY_WRONG_SURFACE'));
     assert.equal((await auth.authenticate(key, 'agent')).surface, 'agent');
   });
 });
