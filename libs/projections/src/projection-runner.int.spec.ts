@@ -164,6 +164,20 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     assert.deepEqual(await env.counts(runner), new Map([['counter-a', 1]]));
   });
 
+  it('a projection waiting for its next event learns at once that ignored events passed (not only at the idle check)', async () => {
+    // An idle check far beyond waitFor's timeout: only the subscription's onCheckpoint can wake it.
+    const own = env.events(); // the runner's store: its commits reach the runner from memory
+    const other = env.events(); // another connection: its commits are found by polling
+    const runner = env.runner({ projections: [streamCounterProjection()], idleCheckMs: 60_000, eventStore: own });
+    await runner.start();
+    await own.append('counter-n', [{ type: 'Counted', data: {} }]);
+    const fromHere = await own.append('ignored-a', [{ type: 'SomethingElse', data: {} }]);
+    await runner.waitFor(fromHere.position, { timeoutMs: 5000 });
+    const fromElsewhere = await other.append('ignored-b', [{ type: 'SomethingElse', data: {} }]);
+    await runner.waitFor(fromElsewhere.position, { timeoutMs: 5000 });
+    assert.deepEqual(await env.counts(runner), new Map([['counter-n', 1]]));
+  });
+
   it('waitFor rejects with a clear timeout error when a projection is behind, then resolves once it passes', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

@@ -417,6 +417,13 @@ export class ProjectionWorker {
     let held: RecordedEvent | null = null;
     let persisted = from;
     let seen = from;
+    // With nothing at hand, the subscription has looked as far as its checkpoint, and what it
+    // did not deliver up to there is not for this projection: passed.
+    const passCheckpoint = () => {
+      if (subscription.checkpoint <= seen) return;
+      seen = subscription.checkpoint;
+      this.advanced(target, seen);
+    };
     let lastStoredAt = performance.now();
     try {
       for (;;) {
@@ -432,12 +439,7 @@ export class ProjectionWorker {
           pending ??= iterator.next();
           let result = await Promise.race([pending, afterPending()]);
           if (result === TICK) {
-            // Nothing at hand: the subscription has looked as far as its checkpoint, and what
-            // it did not deliver there is not for this projection.
-            if (subscription.checkpoint > seen) {
-              seen = subscription.checkpoint;
-              this.advanced(target, seen);
-            }
+            passCheckpoint();
             if (target.rebuild) return { seen, persisted };
             this.idle = true;
             this.state = 'live';
@@ -448,20 +450,14 @@ export class ProjectionWorker {
             let roundStarted = performance.now();
             try {
               for (;;) {
-                // Also before waiting: a nudge during the awaits below finds no round to end.
-                if (subscription.checkpoint > seen) {
-                  seen = subscription.checkpoint;
-                  this.advanced(target, seen);
-                }
+                // Before each wait too: a nudge during the awaits below finds no round to end.
+                passCheckpoint();
                 const next = await waiting.next(Math.max(0, settings.idleCheckMs - (performance.now() - roundStarted)));
                 if (next !== TICK) {
                   result = next;
                   break;
                 }
-                if (subscription.checkpoint > seen) {
-                  seen = subscription.checkpoint;
-                  this.advanced(target, seen);
-                }
+                passCheckpoint();
                 if (performance.now() - roundStarted < settings.idleCheckMs) continue; // a nudge, not the round's end
                 roundStarted = performance.now();
                 if (seen > persisted) {

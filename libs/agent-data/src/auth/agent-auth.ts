@@ -5,10 +5,10 @@ import {
   ApiKeyAuthenticator,
   ApiKeyUsageTracker,
   checkKeyRateLimit,
+  enforceDecision,
   KEY_CACHE_TTL_MS,
   RATE_LIMIT_STORE,
   type RateLimitStore,
-  rateLimitExceeded,
   unauthorized,
 } from '#platform';
 
@@ -109,11 +109,7 @@ export class AgentRateLimiter {
   ) {}
 
   async enforce(principal: AgentPrincipal, reply: Reply): Promise<void> {
-    const decision = await checkKeyRateLimit(this.store, principal.keyId, this.config.agentRateLimitPerMinute, this.clock.now());
-    reply.header('X-RateLimit-Limit', decision.headers['X-RateLimit-Limit']);
-    reply.header('X-RateLimit-Remaining', decision.headers['X-RateLimit-Remaining']);
-    reply.header('X-RateLimit-Reset', decision.headers['X-RateLimit-Reset']);
-    if (!decision.allowed) throw rateLimitExceeded(decision);
+    enforceDecision(await checkKeyRateLimit(this.store, principal.keyId, this.config.agentRateLimitPerMinute, this.clock.now()), reply);
   }
 }
 

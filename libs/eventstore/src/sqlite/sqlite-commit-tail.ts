@@ -1,4 +1,4 @@
-import type { AllFilter, RecordedEvent } from '../event-store.port.js';
+import { type AllFilter, matchesFilter, type RecordedEvent } from '../event-store.port.js';
 
 /**
  * An event as committed, its JSON not parsed yet: most commits are read by no subscriber whose
@@ -72,7 +72,6 @@ export class SqliteCommitTail {
     let i = this.firstEndingAfter(after);
     if (i < 0 || this.segments[i]!.after > after) return null;
     const events: RecordedEvent[] = [];
-    const match = matcher(filter);
     let scannedTo = after;
     for (; i < this.segments.length; i++) {
       const segment = this.segments[i]!;
@@ -80,7 +79,7 @@ export class SqliteCommitTail {
       if (segment.after > scannedTo) return { events, scannedTo, full: true };
       for (const event of segment.events) {
         if (event.position <= scannedTo) continue;
-        if (match(event)) {
+        if (matchesFilter(event, filter)) {
           events.push(recorded(event));
           if (events.length === limit) return { events, scannedTo: event.position, full: true };
         }
@@ -115,12 +114,4 @@ function recorded(event: CommittedEvent): RecordedEvent {
     created: event.created,
   };
   return event.recorded;
-}
-
-function matcher(filter: AllFilter | undefined): (event: CommittedEvent) => boolean {
-  const types = filter?.eventTypePrefixes?.length ? filter.eventTypePrefixes : null;
-  const streams = filter?.streamPrefixes?.length ? filter.streamPrefixes : null;
-  if (!types && !streams) return () => true;
-  return (event) =>
-    (!types || types.some((prefix) => event.type.startsWith(prefix))) && (!streams || streams.some((prefix) => event.stream.startsWith(prefix)));
 }

@@ -95,6 +95,18 @@ describe('ApiKeyAuthenticator', () => {
     await assert.rejects(async () => lagging.auth.authenticate(key, 'platform'), failsWith('REVOKED_KEY'));
   });
 
+  it('drops what it cached when the revocation watch stops (entries were trusted for longer)', async () => {
+    const key = generateApiKey('test');
+    const { auth, lookups } = setup([doc(key)]);
+    auth.revocationWatch(true);
+    await auth.authenticate(key, 'platform');
+    await auth.authenticate(key, 'platform');
+    assert.equal(lookups.length, 1);
+    auth.revocationWatch(false);
+    await auth.authenticate(key, 'platform');
+    assert.equal(lookups.length, 2, 'looked up again once the watch is gone');
+  });
+
   it('KEY_WRONG_SURFACE for a key of the other surface (D1)', async () => {
     const key = generateApiKey('test');
     const { auth } = setup([doc(key, { surface: 'agent' })]);

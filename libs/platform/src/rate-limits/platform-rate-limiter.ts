@@ -4,7 +4,7 @@ import { ProjectionStore } from '#projections';
 import type { Principal } from '../access/principal.js';
 import { PLAN_LIMITS, type RateLimits } from '../accounts/account.events.js';
 import { ACCOUNTS_COLLECTION, ACCOUNTS_PROJECTION, type AccountDoc } from '../accounts/accounts.projection.js';
-import { checkRateLimit, rateLimitExceeded } from './rate-limit.policy.js';
+import { checkRateLimit, enforceDecision } from './rate-limit.policy.js';
 import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.port.js';
 
 /** How long an account's limits are trusted; a plan change elsewhere shows within it. */
@@ -32,12 +32,7 @@ export class PlatformRateLimiter {
 
   async enforce(principal: Principal, reply: Reply): Promise<void> {
     const limits = this.cachedLimits(principal.accountId) ?? (await this.limitsOf(principal.accountId));
-    const decision = await checkRateLimit(this.store, principal.accountId, limits, this.clock.now());
-    const headers = decision.headers;
-    reply.header('X-RateLimit-Limit', headers['X-RateLimit-Limit']);
-    reply.header('X-RateLimit-Remaining', headers['X-RateLimit-Remaining']);
-    reply.header('X-RateLimit-Reset', headers['X-RateLimit-Reset']);
-    if (!decision.allowed) throw rateLimitExceeded(decision);
+    enforceDecision(await checkRateLimit(this.store, principal.accountId, limits, this.clock.now()), reply);
   }
 
   /** Forget an account's cached limits (after this process changed its plan). */

@@ -10,52 +10,60 @@ export interface RateLimitDecision {
   retryAfter?: number;
 }
 
-const WINDOWS = [60, 3600] as const;
-const MINUTE = [60] as const;
+/** A fixed window: its length in seconds and the requests it allows. */
+interface Window {
+  seconds: number;
+  limit: number;
+}
 
 /**
  * D7: a 60 s and a 3600 s fixed window per account. The headers describe the window with the
  * fewest requests left (on a tie, the one resetting later); `X-RateLimit-Reset` is that
  * window's end in Unix epoch seconds. Every request counts, refused ones included.
  */
-export async function checkRateLimit(store: RateLimitStore, accountId: string, limits: RateLimits, now: Date): Promise<RateLimitDecision> {
-  return checkWindows(store, `acct:${accountId}`, limits, now);
+export function checkRateLimit(store: RateLimitStore, accountId: string, limits: RateLimits, now: Date): Promise<RateLimitDecision> {
+  return checkWindows(store, `acct:${accountId}`, [
+    { seconds: 60, limit: limits.per_minute },
+    { seconds: 3600, limit: limits.per_hour },
+  ], now);
 }
 
 /**
  * D7 for the agent surface: one 60 s fixed window per key (`perMinute`, 600 unless configured).
  * Same headers and 429 as the platform's.
  */
-export async function checkKeyRateLimit(store: RateLimitStore, keyId: string, perMinute: number, now: Date): Promise<RateLimitDecision> {
-  const [count] = await store.hit(`key:${keyId}`, MINUTE, now);
-  const resetMs = windowStart(60, now) + 60_000;
-  const headers = {
-    'X-RateLimit-Limit': String(perMinute),
-    'X-RateLimit-Remaining': String(Math.max(0, perMinute - count!)),
-    'X-RateLimit-Reset': String(Math.ceil(resetMs / 1000)),
-  };
-  if (count! <= perMinute) return { allowed: true, headers };
-  return { allowed: false, headers, retryAfter: Math.max(1, Math.ceil((resetMs - now.getTime()) / 1000)) };
+export function checkKeyRateLimit(store: RateLimitStore, keyId: string, perMinute: number, now: Date): Promise<RateLimitDecision> {
+  return checkWindows(store, `key:${keyId}`, [{ seconds: 60, limit: perMinute }], now);
 }
 
-async function checkWindows(store: RateLimitStore, counter: string, limits: RateLimits, now: Date): Promise<RateLimitDecision> {
-  const [minuteCount, hourCount] = await store.hit(counter, WINDOWS, now);
-  const minute = { limit: limits.per_minute, count: minuteCount!, resetMs: windowStart(60, now) + 60_000 };
-  const hour = { limit: limits.per_hour, count: hourCount!, resetMs: windowStart(3600, now) + 3_600_000 };
-  const minuteLeft = Math.max(0, minute.limit - minute.count);
-  const hourLeft = Math.max(0, hour.limit - hour.count);
-  const tightest = hourLeft <= minuteLeft ? hour : minute;
+/** Counts one hit in every window of `counter` (one store call) and decides. */
+async function checkWindows(store: RateLimitStore, counter: string, windows: Window[], now: Date): Promise<RateLimitDecision> {
+  const counts = await store.hit(counter, windows.map((w) => w.seconds), now);
+  const states = windows.map((window, i) => ({
+    limit: window.limit,
+    count: counts[i]!,
+    left: Math.max(0, window.limit - counts[i]!),
+    resetMs: windowStart(window.seconds, now) + window.seconds * 1000,
+  }));
+  const tightest = states.reduce((best, w) => (w.left < best.left || (w.left === best.left && w.resetMs >= best.resetMs) ? w : best));
   const headers = {
     'X-RateLimit-Limit': String(tightest.limit),
-    'X-RateLimit-Remaining': String(Math.min(minuteLeft, hourLeft)),
+    'X-RateLimit-Remaining': String(tightest.left),
     'X-RateLimit-Reset': String(Math.ceil(tightest.resetMs / 1000)),
   };
-  const minuteOver = minute.count > minute.limit;
-  const hourOver = hour.count > hour.limit;
-  if (!minuteOver && !hourOver) return { allowed: true, headers };
   // Retry once every exhausted window has reset.
-  const resetMs = hourOver ? hour.resetMs : minute.resetMs;
-  return { allowed: false, headers, retryAfter: Math.max(1, Math.ceil((resetMs - now.getTime()) / 1000)) };
+  const exhausted = states.filter((w) => w.count > w.limit);
+  const retryAtMs = exhausted.length === 0 ? null : Math.max(...exhausted.map((w) => w.resetMs));
+  if (retryAtMs === null) return { allowed: true, headers };
+  return { allowed: false, headers, retryAfter: Math.max(1, Math.ceil((retryAtMs - now.getTime()) / 1000)) };
+}
+
+/** Puts the decision's X-RateLimit-* headers on the reply; throws the 429 when it refuses. */
+export function enforceDecision(decision: RateLimitDecision, reply: { header(name: string, value: string): unknown }): void {
+  reply.header('X-RateLimit-Limit', decision.headers['X-RateLimit-Limit']);
+  reply.header('X-RateLimit-Remaining', decision.headers['X-RateLimit-Remaining']);
+  reply.header('X-RateLimit-Reset', decision.headers['X-RateLimit-Reset']);
+  if (!decision.allowed) throw rateLimitExceeded(decision);
 }
 
 export function rateLimitExceeded(decision: RateLimitDecision): AppError {
