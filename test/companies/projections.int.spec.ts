@@ -26,7 +26,7 @@ import { FakeClock } from '#common';
 import { type Doc, SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
-import { ProjectionHarness } from '../platform/support/projection-harness.js';
+import { MemoryProjection } from '#testing';
 
 const profile = (record: Record<string, unknown>) => {
   const check = checkCompanyRecord({ name: 'Acme', domain: 'acme.example', ...record });
@@ -46,7 +46,7 @@ const updated: CompanyEvent = {
 describe('company projections', () => {
   for (const projection of [companyProfilesProjection, companyScoresProjection]) {
     it(`${projection.name}: each event applied twice changes nothing`, async () => {
-      const h = new ProjectionHarness(projection);
+      const h = new MemoryProjection(projection);
       for (const [event, revision] of [[imported, 0], [updated, 1]] as const) {
         const recorded = h.record(companyStream(id), event, revision);
         await h.apply(recorded);
@@ -58,7 +58,7 @@ describe('company projections', () => {
   }
 
   it('company-scores: the update re-scores, moves the sector rows and counts the company once', async () => {
-    const h = new ProjectionHarness(companyScoresProjection);
+    const h = new MemoryProjection(companyScoresProjection);
     await h.apply(h.record(companyStream(id), imported, 0));
     await h.apply(h.record(companyStream(id), updated, 1));
     const snap = h.snapshot();

@@ -24,7 +24,7 @@ import {
 } from '#platform';
 import { ProjectionRunner, type ProjectionDefinition } from '#projections';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
-import { ProjectionHarness } from '../platform/support/projection-harness.js';
+import { MemoryProjection } from '#testing';
 import { type Body, domainAccount, expectStatus, listAll, pullRequest, vuln } from './support/domain-client.js';
 
 type Stored = [stream: string, event: { type: string; data: unknown }];
@@ -102,7 +102,7 @@ function domainHistory(): Stored[] {
 
 /** Applying each event a second time right after the first leaves the documents unchanged. */
 async function assertIdempotent(projection: ProjectionDefinition, history: Stored[]): Promise<string[]> {
-  const h = new ProjectionHarness(projection);
+  const h = new MemoryProjection(projection);
   const applied: string[] = [];
   for (const [stream, event] of history) {
     const recorded = h.record(stream, event);
@@ -131,7 +131,7 @@ describe('platform-domain projections', () => {
   }
 
   it('platform-events: one document per published event, keyed by its derived evt_ id', async () => {
-    const h = new ProjectionHarness(PLATFORM_DOMAIN_PROJECTIONS.find((p) => p.name === PLATFORM_EVENTS_PROJECTION)!);
+    const h = new MemoryProjection(PLATFORM_DOMAIN_PROJECTIONS.find((p) => p.name === PLATFORM_EVENTS_PROJECTION)!);
     const history = domainHistory();
     for (const [stream, event] of history) await h.apply(h.record(stream, event));
     const docs = Object.values(h.snapshot()[PLATFORM_EVENTS_COLLECTION] ?? {}) as PlatformEventDoc[];

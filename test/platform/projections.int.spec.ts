@@ -16,7 +16,7 @@ import {
   apiKeyStream,
 } from '#platform';
 import { ProjectionRunner, type ProjectionDefinition } from '#projections';
-import { ProjectionHarness } from './support/projection-harness.js';
+import { MemoryProjection } from '#testing';
 
 const created: AccountEvent = {
   type: 'AccountCreated',
@@ -48,7 +48,7 @@ const keyRevoked = (id: string): ApiKeyEvent => ({
 
 /** Applying each event a second time right after the first leaves the documents unchanged. */
 async function assertIdempotent(projection: ProjectionDefinition, events: Array<[stream: string, event: { type: string; data: unknown }]>): Promise<void> {
-  const h = new ProjectionHarness(projection);
+  const h = new MemoryProjection(projection);
   for (const [stream, event] of events) {
     const recorded = h.record(stream, event);
     await h.apply(recorded);
@@ -64,7 +64,7 @@ describe('accounts and api-keys projections', () => {
       ['account-acct_1', created],
       ['account-acct_1', planChanged],
     ]);
-    const h = new ProjectionHarness(accountsProjection);
+    const h = new MemoryProjection(accountsProjection);
     await h.apply(h.record('account-acct_1', created));
     await h.apply(h.record('account-acct_1', planChanged));
     assert.deepEqual(h.snapshot()[ACCOUNTS_COLLECTION]!.acct_1, {
@@ -82,7 +82,7 @@ describe('accounts and api-keys projections', () => {
       ['apikey-key_1', keyCreated('key_1', '2026-03-01T10:00:00.000Z')],
       ['apikey-key_1', keyRevoked('key_1')],
     ]);
-    const h = new ProjectionHarness(apiKeysProjection);
+    const h = new MemoryProjection(apiKeysProjection);
     await h.apply(h.record('apikey-key_1', keyCreated('key_1', '2026-03-01T10:00:00.000Z')));
     await h.apply(h.record('apikey-key_1', keyRevoked('key_1')));
     const doc = h.snapshot()[API_KEYS_COLLECTION]!.key_1!;

@@ -9,7 +9,7 @@ import {
   type DeliveryAttemptData,
   type DeliveryDoc,
 } from '#webhooks';
-import { MemoryProjection } from './support/memory-projection.js';
+import { MemoryProjection } from '#testing';
 
 const names = channelNames(platformWebhookChannel);
 const owner = { kind: 'platform_account' as const, id: 'acct_1' };
