@@ -19,12 +19,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Controller, Get, Module } from '@nestjs/common';
 import Fastify from 'fastify';
 import { loadConfig } from '#common';
-import { PlatformAuth, RequireScope } from '#platform';
 import { createApiApp } from '../../apps/api/src/app.factory.js';
 import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
+import { EMPTY_PAGE, PlatformBenchRoutesModule } from './support/platform-bench-routes.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -34,29 +33,6 @@ const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-const EMPTY_PAGE = { data: [], has_more: false, next_cursor: null };
-
-@Controller('bench/plain')
-class PlainNestController {
-  @Get()
-  get() {
-    return EMPTY_PAGE;
-  }
-}
-
-/** The access layer alone: the same guards as `GET /v1/repositories`, no query. */
-@Controller('bench/authenticated-noop')
-@PlatformAuth()
-class AuthenticatedNoopController {
-  @Get()
-  @RequireScope('read')
-  get() {
-    return EMPTY_PAGE;
-  }
-}
-
-@Module({ controllers: [PlainNestController, AuthenticatedNoopController] })
-class PlainNestModule {}
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -102,7 +78,7 @@ async function main(): Promise<void> {
   const bareUrl = `http://127.0.0.1:${typeof bareAddress === 'object' && bareAddress ? bareAddress.port : 0}/v1/repositories`;
 
   const config = loadConfig({ SVC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_BOOTSTRAP: 'false' });
-  const app = await createApiApp(config, { imports: [PlainNestModule] });
+  const app = await createApiApp(config, { imports: [PlatformBenchRoutesModule] });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   const apiBase = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -120,6 +120,47 @@ describe('SqliteDocumentStore specifics', () => {
     assert.equal(await b.collection('c').get('lost'), null);
   });
 
+  it('finds of one shape (flat string equality) reuse the compiled statement with their own values, limit and sort', async () => {
+    const c = open().collection('shapes');
+    for (const [id, a, n] of [['1', 'x', 1], ['2', 'x', 2], ['3', 'y', 3], ['4', 'x', '4']] as const) await c.upsert({ id, a, n });
+    const ids = (r: { items: Array<{ id: string }> }) => r.items.map((d) => d.id);
+    assert.deepEqual(ids(await c.find({ a: 'x' }, { sort: [['id', 1]] })), ['1', '2', '4']);
+    assert.deepEqual(ids(await c.find({ a: 'x' }, { sort: [['id', 1]] })), ['1', '2', '4'], 'the compiled statement answers the same');
+    assert.deepEqual(ids(await c.find({ a: 'y' }, { sort: [['id', 1]] })), ['3'], 'with the values of this call');
+    assert.deepEqual(ids(await c.find({ a: 'x' }, { sort: [['id', -1]] })), ['4', '2', '1'], 'another sort is another shape');
+    const first = await c.find({ a: 'x' }, { sort: [['id', 1]], limit: 2 });
+    assert.deepEqual(ids(first), ['1', '2']);
+    assert.ok(first.nextCursor, 'a full page of a compiled shape has a cursor');
+    assert.deepEqual(ids(await c.find({ a: 'x' }, { sort: [['id', 1]], limit: 2, after: first.nextCursor })), ['4']);
+    assert.deepEqual(ids(await c.find({ n: 4 })), [], 'a number is not a string: no shape, no match with "4"');
+    assert.deepEqual(ids(await c.find({ n: '4' })), ['4']);
+    assert.deepEqual(ids(await c.find({ a: { $gt: 'x' } })), ['3'], 'operators take the full path');
+    await assert.rejects(c.find({ a: 'x' }, { sort: [['a', 2 as 1]] }), /direction/);
+  });
+
+  it('a collection read as missing is seen as soon as another connection creates it, and missing again once dropped', async () => {
+    const reader = open();
+    const writer = open();
+    const c = reader.collection('later');
+    // Read twice: the second read is answered from the remembered "missing at this schema version".
+    for (let i = 0; i < 2; i++) {
+      assert.deepEqual(await c.find({ k: 1 }, { sort: [['k', 1]] }), { items: [], nextCursor: null });
+      assert.equal(await c.get('1'), null);
+      assert.equal(await c.count(), 0);
+    }
+    await writer.collection('other').upsert({ id: 'x' });
+    assert.equal(await c.get('1'), null, 'an unrelated table changes the schema version, not the answer');
+    await writer.collection('later').upsert({ id: '1', k: 1 });
+    assert.deepEqual(await c.get('1'), { id: '1', k: 1 });
+    assert.deepEqual((await c.find({ k: 1 })).items, [{ id: '1', k: 1 }]);
+    assert.equal(await c.count(), 1);
+    await writer.dropCollection('later');
+    assert.equal(await c.get('1'), null);
+    assert.equal(await c.get('1'), null);
+    await writer.collection('later').upsert({ id: '2' });
+    assert.deepEqual((await c.find()).items, [{ id: '2' }]);
+  });
+
   it('rejects collection names that could not be a table name', async () => {
     const store = open();
     for (const name of ['', 'a b', 'x"y', 'a;drop', '-lead', 'a'.repeat(121)]) {
