@@ -59,8 +59,11 @@ export class AgentAuthenticator {
     private readonly usage: ApiKeyUsageTracker,
   ) {}
 
-  /** The principal of the request; 401 when it has no key or a key that does not work here. */
-  async require(request: AgentRequest): Promise<AgentPrincipal> {
+  /**
+   * The principal of the request; 401 when it has no key or a key that does not work here.
+   * Synchronous for a key resolved recently (the hot path of a paid call), else a promise.
+   */
+  require(request: AgentRequest): AgentPrincipal | Promise<AgentPrincipal> {
     if (request.principal) return request.principal;
     const raw = agentKeyFrom(request.headers);
     if (raw === undefined) throw unauthorized('MISSING_AUTH', 'An API key is required: send it in the x-api-key header (or Authorization: Bearer).');
@@ -71,6 +74,10 @@ export class AgentAuthenticator {
       request.principal = cached.principal;
       return cached.principal;
     }
+    return this.resolve(request, raw, now);
+  }
+
+  private async resolve(request: AgentRequest, raw: string, now: number): Promise<AgentPrincipal> {
     const principal = await this.keys.authenticate(raw, 'agent');
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
     this.cache.set(raw, { principal, expires: now + KEY_CACHE_TTL_MS });
@@ -108,8 +115,12 @@ export class AgentRateLimiter {
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'agentRateLimitPerMinute'>,
   ) {}
 
-  async enforce(principal: AgentPrincipal, reply: Reply): Promise<void> {
-    enforceDecision(await checkKeyRateLimit(this.store, principal.keyId, this.config.agentRateLimitPerMinute, this.clock.now()), reply);
+  /** Undefined when it decided synchronously (counters in memory), else a promise. */
+  enforce(principal: AgentPrincipal, reply: Reply): Promise<void> | undefined {
+    const decision = checkKeyRateLimit(this.store, principal.keyId, this.config.agentRateLimitPerMinute, this.clock.now());
+    if (decision instanceof Promise) return decision.then((d) => enforceDecision(d, reply));
+    enforceDecision(decision, reply);
+    return undefined;
   }
 }
 
@@ -121,17 +132,23 @@ export class AgentKeyGuard implements CanActivate {
     private readonly limiter: AgentRateLimiter,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous (no promise for Nest to await) when the key is cached and the counters are in memory. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<AgentRequest & { rateLimited?: boolean }>();
-    const principal = await this.auth.require(request);
-    // Applied on a controller and a route, or by two decorators: counted once.
-    if (!request.rateLimited) {
-      request.rateLimited = true;
-      await this.limiter.enforce(principal, http.getResponse<Reply>());
-    }
-    return true;
+    const principal = this.auth.require(request);
+    if (principal instanceof Promise) return principal.then((p) => this.count(request, http.getResponse<Reply>(), p));
+    return this.count(request, http.getResponse<Reply>(), principal);
   }
+
+  private count(request: AgentRequest & { rateLimited?: boolean }, reply: Reply, principal: AgentPrincipal): boolean | Promise<boolean> {
+    // Applied on a controller and a route, or by two decorators: counted once.
+    if (request.rateLimited) return true;
+    request.rateLimited = true;
+    const counted = this.limiter.enforce(principal, reply);
+    return counted ? counted.then(() => true) : true;
+  }
+
 }
 
 /** The route needs an agent key (x-api-key or Authorization: Bearer). */

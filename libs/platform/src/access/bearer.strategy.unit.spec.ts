@@ -6,7 +6,7 @@ import type { Principal } from './principal.js';
 
 const principal: Principal = { kind: 'api_key', id: 'key_1', keyId: 'key_1', accountId: 'acct_1', scopes: ['read'], surface: 'platform', environment: 'test' };
 
-function strategy(resolve: (token: string) => Promise<Principal>) {
+function strategy(resolve: (token: string) => Principal | Promise<Principal>) {
   return new PlatformBearerStrategy({ resolve } as unknown as BearerTokenResolvers);
 }
 
@@ -39,7 +39,28 @@ describe('PlatformBearerStrategy.authenticateRequest (passport-http-bearer outco
     const s = strategy(async () => {
       throw failure;
     });
-    await assert.rejects(s.authenticateRequest({ headers: { authorization: 'Bearer tok' } }), (e) => e === failure);
+    await assert.rejects(async () => s.authenticateRequest({ headers: { authorization: 'Bearer tok' } }), (e) => e === failure);
+  });
+
+  it('answers in the same tick when the resolver does (a cached key), and throws its error the same way', () => {
+    const s = strategy((token) => {
+      if (token === 'bad') throw new Error('invalid');
+      return principal;
+    });
+    const outcome = s.authenticateRequest({ headers: { authorization: 'Bearer tok' } });
+    assert.ok(!(outcome instanceof Promise), 'no promise for a synchronous resolver');
+    assert.deepEqual(outcome, { principal, challenge: undefined, status: undefined });
+    assert.throws(() => s.authenticateRequest({ headers: { authorization: 'Bearer bad' } }), /invalid/);
+    const missing = s.authenticateRequest({ headers: {} });
+    assert.ok(!(missing instanceof Promise));
+    assert.match(String(missing.challenge), /^Bearer realm="svc"/);
+  });
+
+  it('an asynchronous resolver still gets a promise of the outcome', async () => {
+    const s = strategy(async () => principal);
+    const outcome = s.authenticateRequest({ headers: { authorization: 'Bearer tok' } });
+    assert.ok(outcome instanceof Promise);
+    assert.deepEqual(await outcome, { principal, challenge: undefined, status: undefined });
   });
 
   it('keeps concurrent requests apart', async () => {

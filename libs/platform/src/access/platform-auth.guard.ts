@@ -2,7 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { PlatformRateLimiter } from '../rate-limits/platform-rate-limiter.js';
 import { unauthorized } from './auth-errors.js';
-import { PlatformBearerStrategy } from './bearer.strategy.js';
+import { type PassportOutcome, PlatformBearerStrategy } from './bearer.strategy.js';
 import type { Principal } from './principal.js';
 import { ScopeCheck } from './scope.guard.js';
 
@@ -37,31 +37,49 @@ export class PlatformAuthGuard implements CanActivate {
     this.scopes = new ScopeCheck(reflector);
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous (no promise for Nest to await) when the key is cached and the counters are in memory. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<HttpRequest>();
     // Applied on both a controller and a route, it must authenticate and count once.
     if (request.principal) return true;
-    const principal = await this.authenticate(request);
+    const principal = this.authenticate(request);
+    if (principal instanceof Promise) return principal.then((p) => this.admit(context, request, http.getResponse<HttpReply>(), p));
+    return this.admit(context, request, http.getResponse<HttpReply>(), principal);
+  }
+
+  /** Counts the authenticated request (D7 headers, 429), then checks the route's scope (403). */
+  private admit(context: ExecutionContext, request: HttpRequest, reply: HttpReply, principal: Principal): boolean | Promise<boolean> {
     request.principal = principal;
-    await this.rateLimiter.enforce(principal, http.getResponse<HttpReply>());
+    const counted = this.rateLimiter.enforce(principal, reply);
+    if (counted) {
+      return counted.then(() => {
+        this.scopes.assert(context, request, principal);
+        return true;
+      });
+    }
     this.scopes.assert(context, request, principal);
     return true;
   }
 
-  private async authenticate(request: HttpRequest): Promise<Principal> {
+  private authenticate(request: HttpRequest): Principal | Promise<Principal> {
     const header = request.headers.authorization;
     const authorization = Array.isArray(header) ? header[0] : header;
     // Only the header reaches passport: passport-http-bearer would also take `access_token`
     // from the body or query string, where keys end up in logs and caches.
-    const outcome = await this.strategy.authenticateRequest({ headers: authorization === undefined ? {} : { authorization } });
-    if (outcome.principal) return outcome.principal;
-    if (outcome.status === 400) {
-      throw unauthorized('MISSING_AUTH', 'The Authorization header is malformed; send "Authorization: Bearer <API key>".');
-    }
-    if (authorization !== undefined && !/^bearer /i.test(authorization)) {
-      throw unauthorized('MISSING_AUTH', 'The Authorization header must use the Bearer scheme: "Authorization: Bearer <API key>".');
-    }
-    throw unauthorized('MISSING_AUTH', 'Authentication is required: send "Authorization: Bearer <API key>".');
+    const outcome = this.strategy.authenticateRequest({ headers: authorization === undefined ? {} : { authorization } });
+    return outcome instanceof Promise ? outcome.then((o) => principalOf(o, authorization)) : principalOf(outcome, authorization);
   }
+}
+
+/** The principal passport found, or the 401 for why it found none. */
+function principalOf(outcome: PassportOutcome, authorization: string | undefined): Principal {
+  if (outcome.principal) return outcome.principal;
+  if (outcome.status === 400) {
+    throw unauthorized('MISSING_AUTH', 'The Authorization header is malformed; send "Authorization: Bearer <API key>".');
+  }
+  if (authorization !== undefined && !/^bearer /i.test(authorization)) {
+    throw unauthorized('MISSING_AUTH', 'The Authorization header must use the Bearer scheme: "Authorization: Bearer <API key>".');
+  }
+  throw unauthorized('MISSING_AUTH', 'Authentication is required: send "Authorization: Bearer <API key>".');
 }

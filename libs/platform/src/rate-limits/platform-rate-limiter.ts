@@ -30,9 +30,18 @@ export class PlatformRateLimiter {
     private readonly projections: ProjectionStore,
   ) {}
 
-  async enforce(principal: Principal, reply: Reply): Promise<void> {
-    const limits = this.cachedLimits(principal.accountId) ?? (await this.limitsOf(principal.accountId));
-    enforceDecision(await checkRateLimit(this.store, principal.accountId, limits, this.clock.now()), reply);
+  /** Undefined when it decided synchronously (limits cached, counters in memory), else a promise. */
+  enforce(principal: Principal, reply: Reply): Promise<void> | undefined {
+    const limits = this.cachedLimits(principal.accountId);
+    if (!limits) return this.limitsOf(principal.accountId).then((l) => this.decide(principal, l, reply));
+    return this.decide(principal, limits, reply);
+  }
+
+  private decide(principal: Principal, limits: RateLimits, reply: Reply): Promise<void> | undefined {
+    const decision = checkRateLimit(this.store, principal.accountId, limits, this.clock.now());
+    if (decision instanceof Promise) return decision.then((d) => enforceDecision(d, reply));
+    enforceDecision(decision, reply);
+    return undefined;
   }
 
   /** Forget an account's cached limits (after this process changed its plan). */

@@ -21,7 +21,7 @@ interface Window {
  * fewest requests left (on a tie, the one resetting later); `X-RateLimit-Reset` is that
  * window's end in Unix epoch seconds. Every request counts, refused ones included.
  */
-export function checkRateLimit(store: RateLimitStore, accountId: string, limits: RateLimits, now: Date): Promise<RateLimitDecision> {
+export function checkRateLimit(store: RateLimitStore, accountId: string, limits: RateLimits, now: Date): RateLimitDecision | Promise<RateLimitDecision> {
   return checkWindows(store, `acct:${accountId}`, [
     { seconds: 60, limit: limits.per_minute },
     { seconds: 3600, limit: limits.per_hour },
@@ -32,13 +32,20 @@ export function checkRateLimit(store: RateLimitStore, accountId: string, limits:
  * D7 for the agent surface: one 60 s fixed window per key (`perMinute`, 600 unless configured).
  * Same headers and 429 as the platform's.
  */
-export function checkKeyRateLimit(store: RateLimitStore, keyId: string, perMinute: number, now: Date): Promise<RateLimitDecision> {
+export function checkKeyRateLimit(store: RateLimitStore, keyId: string, perMinute: number, now: Date): RateLimitDecision | Promise<RateLimitDecision> {
   return checkWindows(store, `key:${keyId}`, [{ seconds: 60, limit: perMinute }], now);
 }
 
-/** Counts one hit in every window of `counter` (one store call) and decides. */
-async function checkWindows(store: RateLimitStore, counter: string, windows: Window[], now: Date): Promise<RateLimitDecision> {
-  const counts = await store.hit(counter, windows.map((w) => w.seconds), now);
+/**
+ * Counts one hit in every window of `counter` (one store call) and decides; synchronously when
+ * the store answers synchronously (the in-memory one).
+ */
+function checkWindows(store: RateLimitStore, counter: string, windows: Window[], now: Date): RateLimitDecision | Promise<RateLimitDecision> {
+  const counts = store.hit(counter, windows.map((w) => w.seconds), now);
+  return Array.isArray(counts) ? decide(windows, counts, now) : counts.then((c) => decide(windows, c, now));
+}
+
+function decide(windows: Window[], counts: number[], now: Date): RateLimitDecision {
   const states = windows.map((window, i) => ({
     limit: window.limit,
     count: counts[i]!,

@@ -7,9 +7,10 @@ export interface RateLimitStore {
    * Atomically adds one hit to the counter of `key` in each window (sizes in seconds) that
    * contains `now`, and returns the counts after the hit, in the order of `windowSeconds`.
    * Windows are aligned to the Unix epoch. (All windows of a request in one call: one promise
-   * on the hot path, one round trip's latency on MongoDB.)
+   * on the hot path, one round trip's latency on MongoDB.) An in-process store may answer
+   * synchronously: no promise at all on the hot path.
    */
-  hit(key: string, windowSeconds: readonly number[], now: Date): Promise<number[]>;
+  hit(key: string, windowSeconds: readonly number[], now: Date): Promise<number[]> | number[];
   close(): Promise<void>;
 }
 
