@@ -28,6 +28,8 @@ export interface ProjectionRunnerOptions {
   retry?: { initialMs?: number; maxMs?: number };
   /** See ProjectionStore. */
   generationCacheMs?: number;
+  /** See ProjectionStore (default 10,000; 0 = no read cache). */
+  readCacheEntries?: number;
   /** Called after every committed batch (tests inject crashes here). */
   onCommit?: (info: CommitInfo) => void | Promise<void>;
 }
@@ -53,7 +55,7 @@ export class ProjectionRunner {
 
   constructor(options: ProjectionRunnerOptions) {
     this.options = options;
-    this.store = new ProjectionStore(options.documentStore, { generationCacheMs: options.generationCacheMs });
+    this.store = new ProjectionStore(options.documentStore, { generationCacheMs: options.generationCacheMs, readCacheEntries: options.readCacheEntries });
     this.register(options.projections ?? []);
   }
 

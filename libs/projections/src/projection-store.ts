@@ -51,32 +51,104 @@ export type ReadonlyCollection<T extends Doc = Doc> = Pick<Collection<T>, 'name'
 export interface ProjectionStoreOptions {
   /** How long a looked-up generation is trusted; a switch by another process shows within it. Default 500 ms. */
   generationCacheMs?: number;
+  /**
+   * Reads of a projection this process writes are cached, at most this many per projection
+   * (oldest out first); 0 turns the cache off. Default 10,000.
+   */
+  readCacheEntries?: number;
+}
+
+/** Finds returning more documents than this are not cached (bulk reads, not the hot path). */
+const CACHEABLE_ITEMS = 200;
+
+/** A projection whose batches this process commits: the reads cached since its last commit. */
+interface LocalWriter {
+  /** The generation this process commits; reads of another (after a switch elsewhere) are not cached. */
+  generation: number;
+  /** Changes with every commit, so a read that started before one is not cached after it. */
+  version: number;
+  entries: Map<string, unknown>;
 }
 
 /**
  * How readers reach projection collections: `collection(projection, logical)` resolves the
  * active generation at each call (cached briefly, dropped at once when this process switches).
+ *
+ * Read cache. A projection's documents change only when a batch commits, so while this process
+ * runs a projection live (`attachWriter`, by its worker) the answers of `get`, `getMany`, `find`
+ * and `count` are kept in memory until the worker's next commit with writes (`committed`) drops
+ * them, and identical reads in between skip the document store. The worker reports the commit
+ * before it advances its position, so a read-your-writes wait (which resumes on that position)
+ * never meets an answer from before it. A read that was under way when a commit happened is
+ * answered but not kept. Projections that run in another process are never cached: nothing
+ * here would see their commits. Cached answers are frozen: they are shared by every reader.
  */
 export class ProjectionStore {
   private readonly cache = new Map<string, { generation: number; at: number }>();
   private readonly cacheMs: number;
+  private readonly readCacheEntries: number;
+  private readonly writers = new Map<string, LocalWriter>();
+  private readonly handles = new Map<string, ReadonlyCollection<Doc>>();
 
   constructor(
     readonly documents: DocumentStore,
     options: ProjectionStoreOptions = {},
   ) {
     this.cacheMs = options.generationCacheMs ?? 500;
+    this.readCacheEntries = Math.max(0, Math.floor(options.readCacheEntries ?? 10_000));
   }
 
   collection<T extends Doc = Doc>(projection: string, logical: string): ReadonlyCollection<T> {
-    const physical = async () => this.documents.collection<T>(generationCollection(logical, await this.generation(projection)));
-    return {
-      name: logical,
-      get: async (id: string) => (await physical()).get(id),
-      getMany: async (ids: string[]) => (await physical()).getMany(ids),
-      find: async (filter?: Filter, options?: FindOptions): Promise<FindResult<T>> => (await physical()).find(filter, options),
-      count: async (filter?: Filter) => (await physical()).count(filter),
-    };
+    const handleKey = `${projection}\u0000${logical}`;
+    let handle = this.handles.get(handleKey);
+    if (!handle) {
+      const read = <R>(op: string, args: unknown[], run: (c: Collection<T>) => Promise<R>) => this.read(projection, logical, op, args, run);
+      handle = {
+        name: logical,
+        get: (id: string) => read('get', [id], (c) => c.get(id)),
+        getMany: (ids: string[]) => read('getMany', [ids], (c) => c.getMany(ids)),
+        find: (filter?: Filter, options?: FindOptions): Promise<FindResult<T>> => read('find', [filter, options], (c) => c.find(filter, options)),
+        count: (filter?: Filter) => read('count', [filter], (c) => c.count(filter)),
+      } as ReadonlyCollection<Doc>;
+      this.handles.set(handleKey, handle);
+    }
+    return handle as unknown as ReadonlyCollection<T>;
+  }
+
+  /** This process now commits `projection`'s live batches: its reads may be cached (see the class). */
+  attachWriter(projection: string, generation: number): void {
+    if (this.readCacheEntries > 0) this.writers.set(projection, { generation, version: 0, entries: new Map() });
+  }
+
+  /** This process stopped committing `projection` (stopped, failed, or moving to another generation). */
+  detachWriter(projection: string): void {
+    this.writers.delete(projection);
+  }
+
+  /** A batch of `projection` with document writes committed: forget what was read before it. */
+  committed(projection: string): void {
+    const writer = this.writers.get(projection);
+    if (!writer) return;
+    writer.version++;
+    writer.entries.clear();
+  }
+
+  private async read<T extends Doc, R>(projection: string, logical: string, op: string, args: unknown[], run: (c: Collection<T>) => Promise<R>): Promise<R> {
+    const generation = await this.generation(projection);
+    const physical = generationCollection(logical, generation);
+    const collection = this.documents.collection<T>(physical);
+    const writer = this.writers.get(projection);
+    if (writer?.generation !== generation) return run(collection);
+    const key = `${physical}\u0000${op}\u0000${JSON.stringify(args)}`;
+    const cached = writer.entries.get(key);
+    if (cached !== undefined) return cached as R;
+    const version = writer.version;
+    const result = await run(collection);
+    if (writer.version === version && this.writers.get(projection) === writer && cacheable(result)) {
+      if (writer.entries.size >= this.readCacheEntries) writer.entries.delete(writer.entries.keys().next().value!);
+      writer.entries.set(key, deepFreeze(result));
+    }
+    return result;
   }
 
   /** The active generation of a projection (1 before it ever ran). */
@@ -103,4 +175,19 @@ export class ProjectionStore {
   async rebuildState(projection: string): Promise<RebuildCheckpoint | null> {
     return this.documents.collection<RebuildCheckpoint>(PROJECTIONS_COLLECTION).get(rebuildCheckpointId(projection));
   }
+}
+
+function cacheable(result: unknown): boolean {
+  if (result === undefined) return false;
+  const items = Array.isArray(result) ? result : (result as { items?: unknown } | null)?.items;
+  return !Array.isArray(items) || items.length <= CACHEABLE_ITEMS;
+}
+
+/** Freezes a read's answer and everything in it, so no reader can change what the next one gets. */
+function deepFreeze<V>(value: V): V {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }

@@ -260,7 +260,13 @@ export class ProjectionWorker {
     this.settings.onProgress();
     await this.prepareGeneration(active.generation);
     await this.dropOlderGenerations(active.generation);
-    await this.consume(this.target(active.generation, false), active.position);
+    // From here this worker commits the active generation: readers in this process may cache it.
+    this.settings.store.attachWriter(definition.name, active.generation);
+    try {
+      await this.consume(this.target(active.generation, false), active.position);
+    } finally {
+      this.settings.store.detachWriter(definition.name);
+    }
   }
 
   private async loadActive(): Promise<ActiveCheckpoint> {
@@ -555,6 +561,8 @@ export class ProjectionWorker {
           expect: { generation: target.generation, position: from },
         };
     await settings.documents.applyBatch([...ops, checkpoint]);
+    // Before the position moves: a read-your-writes wait resumes on it and must not meet a cached answer.
+    if (!target.rebuild && ops.length > 0) settings.store.committed(definition.name);
     this.advanced(target, to);
     await settings.onCommit?.({ projection: definition.name, generation: target.generation, position: to, events, rebuild: target.rebuild });
   }

@@ -95,6 +95,7 @@ export class StorageModule {
             documentStore: s.documents,
             clock,
             logger: new Logger('Projections'),
+            readCacheEntries: config.readCacheEntries,
             ...(options.onCommit ? { onCommit: options.onCommit } : {}),
           }),
         inject: [STORES, CLOCK],
