@@ -5,7 +5,8 @@
 // strategy, key cache, D7 counters and headers, scope guard, validation) and returns a constant
 // page. When the issue was written `GET /v1/repositories` of an empty account was that no-op;
 // issue 4 made it a real read-model query, so it is measured too, as a fourth figure (access
-// layer plus CQRS query plus an indexed SQLite read).
+// layer plus CQRS query plus a read of the repositories read model: from the projection read
+// cache, as the projection runs in this process and nothing commits during the run).
 // The account is Enterprise with limits high enough never to throttle, so every request does
 // the full work and answers 200.
 // For the decomposition it also measures a plain Nest route of the same api app (no guard, no
