@@ -29,7 +29,7 @@ export interface ProjectionRunnerOptions {
   /** See ProjectionStore. */
   generationCacheMs?: number;
   /** See ProjectionStore (default 10,000; 0 = no read cache). */
-  readCacheEntries?: number;
+  readCacheDocuments?: number;
   /** Called after every committed batch (tests inject crashes here). */
   onCommit?: (info: CommitInfo) => void | Promise<void>;
 }
@@ -55,7 +55,7 @@ export class ProjectionRunner {
 
   constructor(options: ProjectionRunnerOptions) {
     this.options = options;
-    this.store = new ProjectionStore(options.documentStore, { generationCacheMs: options.generationCacheMs, readCacheEntries: options.readCacheEntries });
+    this.store = new ProjectionStore(options.documentStore, { generationCacheMs: options.generationCacheMs, readCacheDocuments: options.readCacheDocuments });
     this.register(options.projections ?? []);
   }
 

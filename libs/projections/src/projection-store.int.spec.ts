@@ -71,7 +71,7 @@ describe('ProjectionStore read cache', () => {
     }
   });
 
-  it('does not cache a projection this process does not run, nor with readCacheEntries 0', async () => {
+  it('does not cache a projection this process does not run, nor with readCacheDocuments 0', async () => {
     // Another process's projection: its commits are invisible here, so every read goes to the store.
     const writer = open();
     await writer.runner.start();
@@ -82,7 +82,7 @@ describe('ProjectionStore read cache', () => {
     assert.equal((await reader.streams().get('counter-a'))?.count, 7);
 
     await writer.runner.stop();
-    const off = open({ readCacheEntries: 0 });
+    const off = open({ readCacheDocuments: 0 });
     await off.runner.start();
     await off.runner.waitFor((await off.count()).position);
     assert.equal((await off.streams().get('counter-a'))?.count, 8);
@@ -113,6 +113,23 @@ describe('ProjectionStore read cache', () => {
     assert.equal((await inFlight)?.count, 1, 'the read answers what it read');
     await behindTheCache('counter-a', 50);
     assert.equal((await streams().get('counter-a'))?.count, 50, 'and was not cached: the next read goes to the store');
+  });
+
+  it('holds at most readCacheDocuments documents: an answer counts its documents, the oldest go first', async () => {
+    const { runner, streams, behindTheCache, events } = open({ readCacheDocuments: 3 });
+    await runner.start();
+    await events.append('counter-a', [{ type: 'Counted', data: {} }]);
+    await runner.waitFor((await events.append('counter-b', [{ type: 'Counted', data: {} }])).position);
+    const counts = async () => (await streams().find({}, { sort: [['id', 1]] })).items.map((d) => d.count);
+    assert.equal((await streams().get('counter-a'))?.count, 1); // holds 1
+    assert.equal((await streams().get('counter-b'))?.count, 1); // holds 2
+    assert.deepEqual(await counts(), [1, 1]); // 2 more: 4 > 3, the get of counter-a goes
+    await behindTheCache('counter-a', 10);
+    await behindTheCache('counter-b', 20);
+    assert.equal((await streams().get('counter-b'))?.count, 1, 'still held');
+    assert.deepEqual(await counts(), [1, 1], 'still held');
+    assert.equal((await streams().get('counter-a'))?.count, 10, 'pushed out: read again (and now counter-b goes)');
+    assert.equal((await streams().get('counter-b'))?.count, 20);
   });
 
   it('answers are frozen: one reader cannot change what the next one gets', async () => {

@@ -52,10 +52,11 @@ export interface ProjectionStoreOptions {
   /** How long a looked-up generation is trusted; a switch by another process shows within it. Default 500 ms. */
   generationCacheMs?: number;
   /**
-   * Reads of a projection this process writes are cached, at most this many per projection
-   * (oldest out first); 0 turns the cache off. Default 10,000.
+   * Reads of a projection this process writes are cached, holding at most this many documents
+   * per projection (an answer counts its documents, at least 1; oldest answers out first); 0
+   * turns the cache off. Default 10,000.
    */
-  readCacheEntries?: number;
+  readCacheDocuments?: number;
 }
 
 /** Finds returning more documents than this are not cached (bulk reads, not the hot path). */
@@ -67,7 +68,9 @@ interface LocalWriter {
   generation: number;
   /** Changes with every commit, so a read that started before one is not cached after it. */
   version: number;
-  entries: Map<string, unknown>;
+  entries: Map<string, { value: unknown; weight: number }>;
+  /** Documents held by `entries`. */
+  weight: number;
 }
 
 /**
@@ -86,7 +89,7 @@ interface LocalWriter {
 export class ProjectionStore {
   private readonly cache = new Map<string, { generation: number; at: number }>();
   private readonly cacheMs: number;
-  private readonly readCacheEntries: number;
+  private readonly readCacheDocuments: number;
   private readonly writers = new Map<string, LocalWriter>();
   private readonly handles = new Map<string, ReadonlyCollection<Doc>>();
 
@@ -95,7 +98,7 @@ export class ProjectionStore {
     options: ProjectionStoreOptions = {},
   ) {
     this.cacheMs = options.generationCacheMs ?? 500;
-    this.readCacheEntries = Math.max(0, Math.floor(options.readCacheEntries ?? 10_000));
+    this.readCacheDocuments = Math.max(0, Math.floor(options.readCacheDocuments ?? 10_000));
   }
 
   collection<T extends Doc = Doc>(projection: string, logical: string): ReadonlyCollection<T> {
@@ -117,7 +120,7 @@ export class ProjectionStore {
 
   /** This process now commits `projection`'s live batches: its reads may be cached (see the class). */
   attachWriter(projection: string, generation: number): void {
-    if (this.readCacheEntries > 0) this.writers.set(projection, { generation, version: 0, entries: new Map() });
+    if (this.readCacheDocuments > 0) this.writers.set(projection, { generation, version: 0, entries: new Map(), weight: 0 });
   }
 
   /** This process stopped committing `projection` (stopped, failed, or moving to another generation). */
@@ -131,6 +134,7 @@ export class ProjectionStore {
     if (!writer) return;
     writer.version++;
     writer.entries.clear();
+    writer.weight = 0;
   }
 
   private async read<T extends Doc, R>(projection: string, logical: string, op: string, args: unknown[], run: (c: Collection<T>) => Promise<R>): Promise<R> {
@@ -141,12 +145,20 @@ export class ProjectionStore {
     if (writer?.generation !== generation) return run(collection);
     const key = `${physical}\u0000${op}\u0000${JSON.stringify(args)}`;
     const cached = writer.entries.get(key);
-    if (cached !== undefined) return cached as R;
+    if (cached !== undefined) return cached.value as R;
     const version = writer.version;
     const result = await run(collection);
-    if (writer.version === version && this.writers.get(projection) === writer && cacheable(result)) {
-      if (writer.entries.size >= this.readCacheEntries) writer.entries.delete(writer.entries.keys().next().value!);
-      writer.entries.set(key, deepFreeze(result));
+    const weight = weightOf(result);
+    if (writer.version === version && this.writers.get(projection) === writer && weight <= Math.min(CACHEABLE_ITEMS, this.readCacheDocuments)) {
+      // Time-dependent filters (a dispatcher's "due before now") make keys that never repeat:
+      // the bound is on documents held, so they cannot grow memory, only push older answers out.
+      while (writer.weight + weight > this.readCacheDocuments && writer.entries.size > 0) {
+        const [oldest, entry] = writer.entries.entries().next().value!;
+        writer.entries.delete(oldest);
+        writer.weight -= entry.weight;
+      }
+      writer.entries.set(key, { value: deepFreeze(result), weight });
+      writer.weight += weight;
     }
     return result;
   }
@@ -177,10 +189,11 @@ export class ProjectionStore {
   }
 }
 
-function cacheable(result: unknown): boolean {
-  if (result === undefined) return false;
+/** Documents an answer holds (at least 1); more than CACHEABLE_ITEMS means "do not cache". */
+function weightOf(result: unknown): number {
+  if (result === undefined) return Infinity;
   const items = Array.isArray(result) ? result : (result as { items?: unknown } | null)?.items;
-  return !Array.isArray(items) || items.length <= CACHEABLE_ITEMS;
+  return Array.isArray(items) ? Math.max(1, items.length) : 1;
 }
 
 /** Freezes a read's answer and everything in it, so no reader can change what the next one gets. */

@@ -95,7 +95,7 @@ export class StorageModule {
             documentStore: s.documents,
             clock,
             logger: new Logger('Projections'),
-            readCacheEntries: config.readCacheEntries,
+            readCacheDocuments: config.readCacheDocuments,
             ...(options.onCommit ? { onCommit: options.onCommit } : {}),
           }),
         inject: [STORES, CLOCK],

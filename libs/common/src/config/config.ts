@@ -74,8 +74,8 @@ export const configSchema = z.object({
     .default(10),
   /** D7: requests per minute allowed to one agent key on /api/v1. */
   SVC_AGENT_RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000_000),
-  /** Cached reads per projection that this process runs (0 = no read cache). */
-  SVC_READ_CACHE_ENTRIES: int(10_000, 0, 1_000_000),
+  /** Documents held by the read cache per projection that this process runs (0 = no read cache). */
+  SVC_READ_CACHE_DOCUMENTS: int(10_000, 0, 1_000_000),
   /** On a fresh store, the api imports a deterministic demo set of 5,000 companies (D20). */
   SVC_DEMO_DATA: z.enum(['true', 'false'], { message: 'expected true or false' }).default('true'),
   /** D14: lift the SSRF guard so webhooks may target loopback and private addresses (local use, tests). */
@@ -113,8 +113,8 @@ export interface AppConfig {
   autopayThresholdCents: number;
   /** SVC_AGENT_RATE_LIMIT_PER_MINUTE (D7: 600). */
   agentRateLimitPerMinute: number;
-  /** SVC_READ_CACHE_ENTRIES: cached reads per locally run projection (0 = off). */
-  readCacheEntries: number;
+  /** SVC_READ_CACHE_DOCUMENTS: documents held by the read cache per locally run projection (0 = off). */
+  readCacheDocuments: number;
   /** SVC_DEMO_DATA: import the demo companies on a fresh store (D20). */
   demoData: boolean;
   /** SVC_WEBHOOK_ALLOW_PRIVATE (D14). */
@@ -175,7 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripeApiUrl: c.STRIPE_API_URL?.replace(/\/+$/, ''),
     autopayThresholdCents: Math.round(c.SVC_AUTOPAY_THRESHOLD_USD * 100),
     agentRateLimitPerMinute: c.SVC_AGENT_RATE_LIMIT_PER_MINUTE,
-    readCacheEntries: c.SVC_READ_CACHE_ENTRIES,
+    readCacheDocuments: c.SVC_READ_CACHE_DOCUMENTS,
     demoData: c.SVC_DEMO_DATA === 'true',
     webhookAllowPrivate: c.SVC_WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookTimeoutMs: c.SVC_WEBHOOK_TIMEOUT_MS,
