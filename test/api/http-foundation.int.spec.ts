@@ -119,12 +119,19 @@ describe('HTTP foundation (real HTTP, embedded stores)', () => {
     assert.doesNotMatch(text, /secret|hunter2|sqlite|stack|at /i);
   });
 
-  it('maps a wrong expected revision to 409 and an unavailable store to 503', async () => {
+  it('maps a wrong expected revision to 409, a read model behind and an unavailable store to 503', async () => {
     const conflict = await fetch(`${api.url}/test/conflict`);
     assert.equal(conflict.status, 409);
     const c = (await conflict.json()) as Record<string, unknown>;
     assertErrorShape(c, 'conflict', 'CONCURRENT_MODIFICATION');
     assert.doesNotMatch(JSON.stringify(c), /credits-acct_1/);
+    // A command whose read-your-writes wait timed out: recorded, not yet readable; not a 500.
+    const lagging = await fetch(`${api.url}/test/lagging`);
+    assert.equal(lagging.status, 503);
+    assert.equal(lagging.headers.get('retry-after'), '1');
+    const l = await lagging.text();
+    assertErrorShape(JSON.parse(l) as Record<string, unknown>, 'service_unavailable', 'READ_MODEL_BEHIND');
+    assert.doesNotMatch(l, /repositories|position/);
     const down = await fetch(`${api.url}/test/unavailable`);
     assert.equal(down.status, 503);
     const d = await down.text();

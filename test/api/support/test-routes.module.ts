@@ -2,6 +2,7 @@ import { Body, Controller, Get, Module, Param, Post, Query } from '@nestjs/commo
 import { z } from 'zod';
 import { AppError, Operation } from '#common';
 import { EventStoreUnavailableError, WrongExpectedRevisionError } from '#eventstore';
+import { ProjectionTimeoutError } from '#projections';
 
 export const thingBody = z.object({
   name: z.string().min(1),
@@ -47,6 +48,11 @@ export class TestRoutesController {
   @Get('test/conflict')
   conflict(): never {
     throw new WrongExpectedRevisionError('credits-acct_1', 3, 4);
+  }
+
+  @Get('test/lagging')
+  lagging(): never {
+    throw new ProjectionTimeoutError(42, [{ name: 'repositories', position: 40 }], 3000);
   }
 
   @Get('test/unavailable')

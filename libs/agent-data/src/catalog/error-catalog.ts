@@ -69,6 +69,7 @@ export const AGENT_ERRORS = Object.freeze([
   e('HEADERS_TOO_LARGE', 431, 'request_header_fields_too_large', 'The request headers are too large.', 'Send fewer or smaller headers.'),
   e('RATE_LIMIT_EXCEEDED', 429, 'rate_limit_exceeded', 'Too many requests for this key in the current window; retry_after says when to retry (seconds).', 'Wait retry_after seconds (also in Retry-After), then retry.', ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
   e('INTERNAL_ERROR', 500, 'internal_error', 'An unexpected error; nothing about it is disclosed. A charge is never kept for a failed call.', 'Retry later; report the x-request-id header.'),
+  e('READ_MODEL_BEHIND', 503, 'service_unavailable', 'The change was recorded, but the read models did not catch up in time to answer with it.', 'Read it again after Retry-After seconds; do not repeat the request.', ['Retry-After']),
   e('STORE_UNAVAILABLE', 503, 'service_unavailable', 'The event store is unreachable; nothing was written or charged.', 'Retry after Retry-After seconds.', ['Retry-After']),
   e('PAYMENT_PROVIDER_ERROR', 502, 'bad_gateway', 'The payment provider did not answer; nothing was charged or credited.', 'Retry after Retry-After seconds.', ['Retry-After']),
   e('STRIPE_WEBHOOK_NOT_CONFIGURED', 503, 'service_unavailable', 'Stripe webhooks are not configured on this deployment (STRIPE_WEBHOOK_SECRET).', 'Operators: set STRIPE_WEBHOOK_SECRET.'),

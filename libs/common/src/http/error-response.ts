@@ -88,6 +88,15 @@ export function toAppError(exception: unknown, request?: { method?: string; path
   if (name === 'WrongExpectedRevisionError' || name === 'ConcurrentModificationError' || name === 'DuplicateKeyError') {
     return { error: Errors.conflict('The resource was changed by another request; retry.', 'CONCURRENT_MODIFICATION'), unexpected: false };
   }
+  if (name === 'ProjectionTimeoutError') {
+    // Thrown by a command's read-your-writes wait: the change is durable, only reading it back
+    // timed out. A 500 would invite a retry that repeats the change.
+    const e = Errors.unavailable(
+      'The change was recorded, but the read models did not catch up in time to answer with it. Read it again shortly; repeating the request would repeat the change.',
+      'READ_MODEL_BEHIND',
+    );
+    return { error: new AppError(e.status, e.error, e.code, e.message, {}, { 'retry-after': '1' }), unexpected: true };
+  }
   if (name === 'EventStoreUnavailableError') {
     const e = Errors.unavailable('The event store is unavailable; retry later.', 'STORE_UNAVAILABLE');
     return { error: new AppError(e.status, e.error, e.code, e.message, {}, { 'retry-after': '1' }), unexpected: true };
