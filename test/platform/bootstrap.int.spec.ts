@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { BOOTSTRAP_LINE_PREFIX, BOOTSTRAP_STREAM, PlatformBootstrap } from '#platform';
+import { ProjectionRunner } from '#projections';
 import { startTestApi, waitUntil } from '../api/support/test-api.js';
 import { bearer } from './support/platform-fixtures.js';
 
@@ -39,12 +40,9 @@ describe('D4 bootstrap (in process; the built api is covered by the e2e test)', 
       const events = api.app.get<EventStore>(EVENT_STORE);
       assert.deepEqual(await streamTypes(events, BOOTSTRAP_STREAM), ['BootstrapClaimed', 'BootstrapCompleted']);
 
-      // The key works (once the projections have it) and is an admin key of a Team account.
-      // (run() does not wait for the read models: the key works once the projection has it.)
-      const account = await waitUntil(async () => {
-        const res = await fetch(`${api.url}/v1/account`, { headers: bearer(key) });
-        return res.status === 401 ? undefined : res;
-      }, 5000, 'the bootstrap key to authenticate');
+      // The line is printed once the read models have the key: it works on its first request,
+      // as an admin key of a Team account.
+      const account = await fetch(`${api.url}/v1/account`, { headers: bearer(key) });
       assert.equal(account.status, 200);
       const body = (await account.json()) as { plan: string; limits: unknown };
       assert.equal(body.plan, 'team');
@@ -85,6 +83,31 @@ describe('D4 bootstrap (in process; the built api is covered by the e2e test)', 
       assert.deepEqual(outcome, { created: false, state: 'incomplete', accountId: 'acct_01JCRASHED0000000000000000', keyId: 'key_01JCRASHED0000000000000000' });
       assert.deepEqual(printed, []);
       assert.deepEqual(await streamTypes(events, 'account-acct_01JCRASHED0000000000000000'), []);
+    } finally {
+      await api.close();
+      await rm(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('with no projections running anywhere, prints the key after the bounded wait; it works once they run', async () => {
+    const fresh = await mkdtemp(join(tmpdir(), 'svc-bootstrap-noproj-'));
+    const api = await startTestApi({ dataDir: fresh, env: { SVC_RUN_PROJECTIONS: 'false', SVC_READ_YOUR_WRITES_TIMEOUT_MS: '300' } });
+    try {
+      const printed: string[] = [];
+      const started = performance.now();
+      const outcome = await api.app.get(PlatformBootstrap).run((line) => printed.push(line));
+      assert.equal(outcome.created, true);
+      assert.equal(printed.length, 1, 'printed anyway');
+      assert.ok(performance.now() - started >= 250, 'after waiting for the read models');
+      const key = outcome.created ? outcome.key : '';
+      assert.equal((await fetch(`${api.url}/v1/account`, { headers: bearer(key) })).status, 401, 'not projected yet');
+      // The projections start (as a worker would): the key works.
+      await api.app.get(ProjectionRunner).start();
+      const account = await waitUntil(async () => {
+        const res = await fetch(`${api.url}/v1/account`, { headers: bearer(key) });
+        return res.status === 401 ? undefined : res;
+      }, 5000, 'the key once projected');
+      assert.equal(account.status, 200);
     } finally {
       await api.close();
       await rm(fresh, { recursive: true, force: true });

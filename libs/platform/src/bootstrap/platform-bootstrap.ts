@@ -2,12 +2,15 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { HttpAdapterHost } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#common';
 import { decideAndAppend, EVENT_STORE, type EventStore, loadState } from '#eventstore';
+import { ProjectionRunner } from '#projections';
+import { ACCOUNTS_PROJECTION } from '../accounts/accounts.projection.js';
 import { accountDecider } from '../accounts/account.decider.js';
 import { accountStream } from '../accounts/account.events.js';
 import { CreateAccountCommand } from '../accounts/commands/create-account/create-account.command.js';
 import { CreateAccountHandler } from '../accounts/commands/create-account/create-account.handler.js';
 import { apiKeyDecider } from '../api-keys/api-key.decider.js';
 import { apiKeyStream } from '../api-keys/api-key.events.js';
+import { API_KEYS_PROJECTION } from '../api-keys/api-keys.projection.js';
 import { CreateApiKeyCommand } from '../api-keys/commands/create-api-key/create-api-key.command.js';
 import { CreateApiKeyHandler } from '../api-keys/commands/create-api-key/create-api-key.handler.js';
 import { RevokeApiKeyCommand } from '../api-keys/commands/revoke-api-key/revoke-api-key.command.js';
@@ -40,6 +43,9 @@ const RETRY_MAX_MS = 30_000;
  * warns with the ids and the CLI command that issues an admin key. It never redoes the
  * bootstrap by itself, as it cannot tell a dead owner from a slow one.
  *
+ * The line is printed once the key's read models have it (bounded wait), so the key works on
+ * its first request.
+ *
  * Only a serving app bootstraps (the worker and the CLI have no HTTP adapter);
  * SVC_BOOTSTRAP=false turns it off.
  */
@@ -56,13 +62,14 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'bootstrap'>,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'bootstrap' | 'readYourWritesTimeoutMs'>,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly createAccount: CreateAccountHandler,
     private readonly createApiKey: CreateApiKeyHandler,
     private readonly revokeApiKey: RevokeApiKeyHandler,
+    private readonly runner: ProjectionRunner,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -87,7 +94,9 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
     }
     const { accountId } = this.owned;
     if (!this.printed) {
-      this.printed = await this.issueKey(this.owned);
+      const issued = await this.issueKey(this.owned);
+      await this.visible(issued.position);
+      this.printed = { keyId: issued.keyId, key: issued.key };
       print(`${BOOTSTRAP_LINE_PREFIX}${this.printed.key}`);
     }
     const { keyId, key } = this.printed;
@@ -123,8 +132,25 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
     return { created: false, state: state.status === 'completed' ? 'completed' : 'incomplete', accountId: state.accountId, keyId: state.keyId };
   }
 
+  /**
+   * Waits (bounded by SVC_READ_YOUR_WRITES_TIMEOUT_MS) until the account and key read models have
+   * the key, so the printed key works on its first request, also when the projections run in
+   * the worker process. If they do not catch up in time (no worker running yet), the key is
+   * printed anyway, with a warning: it works as soon as they do.
+   */
+  private async visible(position: number): Promise<void> {
+    try {
+      await this.runner.waitFor(position, { projections: [ACCOUNTS_PROJECTION, API_KEYS_PROJECTION], timeoutMs: this.config.readYourWritesTimeoutMs });
+    } catch (error) {
+      this.logger.warn(
+        `the bootstrap key is printed before the read models have it (${error instanceof Error ? error.message : String(error)}); ` +
+          'it works once the projections catch up (with SVC_RUN_PROJECTIONS=false: once the worker runs)',
+      );
+    }
+  }
+
   /** The account (unless an earlier attempt appended it) and a fresh admin key whose value we hold. */
-  private async issueKey({ accountId, keyId }: { accountId: string; keyId: string }): Promise<{ keyId: string; key: string }> {
+  private async issueKey({ accountId, keyId }: { accountId: string; keyId: string }): Promise<{ keyId: string; key: string; position: number }> {
     const account = await loadState(this.events, accountStream(accountId), accountDecider);
     if (account.state.status === 'absent') {
       await this.createAccount.execute(new CreateAccountCommand({ name: 'Bootstrap account', plan: 'team', accountId }, { readYourWrites: false }));
@@ -144,6 +170,6 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
         { readYourWrites: false },
       ),
     );
-    return { keyId: created.id, key: created.key };
+    return { keyId: created.id, key: created.key, position: created.position };
   }
 }
