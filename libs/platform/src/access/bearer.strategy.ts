@@ -14,6 +14,7 @@ import type { Principal } from './principal.js';
 @Injectable()
 export class PlatformBearerStrategy extends PassportStrategy(Strategy, 'platform-bearer') {
   private passportInstance?: passport.PassportStatic;
+  private runPrototype?: object;
 
   constructor(private readonly resolvers: BearerTokenResolvers) {
     super({ realm: 'svc' });
@@ -46,45 +47,73 @@ export class PlatformBearerStrategy extends PassportStrategy(Strategy, 'platform
 
   /**
    * Runs the strategy for one request: resolves the principal or passport's failure. Done the way
-   * passport's `authenticate` middleware runs a strategy (a fresh `Object.create` of it with the
-   * success / fail / error actions bound to this request, the outcomes mapped the same way), but
-   * without the middleware around it: that layer (request decoration, its closures) cost three
-   * times what the strategy itself does, on every request. The outcome comes back synchronously
-   * when the strategy finished synchronously (a cached key), else as a promise.
+   * passport's `authenticate` middleware runs a strategy (a fresh object inheriting from it, on
+   * which the success / fail / error actions act for this request, the outcomes mapped the same
+   * way), but without the middleware around it: that layer (request decoration, its closures)
+   * cost three times what the strategy itself does, on every request. The actions are methods of
+   * a prototype made once, not closures per request. The outcome comes back synchronously when
+   * the strategy finished synchronously (a cached key), else as a promise.
    */
   authenticateRequest(request: { headers: { authorization?: string } }): PassportOutcome | Promise<PassportOutcome> {
-    let settled: { outcome: PassportOutcome } | { error: unknown } | undefined;
-    let settle: ((s: { outcome: PassportOutcome } | { error: unknown }) => void) | undefined;
-    const finish = (s: { outcome: PassportOutcome } | { error: unknown }) => {
-      if (settled) return;
-      settled = s;
-      settle?.(s);
-    };
-    const strategy = Object.create(this) as StrategyActions;
-    strategy.success = (user: Principal | false) => finish({ outcome: { principal: user || undefined, challenge: undefined, status: undefined } });
-    strategy.fail = (challenge?: unknown, status?: number) =>
-      finish({
-        outcome:
-          typeof challenge === 'number'
-            ? { principal: undefined, challenge: undefined, status: challenge }
-            : { principal: undefined, challenge, status },
-      });
-    strategy.error = (error: unknown) => finish({ error });
-    strategy.pass = () => finish({ outcome: { principal: undefined, challenge: undefined, status: undefined } });
-    strategy.redirect = () => finish({ outcome: { principal: undefined, challenge: undefined, status: undefined } });
+    this.runPrototype ??= runPrototypeOf(this);
+    const run = Object.create(this.runPrototype) as StrategyRun;
     try {
-      strategy.authenticate(request, { session: false });
+      run.authenticate(request, { session: false });
     } catch (error) {
-      finish({ error });
+      finish(run, { error });
     }
+    const settled = run.settled;
     if (settled) {
       if ('error' in settled) throw settled.error;
       return settled.outcome;
     }
     return new Promise((resolve, reject) => {
-      settle = (s) => ('error' in s ? reject(s.error) : resolve(s.outcome));
+      run.settle = (s) => ('error' in s ? reject(s.error) : resolve(s.outcome));
     });
   }
+}
+
+type Settled = { outcome: PassportOutcome } | { error: unknown };
+
+/** One request's run of the strategy: passport's actions record its outcome here. */
+interface StrategyRun extends StrategyActions {
+  settled?: Settled;
+  settle?: (s: Settled) => void;
+}
+
+const NO_OUTCOME: PassportOutcome = Object.freeze({ principal: undefined, challenge: undefined, status: undefined });
+
+function finish(run: StrategyRun, s: Settled): void {
+  if (run.settled) return;
+  run.settled = s;
+  run.settle?.(s);
+}
+
+/**
+ * The prototype of every run: the strategy itself, with passport's actions (success, fail,
+ * error, pass, redirect) as methods that record the outcome on the run. Made once per strategy,
+ * so a request costs one object, not a closure per action.
+ */
+function runPrototypeOf(strategy: object): object {
+  const proto = Object.create(strategy) as StrategyActions;
+  proto.success = function (this: StrategyRun, user: Principal | false) {
+    finish(this, { outcome: user ? { principal: user, challenge: undefined, status: undefined } : NO_OUTCOME });
+  };
+  proto.fail = function (this: StrategyRun, challenge?: unknown, status?: number) {
+    finish(this, {
+      outcome: typeof challenge === 'number' ? { principal: undefined, challenge: undefined, status: challenge } : { principal: undefined, challenge, status },
+    });
+  };
+  proto.error = function (this: StrategyRun, error: unknown) {
+    finish(this, { error });
+  };
+  proto.pass = function (this: StrategyRun) {
+    finish(this, { outcome: NO_OUTCOME });
+  };
+  proto.redirect = function (this: StrategyRun) {
+    finish(this, { outcome: NO_OUTCOME });
+  };
+  return proto;
 }
 
 type VerifyDone = (error: unknown, user: Principal | false) => void;

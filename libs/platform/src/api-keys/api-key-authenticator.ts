@@ -18,7 +18,10 @@ const REVOKED_MAX = 100_000;
 const KEY_CACHE_MAX = 50_000;
 
 interface CacheEntry {
-  doc: Pick<ApiKeyDoc, 'id' | 'account_id' | 'scopes' | 'surface' | 'environment' | 'key_hash' | 'revoked_at'>;
+  doc: Pick<ApiKeyDoc, 'id' | 'account_id' | 'scopes' | 'surface' | 'environment' | 'key_hash' | 'revoked_at'> & {
+    /** The key's principal, made once (frozen: every request of the key shares it). */
+    principal?: ApiKeyPrincipal;
+  };
   expires: number;
 }
 
@@ -65,7 +68,15 @@ export class ApiKeyAuthenticator {
       throw unauthorized('KEY_WRONG_SURFACE', `This key was issued for ${SURFACE_NAMES[doc.surface]} and is not accepted here.`);
     }
     this.usage.touch(doc.id);
-    return { kind: 'api_key', id: doc.id, keyId: doc.id, accountId: doc.account_id, scopes: doc.scopes, surface: doc.surface, environment: doc.environment };
+    return (doc.principal ??= Object.freeze({
+      kind: 'api_key',
+      id: doc.id,
+      keyId: doc.id,
+      accountId: doc.account_id,
+      scopes: doc.scopes,
+      surface: doc.surface,
+      environment: doc.environment,
+    }) as ApiKeyPrincipal);
   }
 
   /** Refuse a key at once: it was just revoked (the read model follows). */

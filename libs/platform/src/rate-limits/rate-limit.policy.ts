@@ -22,10 +22,24 @@ interface Window {
  * window's end in Unix epoch seconds. Every request counts, refused ones included.
  */
 export function checkRateLimit(store: RateLimitStore, accountId: string, limits: RateLimits, now: Date): RateLimitDecision | Promise<RateLimitDecision> {
-  return checkWindows(store, `acct:${accountId}`, [
-    { seconds: 60, limit: limits.per_minute },
-    { seconds: 3600, limit: limits.per_hour },
-  ], now);
+  return checkWindows(store, `acct:${accountId}`, accountWindows(limits), ACCOUNT_SECONDS, now);
+}
+
+const ACCOUNT_SECONDS: readonly number[] = Object.freeze([60, 3600]);
+const KEY_SECONDS: readonly number[] = Object.freeze([60]);
+
+/** The windows of an account's limits, made once per limits object (they are cached by the limiter). */
+const accountWindowsByLimits = new WeakMap<RateLimits, readonly Window[]>();
+function accountWindows(limits: RateLimits): readonly Window[] {
+  let windows = accountWindowsByLimits.get(limits);
+  if (!windows) {
+    windows = Object.freeze([
+      { seconds: 60, limit: limits.per_minute },
+      { seconds: 3600, limit: limits.per_hour },
+    ]);
+    accountWindowsByLimits.set(limits, windows);
+  }
+  return windows;
 }
 
 /**
@@ -33,35 +47,49 @@ export function checkRateLimit(store: RateLimitStore, accountId: string, limits:
  * Same headers and 429 as the platform's.
  */
 export function checkKeyRateLimit(store: RateLimitStore, keyId: string, perMinute: number, now: Date): RateLimitDecision | Promise<RateLimitDecision> {
-  return checkWindows(store, `key:${keyId}`, [{ seconds: 60, limit: perMinute }], now);
+  return checkWindows(store, `key:${keyId}`, [{ seconds: 60, limit: perMinute }], KEY_SECONDS, now);
 }
 
 /**
  * Counts one hit in every window of `counter` (one store call) and decides; synchronously when
- * the store answers synchronously (the in-memory one).
+ * the store answers synchronously (the in-memory one). `seconds` lists the windows' lengths.
  */
-function checkWindows(store: RateLimitStore, counter: string, windows: Window[], now: Date): RateLimitDecision | Promise<RateLimitDecision> {
-  const counts = store.hit(counter, windows.map((w) => w.seconds), now);
+function checkWindows(
+  store: RateLimitStore,
+  counter: string,
+  windows: readonly Window[],
+  seconds: readonly number[],
+  now: Date,
+): RateLimitDecision | Promise<RateLimitDecision> {
+  const counts = store.hit(counter, seconds, now);
   return Array.isArray(counts) ? decide(windows, counts, now) : counts.then((c) => decide(windows, c, now));
 }
 
-function decide(windows: Window[], counts: number[], now: Date): RateLimitDecision {
-  const states = windows.map((window, i) => ({
-    limit: window.limit,
-    count: counts[i]!,
-    left: Math.max(0, window.limit - counts[i]!),
-    resetMs: windowStart(window.seconds, now) + window.seconds * 1000,
-  }));
-  const tightest = states.reduce((best, w) => (w.left < best.left || (w.left === best.left && w.resetMs >= best.resetMs) ? w : best));
-  const headers = {
-    'X-RateLimit-Limit': String(tightest.limit),
-    'X-RateLimit-Remaining': String(tightest.left),
-    'X-RateLimit-Reset': String(Math.ceil(tightest.resetMs / 1000)),
-  };
+function decide(windows: readonly Window[], counts: number[], now: Date): RateLimitDecision {
+  // The tightest window: fewest requests left, on a tie the one resetting later.
+  let tightest = 0;
+  let tightestLeft = 0;
+  let tightestResetMs = 0;
   // Retry once every exhausted window has reset.
-  const exhausted = states.filter((w) => w.count > w.limit);
-  const retryAtMs = exhausted.length === 0 ? null : Math.max(...exhausted.map((w) => w.resetMs));
-  if (retryAtMs === null) return { allowed: true, headers };
+  let retryAtMs = -1;
+  for (let i = 0; i < windows.length; i++) {
+    const window = windows[i]!;
+    const count = counts[i]!;
+    const left = Math.max(0, window.limit - count);
+    const resetMs = windowStart(window.seconds, now) + window.seconds * 1000;
+    if (i === 0 || left < tightestLeft || (left === tightestLeft && resetMs >= tightestResetMs)) {
+      tightest = i;
+      tightestLeft = left;
+      tightestResetMs = resetMs;
+    }
+    if (count > window.limit && resetMs > retryAtMs) retryAtMs = resetMs;
+  }
+  const headers = {
+    'X-RateLimit-Limit': String(windows[tightest]!.limit),
+    'X-RateLimit-Remaining': String(tightestLeft),
+    'X-RateLimit-Reset': String(Math.ceil(tightestResetMs / 1000)),
+  };
+  if (retryAtMs < 0) return { allowed: true, headers };
   return { allowed: false, headers, retryAfter: Math.max(1, Math.ceil((retryAtMs - now.getTime()) / 1000)) };
 }
 
