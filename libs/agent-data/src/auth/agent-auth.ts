@@ -117,10 +117,7 @@ export class AgentRateLimiter {
 
   /** Undefined when it decided synchronously (counters in memory), else a promise. */
   enforce(principal: AgentPrincipal, reply: Reply): Promise<void> | undefined {
-    const decision = checkKeyRateLimit(this.store, principal.keyId, this.config.agentRateLimitPerMinute, this.clock.now());
-    if (decision instanceof Promise) return decision.then((d) => enforceDecision(d, reply));
-    enforceDecision(decision, reply);
-    return undefined;
+    return enforceDecision(checkKeyRateLimit(this.store, principal.keyId, this.config.agentRateLimitPerMinute, this.clock.now()), reply);
   }
 }
 
@@ -148,7 +145,6 @@ export class AgentKeyGuard implements CanActivate {
     const counted = this.limiter.enforce(principal, reply);
     return counted ? counted.then(() => true) : true;
   }
-
 }
 
 /** The route needs an agent key (x-api-key or Authorization: Bearer). */

@@ -12,7 +12,8 @@ interface WindowCounter {
 /**
  * One process's counters (the embedded mode). Each key holds, per window size, the current
  * window's count and the previous one's (a late hit of the previous window, from a clock a
- * little behind, still counts there); older windows, rarer still, count in a map by window.
+ * little behind, still counts there); older windows, rarer still, keep their counts in a map
+ * by window.
  * No string is built and no promise made per hit. Keys whose windows have all ended are swept
  * at most once a minute, so memory stays bounded by the keys active in the last hour.
  * Increments are synchronous, hence exact under concurrency.
@@ -38,7 +39,9 @@ export class InMemoryRateLimitStore implements RateLimitStore {
         windows.push(w);
       }
       if (start > w.start) {
-        // A new window: the current one becomes the previous (its late hits still count).
+        // A new window: the current one becomes the previous (its late hits still count), and
+        // the previous one's count moves to the map, where later hits still find it.
+        if (w.previousCount > 0) this.older.set(`${key}:${seconds}:${w.previousStart}`, { count: w.previousCount, expires: w.previousStart + seconds * 1000 });
         w.previousStart = w.start;
         w.previousCount = w.count;
         w.start = start;

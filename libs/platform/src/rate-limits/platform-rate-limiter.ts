@@ -38,10 +38,7 @@ export class PlatformRateLimiter {
   }
 
   private decide(principal: Principal, limits: RateLimits, reply: Reply): Promise<void> | undefined {
-    const decision = checkRateLimit(this.store, principal.accountId, limits, this.clock.now());
-    if (decision instanceof Promise) return decision.then((d) => enforceDecision(d, reply));
-    enforceDecision(decision, reply);
-    return undefined;
+    return enforceDecision(checkRateLimit(this.store, principal.accountId, limits, this.clock.now()), reply);
   }
 
   /** Forget an account's cached limits (after this process changed its plan). */

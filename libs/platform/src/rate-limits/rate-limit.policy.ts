@@ -16,53 +16,59 @@ interface Window {
   limit: number;
 }
 
+/** A set of windows counted together, with their lengths listed once for the store. */
+interface Windows {
+  list: readonly Window[];
+  seconds: readonly number[];
+}
+
+function windows(list: Window[]): Windows {
+  return Object.freeze({ list: Object.freeze(list), seconds: Object.freeze(list.map((w) => w.seconds)) });
+}
+
 /**
  * D7: a 60 s and a 3600 s fixed window per account. The headers describe the window with the
  * fewest requests left (on a tie, the one resetting later); `X-RateLimit-Reset` is that
  * window's end in Unix epoch seconds. Every request counts, refused ones included.
  */
 export function checkRateLimit(store: RateLimitStore, accountId: string, limits: RateLimits, now: Date): RateLimitDecision | Promise<RateLimitDecision> {
-  return checkWindows(store, `acct:${accountId}`, accountWindows(limits), ACCOUNT_SECONDS, now);
-}
-
-const ACCOUNT_SECONDS: readonly number[] = Object.freeze([60, 3600]);
-const KEY_SECONDS: readonly number[] = Object.freeze([60]);
-
-/** The windows of an account's limits, made once per limits object (they are cached by the limiter). */
-const accountWindowsByLimits = new WeakMap<RateLimits, readonly Window[]>();
-function accountWindows(limits: RateLimits): readonly Window[] {
-  let windows = accountWindowsByLimits.get(limits);
-  if (!windows) {
-    windows = Object.freeze([
+  let account = accountWindows.get(limits);
+  if (!account) {
+    account = windows([
       { seconds: 60, limit: limits.per_minute },
       { seconds: 3600, limit: limits.per_hour },
     ]);
-    accountWindowsByLimits.set(limits, windows);
+    accountWindows.set(limits, account);
   }
-  return windows;
+  return checkWindows(store, `acct:${accountId}`, account, now);
 }
+
+/** Made once per limits object (the limiter caches an account's limits), not per request. */
+const accountWindows = new WeakMap<RateLimits, Windows>();
 
 /**
  * D7 for the agent surface: one 60 s fixed window per key (`perMinute`, 600 unless configured).
  * Same headers and 429 as the platform's.
  */
 export function checkKeyRateLimit(store: RateLimitStore, keyId: string, perMinute: number, now: Date): RateLimitDecision | Promise<RateLimitDecision> {
-  return checkWindows(store, `key:${keyId}`, [{ seconds: 60, limit: perMinute }], KEY_SECONDS, now);
+  let key = keyWindows.get(perMinute);
+  if (!key) {
+    key = windows([{ seconds: 60, limit: perMinute }]);
+    keyWindows.set(perMinute, key);
+  }
+  return checkWindows(store, `key:${keyId}`, key, now);
 }
+
+/** By per-minute limit (one configured value in practice). */
+const keyWindows = new Map<number, Windows>();
 
 /**
  * Counts one hit in every window of `counter` (one store call) and decides; synchronously when
- * the store answers synchronously (the in-memory one). `seconds` lists the windows' lengths.
+ * the store answers synchronously (the in-memory one).
  */
-function checkWindows(
-  store: RateLimitStore,
-  counter: string,
-  windows: readonly Window[],
-  seconds: readonly number[],
-  now: Date,
-): RateLimitDecision | Promise<RateLimitDecision> {
+function checkWindows(store: RateLimitStore, counter: string, { list, seconds }: Windows, now: Date): RateLimitDecision | Promise<RateLimitDecision> {
   const counts = store.hit(counter, seconds, now);
-  return Array.isArray(counts) ? decide(windows, counts, now) : counts.then((c) => decide(windows, c, now));
+  return Array.isArray(counts) ? decide(list, counts, now) : counts.then((c) => decide(list, c, now));
 }
 
 function decide(windows: readonly Window[], counts: number[], now: Date): RateLimitDecision {
@@ -93,12 +99,18 @@ function decide(windows: readonly Window[], counts: number[], now: Date): RateLi
   return { allowed: false, headers, retryAfter: Math.max(1, Math.ceil((retryAtMs - now.getTime()) / 1000)) };
 }
 
-/** Puts the decision's X-RateLimit-* headers on the reply; throws the 429 when it refuses. */
-export function enforceDecision(decision: RateLimitDecision, reply: { header(name: string, value: string): unknown }): void {
+/**
+ * Puts the decision's X-RateLimit-* headers on the reply; throws the 429 when it refuses. A
+ * decision still to come (a remote counter store) is applied when it comes: the promise is
+ * returned; a decision at hand returns undefined.
+ */
+export function enforceDecision(decision: RateLimitDecision | Promise<RateLimitDecision>, reply: { header(name: string, value: string): unknown }): Promise<void> | undefined {
+  if (decision instanceof Promise) return decision.then((d) => enforceDecision(d, reply));
   reply.header('X-RateLimit-Limit', decision.headers['X-RateLimit-Limit']);
   reply.header('X-RateLimit-Remaining', decision.headers['X-RateLimit-Remaining']);
   reply.header('X-RateLimit-Reset', decision.headers['X-RateLimit-Reset']);
   if (!decision.allowed) throw rateLimitExceeded(decision);
+  return undefined;
 }
 
 export function rateLimitExceeded(decision: RateLimitDecision): AppError {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock } from '#common';
 import { InMemoryRateLimitStore } from './in-memory-rate-limit.adapter.js';
-import { checkRateLimit, rateLimitExceeded } from './rate-limit.policy.js';
+import { checkKeyRateLimit, checkRateLimit, enforceDecision, rateLimitExceeded } from './rate-limit.policy.js';
+import type { RateLimitStore } from './rate-limit.port.js';
 
 const free = { per_minute: 60, per_hour: 1000 };
 
@@ -54,5 +55,23 @@ describe('rate limit policy (D7)', () => {
     const other = await checkRateLimit(store, 'acct_2', free, clock.now());
     assert.equal(other.allowed, true);
     assert.equal(other.headers['X-RateLimit-Remaining'], '59');
+  });
+
+  it('decides the same through a store that answers with a promise (MongoDB), and puts the headers on when it comes', async () => {
+    const clock = new FakeClock('2026-03-01T10:00:15Z');
+    const memory = new InMemoryRateLimitStore();
+    const remote: RateLimitStore = { hit: async (key, seconds, now) => memory.hit(key, seconds, now), close: () => memory.close() };
+    const headers: Record<string, string> = {};
+    const reply = { header: (name: string, value: string) => (headers[name] = value) };
+    for (let i = 1; i <= 2; i++) {
+      const pending = enforceDecision(checkKeyRateLimit(remote, 'key_1', 2, clock.now()), reply);
+      assert.ok(pending instanceof Promise, 'a decision still to come');
+      await pending;
+      assert.equal(headers['X-RateLimit-Remaining'], String(2 - i));
+    }
+    await assert.rejects(enforceDecision(checkKeyRateLimit(remote, 'key_1', 2, clock.now()), reply)!, (e: { status?: number }) => e.status === 429);
+    assert.equal(headers['X-RateLimit-Remaining'], '0', 'the headers go on a refusal too');
+    // The in-memory store decides at once: no promise.
+    assert.equal(enforceDecision(checkKeyRateLimit(memory, 'key_2', 2, clock.now()), reply), undefined);
   });
 });
