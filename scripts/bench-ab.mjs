@@ -17,6 +17,7 @@
 //   --args "A B"        arguments for the server (e.g. "app 1" for agent-billing-server.js)
 //   --path P            the request path (default /v1/repositories); the first key goes in
 //                       both `Authorization: Bearer` and `x-api-key`
+//   --path-b P          side B's path (default --path): with one DIR, two routes of one build
 //   --rounds N          measured runs per server (default 6)
 //   --seconds N         seconds per run (default 4)
 //   --connections N     autocannon connections (default 10)
@@ -33,6 +34,7 @@ const { values, positionals } = parseArgs({
   options: {
     server: { type: 'string', default: 'dist/test/bench/support/platform-server.js' },
     args: { type: 'string', default: '' },
+    'path-b': { type: 'string' },
     path: { type: 'string', default: '/v1/repositories' },
     rounds: { type: 'string', default: '6' },
     seconds: { type: 'string', default: '4' },
@@ -75,29 +77,29 @@ function cpuMicros(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-function load(server, seconds) {
+function load(server, seconds, path = values.path) {
   const key = server.keys[0] ?? '';
   const out = execFileSync(
     process.execPath,
-    [autocannon, '-j', '-c', values.connections, '-d', String(seconds), '-H', `authorization=Bearer ${key}`, '-H', `x-api-key=${key}`, server.url + values.path],
+    [autocannon, '-j', '-c', values.connections, '-d', String(seconds), '-H', `authorization=Bearer ${key}`, '-H', `x-api-key=${key}`, server.url + path],
     { encoding: 'utf8', maxBuffer: 1e8 },
   );
   const result = JSON.parse(out.trim().split('\n').at(-1));
-  if (result.non2xx || result.errors) throw new Error(`${server.url}${values.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx || result.errors) throw new Error(`${server.url}${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.total;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const servers = [await start(dirs[0], 'a'), await start(dirs[1], 'b')];
 try {
-  for (const s of servers) load(s, 2); // warm-up
+  for (const [i, s] of servers.entries()) load(s, 2, i === 1 ? values['path-b'] ?? values.path : values.path); // warm-up
   const cpu = [[], []];
   const rate = [[], []];
   const seconds = Number(values.seconds);
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const i of round % 2 ? [1, 0] : [0, 1]) {
       const before = cpuMicros(servers[i].child.pid);
-      const n = load(servers[i], seconds);
+      const n = load(servers[i], seconds, i === 1 ? values['path-b'] ?? values.path : values.path);
       cpu[i].push((cpuMicros(servers[i].child.pid) - before) / n);
       rate[i].push(n / seconds);
     }
