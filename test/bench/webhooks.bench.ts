@@ -13,13 +13,13 @@
 // BENCH_LATENCY_WEBHOOKS (10), BENCH_RATE (200), BENCH_SECONDS (10),
 // BENCH_CONCURRENCY (256), BENCH_PER_HOST (16).
 import { fork } from 'node:child_process';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { IdGenerator, SystemClock } from '#common';
+import { IdGenerator, SecretBox, SystemClock } from '#common';
 import { SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
   const channel = platformWebhookChannel;
   const names = channelNames(channel);
   const runner = new ProjectionRunner({ eventStore: events, documentStore: documents, projections: [webhooksProjection(channel)], clock });
-  const secrets = new WebhookSecrets(documents);
+  const secrets = new WebhookSecrets(documents, new SecretBox(randomBytes(32)));
   const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 10_000, maxSocketsPerHost: PER_HOST });
   const dispatcher = new WebhookDispatcher(channel, {
     events,

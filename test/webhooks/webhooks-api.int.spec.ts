@@ -71,13 +71,18 @@ describe('/v1/webhooks (real HTTP, embedded stores)', () => {
     assert.ok(!(await call('GET', '/v1/webhooks')).body.data.some((w: { id: string }) => w.id === id));
   });
 
-  it('keeps secrets out of the event log and removes them with the webhook', async () => {
+  it('keeps secrets out of the event log, sealed at rest, and removes them with the webhook', async () => {
     const secret = 'never-in-the-log-0123456789';
     const created = await call('POST', '/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['agent.failed'], secret });
     const store = api.app.get<EventStore>(EVENT_STORE);
     for await (const e of store.readStream(`webhook-${created.body.id}`)) assert.ok(!JSON.stringify(e.data).includes(secret), `${e.type} carries the secret`);
     const documents = api.app.get<DocumentStore>(DOCUMENT_STORE);
     assert.equal(await documents.collection(WEBHOOK_SECRETS_COLLECTION).count({ webhook_id: created.body.id }), 1);
+    // Sealed at rest: the stored document holds neither the secret nor anything but the sealed form.
+    const [stored] = (await documents.collection(WEBHOOK_SECRETS_COLLECTION).find({ webhook_id: created.body.id })).items;
+    assert.ok(!JSON.stringify(stored).includes(secret), 'the stored document holds the plaintext');
+    assert.match(String(stored!.sealed), /^sb1\.[0-9a-f]{8}\./);
+    assert.equal(stored!.secret, undefined);
     await call('DELETE', `/v1/webhooks/${created.body.id}`);
     assert.equal(await documents.collection(WEBHOOK_SECRETS_COLLECTION).count({ webhook_id: created.body.id }), 0);
   });

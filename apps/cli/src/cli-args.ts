@@ -22,6 +22,10 @@ Commands:
 ${ACCOUNTS_USAGE}
 ${KEYS_USAGE}
 ${COMPANIES_USAGE}
+  secrets reseal                 seal every stored webhook secret with the current key
+                                 (SVC_SECRETS_KEY or SVC_DATA_DIR/secrets.key): plaintext ones
+                                 from before sealing, and ones sealed with an older key
+                                 (SVC_SECRETS_OLD_KEYS); prints {resealed, current, failed}
   help                           this text
 
 Configuration comes from the same environment variables as the server (SVC_DATA_DIR,
@@ -34,6 +38,7 @@ export type CliCommand =
   | { kind: 'help' }
   | { kind: 'projections-status' }
   | { kind: 'projections-rebuild'; name?: string }
+  | { kind: 'secrets-reseal' }
   | {
       kind: 'events-tail';
       stream?: string;
@@ -101,6 +106,12 @@ export function parseCliArgs(argv: string[]): CliCommand {
       ...(v.limit !== undefined ? { limit: nonNegativeInt('--limit', v.limit as string, 1) } : {}),
       follow: v.follow === true,
     };
+  }
+  if (group === 'secrets') {
+    if (action !== 'reseal') throw new UsageError(action === undefined ? 'secrets needs a subcommand: reseal' : `unknown secrets subcommand: ${action}`);
+    const { positionals } = parse(rest, {});
+    if (positionals.length) throw new UsageError(`secrets reseal takes no arguments, got ${positionals.join(' ')}`);
+    return { kind: 'secrets-reseal' };
   }
   if (group === 'accounts') return parseAccountsArgs(action, rest);
   if (group === 'keys') return parseKeysArgs(action, rest);

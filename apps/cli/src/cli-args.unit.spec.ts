@@ -8,6 +8,7 @@ describe('parseCliArgs', () => {
     assert.deepEqual(parseCliArgs(['projections', 'status']), { kind: 'projections-status' });
     assert.deepEqual(parseCliArgs(['projections', 'rebuild']), { kind: 'projections-rebuild' });
     assert.deepEqual(parseCliArgs(['projections', 'rebuild', 'companies']), { kind: 'projections-rebuild', name: 'companies' });
+    assert.deepEqual(parseCliArgs(['secrets', 'reseal']), { kind: 'secrets-reseal' });
     assert.deepEqual(parseCliArgs(['events', 'tail', '--stream', 's-1', '--type-prefix', 'Credit', '--type-prefix', 'Meter', '--from', '5', '--limit', '3', '--follow']), {
       kind: 'events-tail',
       stream: 's-1',
@@ -30,6 +31,9 @@ describe('parseCliArgs', () => {
       ['events', 'tail', '--from', '-1'],
       ['events', 'tail', '--unknown'],
       ['events', 'tail', 'extra'],
+      ['secrets'],
+      ['secrets', 'rotate'],
+      ['secrets', 'reseal', 'now'],
     ]) {
       assert.throws(() => parseCliArgs(argv), UsageError, argv.join(' '));
     }

@@ -74,6 +74,14 @@ async function main(argv: string[]): Promise<number> {
         await companies.importCompanies(app.get(CompanyImporter, { strict: false }), command, writeLine, writeError, abort.signal);
         break;
       }
+      case 'secrets-reseal': {
+        const { WebhookSecrets } = await import('#webhooks');
+        const summary = await app.get(WebhookSecrets, { strict: false }).reseal();
+        await writeLine(JSON.stringify({ resealed: summary.resealed, current: summary.current, failed: summary.failed }));
+        // Secrets that would not open stay as they were: say so in the exit code.
+        if (summary.failed.length > 0) return 1;
+        break;
+      }
       case 'keys-create':
       case 'keys-revoke': {
         const [{ CommandBus }, keys] = await Promise.all([import('@nestjs/cqrs'), import('./commands/keys.command.js')]);

@@ -24,3 +24,5 @@ export * from './storage/projection-registry.js';
 export * from './storage/background-work.js';
 export * from './http/public-url.js';
 export * from './http/pagination.js';
+export * from './secrets/secret-box.js';
+export * from './secrets/secret-keys.js';

@@ -1,6 +1,6 @@
-import { type DynamicModule, Global, Module, type Type } from '@nestjs/common';
+import { type DynamicModule, Global, Logger, Module, type Type } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, type AppConfig, ProjectionsModule } from '#common';
+import { APP_CONFIG, type AppConfig, loadSecretBox, ProjectionsModule } from '#common';
 import { DOCUMENT_STORE, type DocumentStore, MongoDocumentStore } from '#documents';
 import { CreateWebhookHandler } from './commands/create-webhook/create-webhook.handler.js';
 import { DeleteWebhookHandler } from './commands/delete-webhook/delete-webhook.handler.js';
@@ -32,6 +32,20 @@ export function deliveryLeasesFor(config: Pick<AppConfig, 'mongoUrl'>, documents
   return config.mongoUrl && documents instanceof MongoDocumentStore ? new DocumentLeases(documents) : new InProcessLeases();
 }
 
+/**
+ * The secrets store, sealing with SVC_SECRETS_KEY or the data directory's key file. With
+ * MongoDB, processes on other machines share the secrets but not that file: warn.
+ */
+export function webhookSecretsFor(config: AppConfig, documents: DocumentStore): WebhookSecrets {
+  const { box, keyFile } = loadSecretBox(config);
+  if (keyFile && config.mongoUrl) {
+    new Logger('WebhookSecrets').warn(
+      `webhook secrets are sealed with the key in ${keyFile}; every process using this MongoDB needs the same key: set SVC_SECRETS_KEY (key id ${box.currentKeyId})`,
+    );
+  }
+  return new WebhookSecrets(documents, box);
+}
+
 let channelRegistrations = 0;
 
 /**
@@ -48,7 +62,7 @@ let channelRegistrations = 0;
   providers: [
     WebhookChannels,
     WebhookReadModel,
-    { provide: WebhookSecrets, useFactory: (documents: DocumentStore) => new WebhookSecrets(documents), inject: [DOCUMENT_STORE] },
+    { provide: WebhookSecrets, useFactory: webhookSecretsFor, inject: [APP_CONFIG, DOCUMENT_STORE] },
     {
       provide: WebhookSender,
       useFactory: (config: AppConfig, resolver?: Resolver) =>

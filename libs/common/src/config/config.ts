@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseSecretKey } from '../secrets/secret-box.js';
 
 const int = (def: number, min: number, max: number) =>
   z.coerce
@@ -35,6 +36,37 @@ const meterPricesUsd = z
       cents[m[1]!] = Math.round(Number(m[2]) * 100);
     }
     return cents;
+  });
+
+const secretKeyText = z
+  .string()
+  .trim()
+  .refine(
+    (v) => {
+      try {
+        parseSecretKey(v);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'expected a 32-byte key: 64 hex digits or 43–44 base64 characters (e.g. `openssl rand -base64 32`)' },
+  );
+
+const secretKeyList = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    const keys = v.split(',').map((k) => k.trim()).filter(Boolean);
+    for (const [i, k] of keys.entries()) {
+      try {
+        parseSecretKey(k);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `key ${i + 1}: expected 32 bytes as 64 hex digits or 43–44 base64 characters, separated by commas` });
+        return z.NEVER;
+      }
+    }
+    return keys;
   });
 
 /**
@@ -85,6 +117,10 @@ export const configSchema = z.object({
   /** Webhook requests in flight at most, and per target host (a slow receiver holds only its own). */
   SVC_WEBHOOK_CONCURRENCY: int(256, 1, 10000),
   SVC_WEBHOOK_CONCURRENCY_PER_HOST: int(16, 1, 1000),
+  /** Encrypts webhook signing secrets at rest; unset = a key made in SVC_DATA_DIR/secrets.key. */
+  SVC_SECRETS_KEY: secretKeyText.optional(),
+  /** Previous SVC_SECRETS_KEY values, comma-separated: they open what they sealed (rotation). */
+  SVC_SECRETS_OLD_KEYS: secretKeyList.optional(),
 });
 
 type Raw = z.infer<typeof configSchema>;
@@ -123,6 +159,10 @@ export interface AppConfig {
   webhookTimeoutMs: number;
   webhookConcurrency: number;
   webhookConcurrencyPerHost: number;
+  /** SVC_SECRETS_KEY: the key sealing secrets at rest; unset = `{dataDir}/secrets.key`. */
+  secretsKey?: string;
+  /** SVC_SECRETS_OLD_KEYS: earlier keys, used only to open what they sealed. */
+  secretsOldKeys: string[];
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -134,6 +174,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** Variables whose values are secrets. */
+const REDACTED = new Set(['SVC_SECRETS_KEY', 'SVC_SECRETS_OLD_KEYS', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+
 /** Parses the environment; throws ConfigError whose message is one line naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   // Empty strings mean "unset", as in most shells' `VAR= cmd`.
@@ -142,7 +185,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`);
+    // A key's value is never echoed (logs keep start-up errors).
+    const shown = REDACTED.has(name) ? '"(redacted)"' : JSON.stringify(env[name] ?? '');
+    throw new ConfigError(`Invalid configuration: ${name}=${shown}: ${issue.message}`);
   }
   const c = parsed.data;
   // D16: the sandbox takes test keys only, and a deployment's keys and payments agree on live/test.
@@ -181,5 +226,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookTimeoutMs: c.SVC_WEBHOOK_TIMEOUT_MS,
     webhookConcurrency: c.SVC_WEBHOOK_CONCURRENCY,
     webhookConcurrencyPerHost: c.SVC_WEBHOOK_CONCURRENCY_PER_HOST,
+    secretsKey: c.SVC_SECRETS_KEY,
+    secretsOldKeys: c.SVC_SECRETS_OLD_KEYS ?? [],
   };
 }

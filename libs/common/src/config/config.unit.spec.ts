@@ -30,4 +30,20 @@ describe('loadConfig', () => {
     assert.equal(c.eventStoreUrl, 'esdb://localhost:2113?tls=false');
     assert.equal(c.runProjections, false);
   });
+
+  it('reads the secrets keys, and never echoes a bad key in the error', () => {
+    const key = 'a'.repeat(64);
+    const c = loadConfig({ SVC_SECRETS_KEY: key, SVC_SECRETS_OLD_KEYS: ` ${'b'.repeat(64)}, ${Buffer.alloc(32, 7).toString('base64')} ` });
+    assert.equal(c.secretsKey, key);
+    assert.deepEqual(c.secretsOldKeys, ['b'.repeat(64), Buffer.alloc(32, 7).toString('base64')]);
+    assert.deepEqual(loadConfig({}).secretsOldKeys, []);
+    for (const [name, bad] of [['SVC_SECRETS_KEY', 'hunter2-not-a-key'], ['SVC_SECRETS_OLD_KEYS', `${key},hunter2-not-a-key`], ['STRIPE_SECRET_KEY', 'hunter2-not-a-key']] as const) {
+      assert.throws(() => loadConfig({ [name]: bad }), (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.match(e.message, new RegExp(`^Invalid configuration: ${name}="\\(redacted\\)": `));
+        assert.doesNotMatch(e.message, /hunter2/);
+        return true;
+      });
+    }
+  });
 });
