@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '#common';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { runStream } from '#platform';
+import { RunTimeoutSweeper, runStream } from '#platform';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { createKey } from '../platform/support/platform-fixtures.js';
 import { type Body, type Call, client, domainAccount, expectStatus, listAll, pullRequest } from './support/domain-client.js';
@@ -169,6 +169,39 @@ describe('/v1/agents and /v1/runs (real HTTP, embedded stores)', () => {
       const failed = expectStatus(await a.runner('POST', `/v1/runs/${run.id}/fail`, { error: { code: 'clone_failed', message: 'git clone exited 128' } }), 200);
       assert.deepEqual([failed.status, failed.duration_ms, failed.error], ['failed', 1500, { code: 'clone_failed', message: 'git clone exited 128' }]);
       assert.equal((await a.runner('POST', `/v1/runs/${run.id}/fail`, { error: {} })).status, 400);
+    });
+
+    it('the runner lease: a run still running an hour after its claim fails with code timeout (agent.failed), the late report gets 409', async () => {
+      const sweeper = api.app.get(RunTimeoutSweeper);
+      const stuck = await startRun({ repository_id: repo.id });
+      expectStatus(await a.runner('POST', `/v1/runs/${stuck.id}/claim`), 200);
+      clock.advance(30 * 60_000);
+      const fresh = await startRun({ repository_id: repo.id });
+      expectStatus(await a.runner2('POST', `/v1/runs/${fresh.id}/claim`), 200);
+      const queuedOnly = await startRun({ repository_id: repo.id });
+
+      clock.advance(30 * 60_000 - 1);
+      assert.equal(await sweeper.sweep(), 0, 'one ms before the lease runs out');
+      clock.advance(1);
+      assert.equal(await sweeper.sweep(), 1);
+      const failed = expectStatus(await a.reader('GET', `/v1/runs/${stuck.id}`), 200);
+      assert.deepEqual(
+        [failed.status, failed.duration_ms, failed.finished_at, failed.error],
+        ['failed', 3_600_000, clock.now().toISOString(), { code: 'timeout', message: 'The runner reported no result within 60 minutes of claiming the run.' }],
+      );
+      assert.equal(expectStatus(await a.reader('GET', `/v1/runs/${fresh.id}`), 200).status, 'running');
+      assert.equal(expectStatus(await a.reader('GET', `/v1/runs/${queuedOnly.id}`), 200).status, 'queued', 'a queued run has no lease');
+      const late = await a.runner('POST', `/v1/runs/${stuck.id}/complete`, {});
+      assert.deepEqual([late.status, late.body.code, late.body.run_status], [409, 'INVALID_RUN_TRANSITION', 'failed']);
+      const events = await listAll(a.reader, '/v1/events');
+      const agentFailed = events.filter((e) => e.type === 'agent.failed' && e.data.run.id === stuck.id);
+      assert.equal(agentFailed.length, 1);
+      assert.deepEqual(agentFailed[0]!.data.run, { id: stuck.id, status: 'failed', duration_ms: 3_600_000 });
+      assert.deepEqual(agentFailed[0]!.data.error, { code: 'timeout', message: 'The runner reported no result within 60 minutes of claiming the run.' });
+
+      assert.equal(await sweeper.sweep(), 0, 'sweeping again changes nothing');
+      expectStatus(await a.runner2('POST', `/v1/runs/${fresh.id}/complete`, {}), 200);
+      expectStatus(await a.runner('POST', `/v1/runs/${queuedOnly.id}/cancel`), 200);
     });
 
     it('illegal transitions → 409 INVALID_RUN_TRANSITION with run_status; only the claimer reports', async () => {

@@ -76,6 +76,7 @@ export * from './approvals/approval.events.js';
 export * from './approvals/approval.decider.js';
 export * from './approvals/approvals.projection.js';
 export * from './approvals/approval-expiry.sweeper.js';
+export * from './runs/run-timeout.sweeper.js';
 export * from './approvals/commands/request-approval/request-approval.command.js';
 export * from './approvals/commands/decide-approval/decide-approval.command.js';
 export * from './platform-domain.module.js';

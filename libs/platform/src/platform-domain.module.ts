@@ -14,6 +14,7 @@ import { ListAgentTemplatesController } from './agents/queries/list-agent-templa
 import { ListAgentsHandler } from './agents/queries/list-agents/list-agents.handler.js';
 import { ListAgentsController } from './agents/queries/list-agents/list-agents.http.controller.js';
 import { ApprovalExpirySweeper } from './approvals/approval-expiry.sweeper.js';
+import { RunTimeoutSweeper } from './runs/run-timeout.sweeper.js';
 import { ApprovalLookup } from './approvals/approval-lookup.js';
 import { approvalsProjection } from './approvals/approvals.projection.js';
 import { DecideApprovalHandler } from './approvals/commands/decide-approval/decide-approval.handler.js';
@@ -119,6 +120,7 @@ export const PLATFORM_DOMAIN_PROJECTIONS = [repositoriesProjection, agentsProjec
     RunTransitions,
     ApprovalLookup,
     ApprovalExpirySweeper,
+    RunTimeoutSweeper,
     ConnectRepositoryHandler,
     DisconnectRepositoryHandler,
     ReportAnalysisHandler,
@@ -148,6 +150,6 @@ export const PLATFORM_DOMAIN_PROJECTIONS = [repositoriesProjection, agentsProjec
     ListEventsHandler,
     GetEventHandler,
   ],
-  exports: [RepositoryLookup, ApprovalExpirySweeper],
+  exports: [RepositoryLookup, ApprovalExpirySweeper, RunTimeoutSweeper],
 })
 export class PlatformDomainModule {}

@@ -23,7 +23,16 @@ export type RunCommand =
   | { type: 'ClaimRun'; runId: string; accountId: string; by: string; now: Date }
   | { type: 'CompleteRun'; runId: string; accountId: string; by: string; findings: Finding[]; summary: string | null; now: Date }
   | { type: 'FailRun'; runId: string; accountId: string; by: string; error: { code: string | null; message: string }; now: Date }
-  | { type: 'CancelRun'; runId: string; accountId: string; by: string | null; reason: string | null; now: Date };
+  | { type: 'CancelRun'; runId: string; accountId: string; by: string | null; reason: string | null; now: Date }
+  /**
+   * The runner's lease ran out: a run still running `limitMs` after its claim fails with code
+   * `timeout`. Anything else (finished meanwhile, claimed later than that) is a no-op, so sweepers
+   * may repeat it.
+   */
+  | { type: 'TimeOutRun'; runId: string; accountId: string; limitMs: number; now: Date };
+
+/** The `error.code` of a run failed by its lease running out. */
+export const RUN_TIMEOUT_CODE = 'timeout';
 
 export type RunState =
   | { status: 'absent' }
@@ -170,6 +179,24 @@ export const runDecider: Decider<RunCommand, RunEvent, RunState> = {
           {
             type: 'RunCancelled',
             data: { ...run.base, previous_status: run.status, reason: command.reason, cancelled_by: command.by, cancelled_at: command.now.toISOString() },
+          },
+        ];
+      }
+      case 'TimeOutRun': {
+        const run = owned(state, command.accountId);
+        if (run.status !== 'running' || run.startedAt === null) return [];
+        if (durationMs(run.startedAt, command.now) < command.limitMs) return [];
+        const minutes = Math.round((command.limitMs / 60_000) * 100) / 100;
+        return [
+          {
+            type: 'RunFailed',
+            data: {
+              ...run.base,
+              started_at: run.startedAt,
+              finished_at: command.now.toISOString(),
+              duration_ms: durationMs(run.startedAt, command.now),
+              error: { code: RUN_TIMEOUT_CODE, message: `The runner reported no result within ${minutes} minute${minutes === 1 ? '' : 's'} of claiming the run.` },
+            },
           },
         ];
       }

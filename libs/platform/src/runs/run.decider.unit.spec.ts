@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError, deciderSpec, fold } from '#common';
-import { MAX_FINDINGS, type RunCommand, runDecider } from './run.decider.js';
+import { MAX_FINDINGS, RUN_TIMEOUT_CODE, type RunCommand, runDecider } from './run.decider.js';
 import { type Finding, ISSUES_IN_EVENT, type RunEvent, type RunEventBase, type RunStatus } from './run.events.js';
 
 const spec = deciderSpec(runDecider);
@@ -126,5 +126,38 @@ describe('run decider (state machine)', () => {
 
   it(`refuses more than ${MAX_FINDINGS} findings`, () => {
     spec.given([queued, claimed]).when(complete(Array.from({ length: MAX_FINDINGS + 1 }, (_, i) => finding('info', i)))).thenThrows(code('VALIDATION_FAILED'));
+  });
+
+  describe('the runner lease (TimeOutRun)', () => {
+    const HOUR = 3_600_000;
+    const timeOut = (at: Date, limitMs = HOUR): RunCommand => ({ type: 'TimeOutRun', runId: 'run_1', accountId: 'acct_1', limitMs, now: at });
+    const after = (ms: number) => new Date(t1.getTime() + ms);
+
+    it('fails a run still running when its lease ran out: agent.failed with code timeout', () =>
+      spec
+        .given([queued, claimed])
+        .when(timeOut(after(HOUR)))
+        .then([
+          {
+            type: 'RunFailed',
+            data: {
+              ...base,
+              started_at: t1.toISOString(),
+              finished_at: after(HOUR).toISOString(),
+              duration_ms: HOUR,
+              error: { code: RUN_TIMEOUT_CODE, message: 'The runner reported no result within 60 minutes of claiming the run.' },
+            },
+          },
+        ]));
+
+    it('does nothing before the lease runs out, nor for a run that is not running (sweepers may repeat it)', () => {
+      spec.given([queued, claimed]).when(timeOut(after(HOUR - 1))).then([]);
+      for (const status of ['queued', 'success', 'failed', 'cancelled'] as const) spec.given(histories[status]).when(timeOut(after(10 * HOUR))).then([]);
+    });
+
+    it('after a time-out the runner can no longer report (409)', () => {
+      const timedOut = runDecider.decide(timeOut(after(HOUR)), fold(runDecider, [queued, claimed]));
+      spec.given([queued, claimed, ...timedOut]).when(complete()).thenThrows(code('INVALID_RUN_TRANSITION', 'failed'));
+    });
   });
 });

@@ -59,6 +59,8 @@ export const runsProjection: ProjectionDefinition = {
         { fields: [['account_id', 1], ['repository.id', 1], ['queued_at', -1]] },
         // Claims take the oldest queued run first.
         { fields: [['account_id', 1], ['status', 1], ['queued_at', 1]] },
+        // The lease sweeper: running runs by claim time, across accounts.
+        { fields: [['status', 1], ['started_at', 1]] },
       ],
     },
     { name: RUN_FINDINGS_COLLECTION, indexes: [{ fields: [['run_id', 1], ['seq', 1]] }, { fields: [['run_id', 1], ['level', 1], ['seq', 1]] }] },

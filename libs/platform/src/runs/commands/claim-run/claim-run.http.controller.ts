@@ -21,7 +21,7 @@ export class ClaimRunController {
   @Operation({
     summary: 'Claim the next queued run',
     description:
-      'Scope `agents:run`. For runners: takes the oldest queued run of the account (narrowed by `agent_id`, `repository_id`, `template`), moves it to `running` and emits `agent.started`. Each run is claimed once, however many runners ask at the same time. 204 when nothing is queued. Only the claiming credential may then complete or fail it.',
+      'Scope `agents:run`. For runners: takes the oldest queued run of the account (narrowed by `agent_id`, `repository_id`, `template`), moves it to `running` and emits `agent.started`. Each run is claimed once, however many runners ask at the same time. 204 when nothing is queued. Only the claiming credential may then complete or fail it, within the lease (`SVC_RUN_TIMEOUT_MINUTES`, default 60): a run still running after it fails with `error.code` `timeout`.',
     tags: ['runs'],
     operationId: 'claimNextRun',
     body: claimNextRunBody,
@@ -50,7 +50,7 @@ export class ClaimRunController {
   @RequireScope('agents:run')
   @Operation({
     summary: 'Claim a queued run',
-    description: 'Scope `agents:run`. queued → running; emits `agent.started`. A run that is not queued (claimed by someone else, finished, cancelled) → 409 `INVALID_RUN_TRANSITION` with `run_status`.',
+    description: 'Scope `agents:run`. queued → running; emits `agent.started`. A run that is not queued (claimed by someone else, finished, cancelled) → 409 `INVALID_RUN_TRANSITION` with `run_status`. The claimer has the lease (`SVC_RUN_TIMEOUT_MINUTES`, default 60) to report: after it, the run fails with `error.code` `timeout`.',
     tags: ['runs'],
     operationId: 'claimRun',
     params: runIdParams,
