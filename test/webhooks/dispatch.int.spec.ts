@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CLOCK, type Clock, FakeClock } from '#common';
+import { randomBytes } from 'node:crypto';
+import { CLOCK, type Clock, FakeClock, SecretBox } from '#common';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner, ProjectionStore } from '#projections';
-import { channelNames, DocumentLeases, platformWebhookChannel, WebhookDispatcher, WebhookSecrets, WebhookSender } from '#webhooks';
+import { channelNames, DocumentLeases, InProcessLeases, platformWebhookChannel, WebhookDispatcher, WebhookSecrets, WebhookSender } from '#webhooks';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
 import { type Body, client } from './support/http-client.js';
@@ -106,6 +107,41 @@ describe('webhook dispatching', () => {
     assert.equal(new Set(ids).size, 40, 'each delivery sent once');
     assert.ok(a.getStats().attempts > 0 && b.getStats().attempts > 0, `both worked: ${a.getStats().attempts} + ${b.getStats().attempts}`);
     assert.equal(a.getStats().attempts + b.getStats().attempts, 40);
+  });
+
+  it('a secret that cannot be read holds the webhook\'s deliveries: one log line, no attempt; with the key they all go', async () => {
+    // The api's dispatcher was stopped by the test before; these stand in for it.
+    const account = await createAccountWithKey(api.app);
+    const call = client(api.url, account.key);
+    const url = fast.endpoint('/no-key', SECRET);
+    const webhookId = (await call('POST', '/v1/webhooks', { url, events: ['agent.failed'], secret: SECRET })).body.id as string;
+    for (let i = 0; i < 5; i++) await publishPlatformEvent(api.app, account.accountId, 'agent.failed', { clock });
+    const errors: string[] = [];
+    const deps = {
+      events: api.app.get<EventStore>(EVENT_STORE),
+      projections: api.app.get(ProjectionStore),
+      runner: api.app.get(ProjectionRunner),
+      clock: api.app.get<Clock>(CLOCK),
+      sender: new WebhookSender({ allowPrivate: true, timeoutMs: 5000 }),
+      leases: new InProcessLeases(),
+    };
+    const documents = api.app.get<DocumentStore>(DOCUMENT_STORE);
+    const keyless = new WebhookDispatcher(platformWebhookChannel, {
+      ...deps,
+      secrets: new WebhookSecrets(documents, new SecretBox(randomBytes(32))),
+      logger: { log: () => undefined, warn: () => undefined, error: (m: string) => void errors.push(m) },
+    });
+    for (let i = 0; i < 3; i++) await keyless.drain();
+    assert.equal(fast.at('/no-key').length, 0);
+    assert.equal(keyless.getStats().attempts, 0);
+    assert.equal(errors.length, 1, errors.join('\n'));
+    assert.match(errors[0]!, new RegExp(`webhook ${webhookId}: its signing secret cannot be read \\(webhook secret .* which this process does not have`));
+    const states = ((await call('GET', `/v1/webhooks/${webhookId}/deliveries`)).body.data as Body[]).map((d) => [d.state, (d.attempts as unknown[]).length]);
+    assert.deepEqual(states, Array.from({ length: 5 }, () => ['pending', 0]));
+
+    await new WebhookDispatcher(platformWebhookChannel, { ...deps, secrets: api.app.get(WebhookSecrets) }).drain();
+    assert.equal(fast.at('/no-key').length, 5);
+    assert.ok(fast.at('/no-key').every((r) => r.signatureValid));
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Clock } from '#common';
+import { type Clock, SecretBoxError } from '#common';
 import { decideAndAppend, type EventStore, WrongExpectedRevisionError } from '#eventstore';
 import type { ProjectionRunner, ProjectionStore, ReadonlyCollection } from '#projections';
 import { channelNames, type ChannelNames, type WebhookChannel } from '../engine/channel.js';
@@ -78,6 +78,12 @@ const WEBHOOK_CACHE_MS = 2000;
 /** How long this dispatcher treats a webhook it just disabled as disabled, whatever the read model says yet. */
 const LOCAL_DISABLE_MS = 5000;
 const RECONCILE_EVERY_MS = 30_000;
+/**
+ * A webhook whose signing secret cannot be read (missing, or sealed with a key this process
+ * lacks) holds its deliveries this long before one of them tries again: one log line per webhook
+ * per period instead of one per delivery per poll.
+ */
+export const SECRET_RETRY_MS = 30_000;
 /** How often, at most, the other targets are asked for while busy hosts fill the queue. */
 const OTHERS_EVERY_MS = 100;
 /** Attempt records are appended in groups of at most this many, or after this wait. */
@@ -121,6 +127,8 @@ export class WebhookDispatcher {
   /** Deliveries this dispatcher recorded an event for → that revision, until the read model shows it. */
   private readonly recorded = new Map<string, { revision: number; at: number }>();
   private readonly disabledLocally = new Map<string, { at: number; clockMs: number }>();
+  /** Secret ids that could not be read → when (real ms); their deliveries wait (SECRET_RETRY_MS). */
+  private readonly secretTrouble = new Map<string, number>();
   private readonly webhookCache = new Map<string, { doc: WebhookDoc | null; at: number }>();
   private readonly bodyCache = new Map<string, Buffer | null>();
   private readonly pendingAppends: Array<() => void> = [];
@@ -490,6 +498,7 @@ export class WebhookDispatcher {
     const t = performance.now();
     for (const [id, r] of this.recorded) if (t - r.at > 60_000) this.recorded.delete(id);
     for (const [id, d] of this.disabledLocally) if (t - d.at > LOCAL_DISABLE_MS) this.disabledLocally.delete(id);
+    for (const [id, at] of this.secretTrouble) if (t - at > SECRET_RETRY_MS) this.secretTrouble.delete(id);
     if (this.webhookCache.size > 10_000) this.webhookCache.clear();
     if (this.bodyCache.size > 2000) this.bodyCache.clear();
     if (t - this.lastSweep > 60_000) {
@@ -511,6 +520,9 @@ export class WebhookDispatcher {
       if (doc.state !== 'pending' || webhook.status !== 'active' || this.disabledHere(webhook)) return;
       if (doc.next_attempt_at === null || Date.parse(doc.next_attempt_at) > now.getTime()) return;
     }
+    // Its secret could not be read a moment ago: the delivery waits, untouched (not an attempt).
+    const troubleAt = this.secretTrouble.get(webhook.secret_id);
+    if (troubleAt !== undefined && performance.now() - troubleAt < SECRET_RETRY_MS) return;
     const attemptKey = manual ? `${doc.id}:m${doc.manual_request_id}` : `${doc.id}:a${doc.automatic_attempts + 1}`;
     if (!(await this.deps.leases.claim(attemptKey, this.settings.leaseMs))) return;
     let sent = false;
@@ -522,9 +534,9 @@ export class WebhookDispatcher {
         this.recorded.set(doc.id, { revision, at: performance.now() });
         return;
       }
-      const [body, secret] = await Promise.all([this.body(doc.event_id), this.deps.secrets.get(webhook.secret_id)]);
+      const [body, secret] = await Promise.all([this.body(doc.event_id), this.secret(webhook)]);
       if (!body || !secret) {
-        this.logger.warn(`dispatcher ${this.channel.name}: delivery ${doc.id} skipped: ${!body ? 'payload' : 'secret'} missing`);
+        if (!body) this.logger.warn(`dispatcher ${this.channel.name}: delivery ${doc.id} skipped: payload missing`);
         return;
       }
       const context: AttemptContext = {
@@ -664,6 +676,34 @@ export class WebhookDispatcher {
   }
 
   /** Disabled by this dispatcher and the read model does not show it yet (nor a re-enabling since). */
+  /**
+   * The webhook's signing secret, or null when it cannot be read (logged once; its deliveries
+   * then wait SECRET_RETRY_MS). They stay pending, so fixing the key lets them go out.
+   */
+  private async secret(webhook: WebhookDoc): Promise<string | null> {
+    let secret: string | null;
+    let reason = 'missing';
+    try {
+      secret = await this.deps.secrets.get(webhook.secret_id);
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      secret = null;
+      reason = error.message;
+    }
+    if (secret !== null) {
+      this.secretTrouble.delete(webhook.secret_id);
+      return secret;
+    }
+    const since = this.secretTrouble.get(webhook.secret_id);
+    if (since === undefined || performance.now() - since >= SECRET_RETRY_MS) {
+      this.logger.error(
+        `dispatcher ${this.channel.name}: webhook ${webhook.id}: its signing secret cannot be read (${reason}); its deliveries wait, trying again every ${SECRET_RETRY_MS / 1000} s`,
+      );
+    }
+    this.secretTrouble.set(webhook.secret_id, performance.now());
+    return null;
+  }
+
   private disabledHere(webhook: WebhookDoc): boolean {
     const local = this.disabledLocally.get(webhook.id);
     if (!local) return false;
