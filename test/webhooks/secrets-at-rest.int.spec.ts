@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SecretBox, SecretBoxError } from '#common';
+import { Logger, type LoggerService } from '@nestjs/common';
+import { loadConfig, SECRETS_KEY_FILE, SecretBox, SecretBoxError } from '#common';
 import { SqliteDocumentStore } from '#documents';
-import { WEBHOOK_SECRETS_COLLECTION, WebhookSecrets } from '#webhooks';
+import { WEBHOOK_SECRETS_COLLECTION, WebhookSecrets, webhookSecretsFor } from '#webhooks';
 import { startTestApi } from '../api/support/test-api.js';
 import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
 import { client } from './support/http-client.js';
@@ -34,6 +35,23 @@ describe('webhook secrets at rest (SecretBox over the embedded document store)',
     assert.ok(doc?.sealed && !JSON.stringify(doc).includes('plain-secret'));
     assert.equal(await new WebhookSecrets(documents, box).get('wh_a:1'), 'plain-secret-aaaaaaaaaaaa');
     assert.equal(await new WebhookSecrets(documents, box).get('wh_a:missing'), null);
+  });
+
+  it('warns when secrets in MongoDB are sealed with a key file only this machine has, not with SVC_SECRETS_KEY', () => {
+    const warnings: string[] = [];
+    const previous = (Logger as unknown as { staticInstanceRef?: LoggerService }).staticInstanceRef;
+    Logger.overrideLogger({ log: () => undefined, error: () => undefined, warn: (m: unknown) => void warnings.push(String(m)) });
+    try {
+      const mongo = { MONGODB_URL: 'mongodb://localhost:27017', SVC_DATA_DIR: dir };
+      webhookSecretsFor(loadConfig(mongo), documents);
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0]!, new RegExp(`sealed with the key in ${join(dir, SECRETS_KEY_FILE)}; every process using this MongoDB needs the same key: set SVC_SECRETS_KEY`));
+      webhookSecretsFor(loadConfig({ ...mongo, SVC_SECRETS_KEY: randomBytes(32).toString('hex') }), documents);
+      webhookSecretsFor(loadConfig({ SVC_DATA_DIR: dir }), documents);
+      assert.equal(warnings.length, 1, 'no warning with SVC_SECRETS_KEY, nor on the embedded store');
+    } finally {
+      Logger.overrideLogger(previous ?? false);
+    }
   });
 
   it('refuses a sealed value copied onto another secret id', async () => {

@@ -38,33 +38,29 @@ const meterPricesUsd = z
     return cents;
   });
 
+const isSecretKey = (text: string): boolean => {
+  try {
+    parseSecretKey(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const secretKeyText = z
   .string()
   .trim()
-  .refine(
-    (v) => {
-      try {
-        parseSecretKey(v);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: 'expected a 32-byte key: 64 hex digits or 43–44 base64 characters (e.g. `openssl rand -base64 32`)' },
-  );
+  .refine(isSecretKey, { message: 'expected a 32-byte key: 64 hex digits or 43–44 base64 characters (e.g. `openssl rand -base64 32`)' });
 
 const secretKeyList = z
   .string()
   .trim()
   .transform((v, ctx) => {
     const keys = v.split(',').map((k) => k.trim()).filter(Boolean);
-    for (const [i, k] of keys.entries()) {
-      try {
-        parseSecretKey(k);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: `key ${i + 1}: expected 32 bytes as 64 hex digits or 43–44 base64 characters, separated by commas` });
-        return z.NEVER;
-      }
+    const bad = keys.findIndex((k) => !isSecretKey(k));
+    if (bad >= 0) {
+      ctx.addIssue({ code: 'custom', message: `key ${bad + 1}: expected 32 bytes as 64 hex digits or 43–44 base64 characters, separated by commas` });
+      return z.NEVER;
     }
     return keys;
   });

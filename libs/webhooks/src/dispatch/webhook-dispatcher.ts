@@ -675,7 +675,6 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Disabled by this dispatcher and the read model does not show it yet (nor a re-enabling since). */
   /**
    * The webhook's signing secret, or null when it cannot be read (logged once; its deliveries
    * then wait SECRET_RETRY_MS). They stay pending, so fixing the key lets them go out.
@@ -704,6 +703,7 @@ export class WebhookDispatcher {
     return null;
   }
 
+  /** Disabled by this dispatcher and the read model does not show it yet (nor a re-enabling since). */
   private disabledHere(webhook: WebhookDoc): boolean {
     const local = this.disabledLocally.get(webhook.id);
     if (!local) return false;
