@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateAccountCommand, CreateApiKeyCommand } from '#platform';
+import { CreateAccountCommand } from '#platform';
+import { CreateApiKeyCommand } from '#access';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { pay, payInSandbox, postJson, status, withKey } from './support/agent-client.js';

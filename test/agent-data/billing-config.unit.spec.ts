@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { paymentProviderFor, SandboxPaymentProvider, StripePaymentProvider, stripeClientConfig } from '#agent-data';
-import { FakeClock, IdGenerator, loadConfig } from '#common';
+import { FakeClock, IdGenerator, loadConfig } from '#kernel';
 import type { DocumentStore } from '#documents';
 
 describe('billing configuration (D16, D19)', () => {

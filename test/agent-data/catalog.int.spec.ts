@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ModuleRef } from '@nestjs/core';
 import type { z } from 'zod';
-import { FakeClock, loadConfig } from '#common';
+import { FakeClock, loadConfig } from '#kernel';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#eventstore';
 import { AGENT_ACCOUNT_STATUS, AGENT_ENDPOINTS, AGENT_ERRORS, CatalogContextProvider, type AgentAccountStatusProvider } from '#agent-data';
 import {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ConfigError, deciderSpec, loadConfig, publicBaseUrl } from '#common';
+import { ConfigError, deciderSpec, loadConfig } from '#kernel';
+import { publicBaseUrl } from '#http';
 import {
   AGENT_ERRORS,
   buildCatalog,

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { checkOpenApiDocument, findNonStrictObjects } from '#common';
+import { checkOpenApiDocument, findNonStrictObjects } from '#http';
 import { startTestApi, type TestApi } from './support/test-api.js';
 import { TestRoutesModule } from './support/test-routes.module.js';
 

@@ -19,8 +19,9 @@ import {
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Observable } from 'rxjs';
 import { z } from 'zod';
-import { AppError, loadConfig, Operation } from '#common';
-import { createApiApp } from '../../apps/api/src/app.factory.js';
+import { AppError, loadConfig } from '#kernel';
+import { Operation } from '#http';
+import { createApiApp } from '../../libs/runtime/src/api/app.factory.js';
 import { waitUntil } from './support/test-api.js';
 
 const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });

@@ -13,8 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '#common';
-import { createApiApp } from '../../apps/api/src/app.factory.js';
+import { loadConfig } from '#kernel';
+import { createApiApp } from '../../libs/runtime/src/api/app.factory.js';
 import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

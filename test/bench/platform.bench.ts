@@ -21,8 +21,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { loadConfig } from '#common';
-import { createApiApp } from '../../apps/api/src/app.factory.js';
+import { loadConfig } from '#kernel';
+import { createApiApp } from '../../libs/runtime/src/api/app.factory.js';
 import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
 import { EMPTY_PAGE, PlatformBenchRoutesModule } from './support/platform-bench-routes.js';
 

@@ -19,24 +19,12 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { IdGenerator, SecretBox, SystemClock } from '#common';
+import { IdGenerator, SecretBox, SystemClock } from '#kernel';
 import { SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
-import {
-  channelNames,
-  type DeliveryDoc,
-  InProcessLeases,
-  platformEventPublished,
-  platformWebhookChannel,
-  secretIdFor,
-  WebhookDispatcher,
-  webhookDecider,
-  webhooksProjection,
-  WebhookSecrets,
-  WebhookSender,
-  webhookStream,
-} from '#webhooks';
+import { channelNames, type DeliveryDoc, InProcessLeases, secretIdFor, WebhookDispatcher, webhookDecider, webhooksProjection, WebhookSecrets, WebhookSender, webhookStream } from '#webhooks';
+import { platformEventPublished, platformWebhookChannel } from '#platform';
 
 const secretFor = (i: number) => `bench-secret-${i}-0123456789abcdef`;
 

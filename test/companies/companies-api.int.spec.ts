@@ -15,7 +15,7 @@ import {
   scoreCompany,
   valueRecords,
 } from '#agent-data';
-import { FakeClock } from '#common';
+import { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { z } from 'zod';

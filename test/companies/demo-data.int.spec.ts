@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { COMPANY_STREAM_PREFIX, CompanyImporter, DEMO_COUNT, DEMO_DATA_STREAM, DemoDataSeeder, type SeedOutcome, textRecords } from '#agent-data';
-import { FakeClock } from '#common';
+import { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore, SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';

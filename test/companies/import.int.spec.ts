@@ -19,7 +19,7 @@ import {
   textRecords,
   valueRecords,
 } from '#agent-data';
-import { FakeClock, fold } from '#common';
+import { FakeClock, fold } from '#kernel';
 import { type RecordedEvent, SqliteEventStore } from '#eventstore';
 
 const clock = new FakeClock('2026-11-01T10:00:00.000Z');

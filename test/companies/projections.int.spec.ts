@@ -22,7 +22,7 @@ import {
   SCORE_STATS_COLLECTION,
   valueRecords,
 } from '#agent-data';
-import { FakeClock } from '#common';
+import { FakeClock } from '#kernel';
 import { type Doc, SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';

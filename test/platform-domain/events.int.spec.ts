@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FakeClock } from '#common';
+import { FakeClock } from '#kernel';
 import { PLATFORM_EVENT_DATA_SCHEMAS, PLATFORM_EVENT_TYPES, type PlatformEventType, platformEventSchema } from '#platform';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { type Body, type Call, domainAccount, expectStatus, listAll, pullRequest, vuln } from './support/domain-client.js';

@@ -1,27 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Decider, FakeClock, fold } from '#common';
+import { type Decider, FakeClock, fold } from '#kernel';
 import type { Doc } from '#documents';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import {
-  agentDecider,
-  agentStream,
-  approvalDecider,
-  approvalStream,
-  PLATFORM_DOMAIN_PROJECTIONS,
-  PLATFORM_EVENTS_COLLECTION,
-  PLATFORM_EVENTS_PROJECTION,
-  type PlatformEventDoc,
-  repositoryDecider,
-  repositoryStream,
-  runDecider,
-  runStream,
-  securityDecider,
-  securityStream,
-  toPlatformEvent,
-  APPROVAL_TTL_MS,
-  envelopeOf,
-} from '#platform';
+import { agentDecider, agentStream, approvalDecider, approvalStream, PLATFORM_DOMAIN_PROJECTIONS, PLATFORM_EVENTS_COLLECTION, PLATFORM_EVENTS_PROJECTION, type PlatformEventDoc, repositoryDecider, repositoryStream, runDecider, runStream, securityDecider, securityStream, toPlatformEvent, APPROVAL_TTL_MS, envelopeOf } from '#platform';
 import { ProjectionRunner, type ProjectionDefinition } from '#projections';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { MemoryProjection } from '#testing';

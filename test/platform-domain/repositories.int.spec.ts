@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FakeClock } from '#common';
+import { FakeClock } from '#kernel';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { type Call, domainAccount, expectStatus, listAll } from './support/domain-client.js';
 

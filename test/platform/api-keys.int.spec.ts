@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseApiKey } from '#common';
+import { parseApiKey } from '#access';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { bearer, createAccountWithKey, createKey, type TestAccount } from './support/platform-fixtures.js';

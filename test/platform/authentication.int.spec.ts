@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { generateApiKey } from '#common';
+import { generateApiKey } from '#access';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { bearer, createAccountWithKey, createKey, type TestAccount } from './support/platform-fixtures.js';
 

@@ -5,16 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Doc, SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
-import {
-  ACCOUNTS_COLLECTION,
-  accountsProjection,
-  type AccountEvent,
-  API_KEYS_COLLECTION,
-  apiKeysProjection,
-  type ApiKeyEvent,
-  accountStream,
-  apiKeyStream,
-} from '#platform';
+import { ACCOUNTS_COLLECTION, accountsProjection, type AccountEvent, accountStream } from '#platform';
+import { API_KEYS_COLLECTION, apiKeysProjection, type ApiKeyEvent, apiKeyStream } from '#access';
 import { ProjectionRunner, type ProjectionDefinition } from '#projections';
 import { MemoryProjection } from '#testing';
 

@@ -2,19 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Injectable, Module } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { FakeClock } from '#common';
+import { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import {
-  type AttemptContext,
-  type AttemptOutcome,
-  type BeforeSendDecision,
-  CreateWebhookCommand,
-  type DeliveryHooks,
-  ListDeliveriesQuery,
-  type WebhookChannel,
-  WebhookChannelModule,
-  WebhookDispatchers,
-} from '#webhooks';
+import { type AttemptContext, type AttemptOutcome, type BeforeSendDecision, CreateWebhookCommand, type DeliveryHooks, ListDeliveriesQuery, type WebhookChannel, WebhookChannelModule, WebhookDispatchers } from '#webhooks';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { TestReceiver } from './support/receiver.js';
 

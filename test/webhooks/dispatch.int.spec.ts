@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
-import { CLOCK, type Clock, FakeClock, SecretBox } from '#common';
+import { CLOCK, type Clock, FakeClock, SecretBox } from '#kernel';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner, ProjectionStore } from '#projections';
-import { channelNames, DocumentLeases, InProcessLeases, platformWebhookChannel, WebhookDispatcher, WebhookSecrets, WebhookSender } from '#webhooks';
+import { channelNames, DocumentLeases, InProcessLeases, WebhookDispatcher, WebhookSecrets, WebhookSender } from '#webhooks';
+import { platformWebhookChannel } from '#platform';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
 import { type Body, client } from './support/http-client.js';

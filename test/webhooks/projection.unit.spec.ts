@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  channelNames,
-  deliveryIdFor,
-  platformEventPublished,
-  platformWebhookChannel,
-  webhooksProjection,
-  type DeliveryAttemptData,
-  type DeliveryDoc,
-} from '#webhooks';
+import { channelNames, deliveryIdFor, webhooksProjection, type DeliveryAttemptData, type DeliveryDoc } from '#webhooks';
+import { platformEventPublished, platformWebhookChannel } from '#platform';
 import { MemoryProjection } from '#testing';
 
 const names = channelNames(platformWebhookChannel);

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { FakeClock } from '#common';
+import { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { deliveryStream, type DeliveryAttemptData } from '#webhooks';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';

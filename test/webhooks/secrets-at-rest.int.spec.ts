@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Logger, type LoggerService } from '@nestjs/common';
-import { loadConfig, SECRETS_KEY_FILE, SecretBox, SecretBoxError } from '#common';
+import { loadConfig, SECRETS_KEY_FILE, SecretBox, SecretBoxError } from '#kernel';
 import { SqliteDocumentStore } from '#documents';
 import { WEBHOOK_SECRETS_COLLECTION, WebhookSecrets, webhookSecretsFor } from '#webhooks';
 import { startTestApi } from '../api/support/test-api.js';

@@ -4,10 +4,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SECRETS_KEY_FILE, SecretBox, parseSecretKey } from '#common';
+import { SECRETS_KEY_FILE, SecretBox, parseSecretKey } from '#kernel';
 import { type Doc, SqliteDocumentStore } from '#documents';
 import { WEBHOOK_SECRETS_COLLECTION, WebhookSecrets } from '#webhooks';
-import { sqlitePath } from '../../apps/api/src/storage/open-stores.js';
+import { sqlitePath } from '../../libs/runtime/src/storage/open-stores.js';
 import { CLI_MAIN, run } from '../e2e/support/processes.js';
 
 interface SecretDoc extends Doc {

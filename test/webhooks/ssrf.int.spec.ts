@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { after, before, describe, it } from 'node:test';
 import { Global, Module } from '@nestjs/common';
-import { FakeClock } from '#common';
+import { FakeClock } from '#kernel';
 import { guardedLookup, type Resolver, WEBHOOK_RESOLVER, WebhookSender } from '#webhooks';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { createAccountWithKey } from '../platform/support/platform-fixtures.js';

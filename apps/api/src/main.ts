@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ConfigError, loadConfig } from '#common';
-import { createApiApp } from './app.factory.js';
+import { ConfigError, loadConfig } from '#kernel';
+import { createApiApp } from '#runtime';
 
 /** `npm start`: validate the configuration, build the app, serve HOST:PORT until SIGTERM/SIGINT. */
 async function main(): Promise<void> {

@@ -31,12 +31,13 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Loaded only now, so usage errors and help answer at once.
-  const [{ NestFactory }, { AppLogger, loadConfig }, { EVENT_STORE }, { ProjectionRunner }, { CliModule }, tail, projections] = await Promise.all([
+  const [{ NestFactory }, { loadConfig }, { AppLogger }, { EVENT_STORE }, { ProjectionRunner }, { CliModule }, tail, projections] = await Promise.all([
     import('@nestjs/core'),
-    import('#common'),
+    import('#kernel'),
+    import('#http'),
     import('#eventstore'),
     import('#projections'),
-    import('./cli.module.js'),
+    import('#runtime'),
     import('./commands/events-tail.command.js'),
     import('./commands/projections.command.js'),
   ]);

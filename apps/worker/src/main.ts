@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AppLogger, ConfigError, loadConfig } from '#common';
-import { WorkerModule } from './worker.module.js';
+import { AppLogger } from '#http';
+import { ConfigError, loadConfig } from '#kernel';
+import { WorkerModule } from '#runtime';
 
 /**
  * `npm run start:worker`: projections and the webhook dispatchers without HTTP, for the

@@ -1,9 +1,8 @@
 import { Global, Injectable, Module, type OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator, ProjectionsModule } from '#common';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
-import { apiKeysProjection, PlatformAccessModule } from '#platform';
 import { AgentAccounts } from './accounts/agent-accounts.js';
 import { OpenAgentAccountHandler } from './accounts/commands/open-agent-account/open-agent-account.handler.js';
 import { AgentKeysController } from './accounts/http/keys.http.controller.js';
@@ -54,7 +53,7 @@ class RawBodyInstaller implements OnModuleInit {
  */
 @Global()
 @Module({
-  imports: [CqrsModule.forRoot(), PlatformAccessModule, ProjectionsModule.forFeature([apiKeysProjection])],
+  imports: [CqrsModule.forRoot()],
   controllers: [PayController, AgentKeysController, BillingController, StripeWebhookController, SandboxController],
   providers: [
     {

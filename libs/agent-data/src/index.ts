@@ -1,4 +1,4 @@
-export * from './catalog/money.js';
+export * from '#kernel';
 export * from './catalog/packs.js';
 export * from './catalog/meters.js';
 export * from './catalog/objectives.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AppError, type Decider, Errors } from '#common';
+import { AppError, type Decider, Errors } from '#kernel';
 import { decideAndAppend, type EventStore, loadState, SqliteEventStore, WrongExpectedRevisionError } from '#eventstore';
 
 /** A tiny aggregate: a counter that refuses to pass a maximum. */

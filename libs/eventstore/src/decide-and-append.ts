@@ -1,4 +1,4 @@
-import type { Decider } from '#common';
+import type { Decider } from '#kernel';
 import { type EventStore, WrongExpectedRevisionError } from './event-store.port.js';
 
 /** The stored shape of a domain event: a stable type name and a JSON payload. */

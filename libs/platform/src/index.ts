@@ -1,43 +1,18 @@
-export * from './access/scopes.js';
-export * from './access/principal.js';
-export * from './access/auth-errors.js';
-export * from './access/bearer-token-resolvers.js';
-export * from './access/bearer.strategy.js';
-export * from './access/platform-auth.guard.js';
-export * from './access/scope.guard.js';
-export * from './access/require-scope.decorator.js';
-export * from './access/platform-access.module.js';
 export * from './accounts/account.events.js';
 export * from './accounts/account.decider.js';
-export * from './api-keys/api-key.events.js';
-export * from './api-keys/api-key.decider.js';
-export * from './api-keys/api-key-authenticator.js';
-export * from './api-keys/api-key-usage.js';
-export * from './rate-limits/rate-limit.port.js';
-export * from './rate-limits/in-memory-rate-limit.adapter.js';
-export * from './rate-limits/mongo-rate-limit.adapter.js';
-export * from './rate-limits/rate-limit.policy.js';
-export * from './rate-limits/platform-rate-limiter.js';
 export * from './accounts/accounts.projection.js';
-export * from './api-keys/api-keys.projection.js';
-export * from './access/platform-openapi.js';
-export * from './shared/read-your-writes.js';
 export * from './accounts/commands/create-account/create-account.command.js';
 export * from './accounts/commands/create-account/create-account.handler.js';
 export * from './accounts/commands/change-plan/change-plan.command.js';
 export * from './accounts/commands/change-plan/change-plan.handler.js';
 export * from './accounts/queries/get-account/get-account.query.js';
 export * from './accounts/queries/get-account/get-account.schema.js';
-export * from './api-keys/api-key.view.js';
-export * from './api-keys/commands/create-api-key/create-api-key.command.js';
-export * from './api-keys/commands/create-api-key/create-api-key.handler.js';
-export * from './api-keys/commands/revoke-api-key/revoke-api-key.command.js';
-export * from './api-keys/commands/revoke-api-key/revoke-api-key.handler.js';
-export * from './api-keys/queries/list-api-keys/list-api-keys.query.js';
-export * from './api-keys/queries/get-api-key/get-api-key.query.js';
 export * from './bootstrap/bootstrap.events.js';
 export * from './bootstrap/bootstrap.decider.js';
 export * from './bootstrap/platform-bootstrap.js';
+export * from './shared/platform-openapi.js';
+export * from './accounts/account-rate-limits.js';
+export * from './accounts/platform-key-accounts.js';
 export * from './platform.module.js';
 // Platform domain (issue 4): repositories, agents and runs, security scans, approvals, and the
 // platform events they publish. The webhook engine reads platform events through
@@ -80,3 +55,8 @@ export * from './runs/run-timeout.sweeper.js';
 export * from './approvals/commands/request-approval/request-approval.command.js';
 export * from './approvals/commands/decide-approval/decide-approval.command.js';
 export * from './platform-domain.module.js';
+
+// Platform webhooks: /v1/webhooks over the engine's platform channel.
+export * from './webhooks/platform-events.js';
+export * from './webhooks/webhook-http.schemas.js';
+export * from './webhooks/platform-webhooks.module.js';

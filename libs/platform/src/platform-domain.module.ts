@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { ProjectionsModule } from '#common';
-import { PlatformAccessModule } from './access/platform-access.module.js';
+import { ProjectionsModule } from '#projections';
 import { AgentLookup } from './agents/agent-lookup.js';
 import { agentsProjection } from './agents/agents.projection.js';
 import { CreateAgentHandler } from './agents/commands/create-agent/create-agent.handler.js';
@@ -70,7 +69,7 @@ import { ListScansController } from './security/queries/list-scans/list-scans.ht
 import { ListVulnerabilitiesHandler } from './security/queries/list-vulnerabilities/list-vulnerabilities.handler.js';
 import { ListVulnerabilitiesController } from './security/queries/list-vulnerabilities/list-vulnerabilities.http.controller.js';
 import { securityProjection } from './security/security.projection.js';
-import { ReadYourWrites } from './shared/read-your-writes.js';
+import { ReadYourWrites } from '#projections';
 
 /** The read models of the platform domain, in one place (the worker and the CLI run them too). */
 export const PLATFORM_DOMAIN_PROJECTIONS = [repositoriesProjection, agentsProjection, runsProjection, securityProjection, approvalsProjection, platformEventsProjection];
@@ -81,7 +80,7 @@ export const PLATFORM_DOMAIN_PROJECTIONS = [repositoriesProjection, agentsProjec
  * webhook engine reads). Imported by PlatformModule.
  */
 @Module({
-  imports: [CqrsModule.forRoot(), PlatformAccessModule, ProjectionsModule.forFeature(PLATFORM_DOMAIN_PROJECTIONS)],
+  imports: [CqrsModule.forRoot(), ProjectionsModule.forFeature(PLATFORM_DOMAIN_PROJECTIONS)],
   controllers: [
     ConnectRepositoryController,
     ListRepositoriesController,

@@ -1,4 +1,4 @@
-import { SystemClock, type Clock } from '#common';
+import { SystemClock, type Clock } from '#kernel';
 import type { DocumentStore } from '#documents';
 import type { EventStore } from '#eventstore';
 import {

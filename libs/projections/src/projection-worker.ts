@@ -1,4 +1,4 @@
-import type { Clock } from '#common';
+import type { Clock } from '#kernel';
 import { ConcurrentModificationError, type DocumentStore, type WriteOp } from '#documents';
 import type { AllSubscription, EventStore, RecordedEvent } from '#eventstore';
 import { BatchContext } from './batch-context.js';

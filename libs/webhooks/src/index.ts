@@ -39,8 +39,3 @@ export * from './queries/list-deliveries/list-deliveries.query.js';
 
 // Modules
 export * from './webhook-engine.module.js';
-
-// The platform channel
-export * from './platform/platform-events.js';
-export * from './platform/webhook-http.schemas.js';
-export * from './platform/platform-webhooks.module.js';

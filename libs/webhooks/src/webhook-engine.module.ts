@@ -1,14 +1,14 @@
 import { type DynamicModule, Global, Logger, Module, type Type } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, type AppConfig, loadSecretBox, ProjectionsModule } from '#common';
-import { DOCUMENT_STORE, type DocumentStore, MongoDocumentStore } from '#documents';
+import { APP_CONFIG, type AppConfig, loadSecretBox } from '#kernel';
+import { ProjectionsModule } from '#projections';
+import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { CreateWebhookHandler } from './commands/create-webhook/create-webhook.handler.js';
 import { DeleteWebhookHandler } from './commands/delete-webhook/delete-webhook.handler.js';
 import { RedeliverDeliveryHandler } from './commands/redeliver-delivery/redeliver-delivery.handler.js';
 import { SendTestEventHandler } from './commands/send-test-event/send-test-event.handler.js';
 import { UpdateWebhookHandler } from './commands/update-webhook/update-webhook.handler.js';
 import type { DeliveryHooks } from './dispatch/delivery-hooks.js';
-import { DELIVERY_LEASES, type DeliveryLeases, DocumentLeases, InProcessLeases } from './dispatch/leases.js';
 import { WebhookDispatchers } from './dispatch/webhook-dispatchers.js';
 import type { WebhookChannel } from './engine/channel.js';
 import { WebhookSecrets } from './engine/secrets.store.js';
@@ -23,14 +23,6 @@ import { WebhookSender } from './sending/webhook-sender.js';
 
 /** Replaces DNS resolution of webhook hosts (tests: a name that resolves to a private address). */
 export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
-
-/**
- * Leases of attempts: in memory when this process is the only dispatcher (embedded stores), a
- * document per attempt when read models live in MongoDB (several dispatchers may share it).
- */
-export function deliveryLeasesFor(config: Pick<AppConfig, 'mongoUrl'>, documents: DocumentStore): DeliveryLeases {
-  return config.mongoUrl && documents instanceof MongoDocumentStore ? new DocumentLeases(documents) : new InProcessLeases();
-}
 
 /**
  * The secrets store, sealing with SVC_SECRETS_KEY or the data directory's key file. With
@@ -74,7 +66,6 @@ let channelRegistrations = 0;
         }),
       inject: [APP_CONFIG, { token: WEBHOOK_RESOLVER, optional: true }],
     },
-    { provide: DELIVERY_LEASES, useFactory: deliveryLeasesFor, inject: [APP_CONFIG, DOCUMENT_STORE] },
     WebhookDispatchers,
     CreateWebhookHandler,
     UpdateWebhookHandler,
@@ -85,7 +76,7 @@ let channelRegistrations = 0;
     GetWebhookHandler,
     ListDeliveriesHandler,
   ],
-  exports: [WebhookChannels, WebhookReadModel, WebhookSecrets, WebhookSender, DELIVERY_LEASES, WebhookDispatchers],
+  exports: [WebhookChannels, WebhookReadModel, WebhookSecrets, WebhookSender, WebhookDispatchers],
 })
 export class WebhookEngineModule {}
 

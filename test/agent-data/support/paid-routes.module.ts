@@ -1,7 +1,8 @@
 import { Controller, Get, Module, Query } from '@nestjs/common';
 import { z } from 'zod';
 import { type AgentPrincipal, CurrentAgent, Metered } from '#agent-data';
-import { Errors, Operation } from '#common';
+import { Errors } from '#kernel';
+import { Operation } from '#http';
 
 const failQuery = z.object({ status: z.coerce.number().int().min(400).max(599).default(500) });
 

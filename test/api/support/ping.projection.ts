@@ -1,5 +1,6 @@
 import { Controller, Get, Module, Param } from '@nestjs/common';
-import { Errors, ProjectionsModule } from '#common';
+import { Errors } from '#kernel';
+import { ProjectionsModule } from '#projections';
 import { type ProjectionDefinition, ProjectionStore } from '#projections';
 
 interface PingDoc {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type AppConfig, type Clock, loadConfig } from '#common';
-import { createApiApp } from '../../../apps/api/src/app.factory.js';
+import { type AppConfig, type Clock, loadConfig } from '#kernel';
+import { createApiApp } from '../../../libs/runtime/src/api/app.factory.js';
 
 export interface TestApi {
   url: string;

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Module, Param, Post, Query } from '@nestjs/common';
 import { z } from 'zod';
-import { AppError, Operation } from '#common';
+import { AppError } from '#kernel';
+import { Operation } from '#http';
 import { EventStoreUnavailableError, WrongExpectedRevisionError } from '#eventstore';
 import { ProjectionTimeoutError } from '#projections';
 

@@ -26,7 +26,7 @@ import {
   scoreCompany,
   valueRecords,
 } from '#agent-data';
-import { SystemClock } from '#common';
+import { SystemClock } from '#kernel';
 import { EVENT_STORE, type EventStore, SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { PaidRoutesModule } from '../../agent-data/support/paid-routes.module.js';

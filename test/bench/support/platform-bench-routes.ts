@@ -1,5 +1,5 @@
 import { Controller, Get, Module } from '@nestjs/common';
-import { PlatformAuth, RequireScope } from '#platform';
+import { PlatformAuth, RequireScope } from '#access';
 
 /** The body of an empty list page: what bare Fastify, the plain and the no-op routes answer. */
 export const EMPTY_PAGE = { data: [], has_more: false, next_cursor: null };

@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ChangePlanCommand, CreateAccountCommand, CreateApiKeyCommand, type KeySurface, type Plan } from '#platform';
+import { ChangePlanCommand, CreateAccountCommand, type Plan } from '#platform';
+import { CreateApiKeyCommand, type KeySurface } from '#access';
 
 /**
  * Platform accounts and keys for tests of any feature, made the way the CLI makes them

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import type { RateLimitStore } from '#platform';
+import type { RateLimitStore } from '#access';
 
 /** One window's count after a hit. */
 async function one(store: RateLimitStore, key: string, windowSeconds: number, now: Date): Promise<number> {

@@ -1,7 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { FakeClock } from '#common';
+import type { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { platformEventPublished, type PlatformEventType, WebhookDispatchers, type WebhookDispatcher } from '#webhooks';
+import { platformEventPublished, type PlatformEventType } from '#platform';
+import { WebhookDispatchers, type WebhookDispatcher } from '#webhooks';
 
 let sequence = 0;
 

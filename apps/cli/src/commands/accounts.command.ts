@@ -1,5 +1,5 @@
 import type { CommandBus } from '@nestjs/cqrs';
-import { AppError } from '#common';
+import { AppError } from '#kernel';
 import { ChangePlanCommand, CreateAccountCommand, PLAN_LIMITS, type RateLimits } from '#platform';
 import { UsageError } from '../usage-error.js';
 import type { AccountsCliCommand } from './accounts.args.js';

@@ -1,5 +1,5 @@
 import type { CommandBus } from '@nestjs/cqrs';
-import { CreateApiKeyCommand, RevokeApiKeyCommand } from '#platform';
+import { CreateApiKeyCommand, RevokeApiKeyCommand } from '#access';
 import { asUsageError } from './accounts.command.js';
 import type { KeysCliCommand } from './keys.args.js';
 

@@ -1,4 +1,5 @@
-import { assertNever, type Decider, Errors, type KeyEnvironment } from '#common';
+import { assertNever, type Decider, Errors } from '#kernel';
+import { type KeyEnvironment } from '#access';
 import type { PackId } from '../catalog/packs.js';
 import type { PaymentProviderName } from '../credits/credits.events.js';
 import type { AccountOrigin, AgentAccountEvent, CheckoutPurpose } from './agent-account.events.js';

@@ -1,5 +1,5 @@
 import { describe, it } from 'node:test';
-import { deciderSpec } from '#common';
+import { deciderSpec } from '#kernel';
 import { agentAccountDecider, type AgentAccountCommand } from './agent-account.decider.js';
 import type { AgentAccountEvent } from './agent-account.events.js';
 

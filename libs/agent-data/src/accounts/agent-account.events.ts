@@ -1,4 +1,4 @@
-import type { KeyEnvironment } from '#common';
+import type { KeyEnvironment } from '#access';
 import type { PackId } from '../catalog/packs.js';
 import type { PaymentProviderName } from '../credits/credits.events.js';
 

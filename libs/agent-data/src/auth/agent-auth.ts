@@ -1,16 +1,6 @@
 import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Inject, Injectable, UseGuards } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#common';
-import {
-  type ApiKeyPrincipal,
-  ApiKeyAuthenticator,
-  ApiKeyUsageTracker,
-  checkKeyRateLimit,
-  enforceDecision,
-  KEY_CACHE_TTL_MS,
-  RATE_LIMIT_STORE,
-  type RateLimitStore,
-  unauthorized,
-} from '#platform';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
+import { type ApiKeyPrincipal, ApiKeyAuthenticator, ApiKeyUsageTracker, checkKeyRateLimit, enforceDecision, KEY_CACHE_TTL_MS, RATE_LIMIT_STORE, type RateLimitStore, unauthorized } from '#access';
 
 /** Who an agent-surface request acts for: an agent key of the account. */
 export type AgentPrincipal = ApiKeyPrincipal;

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { CLOCK, type Clock } from '#common';
+import { CLOCK, type Clock } from '#kernel';
 import { AgentAccounts } from '../accounts/agent-accounts.js';
 import { findPack, type PackId } from '../catalog/packs.js';
 import { CreditsService } from '../credits/credits.service.js';

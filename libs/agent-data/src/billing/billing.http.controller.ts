@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { z } from 'zod';
-import { APP_CONFIG, type AppConfig, Errors, ID_GENERATOR, type IdGenerator, Operation, publicBaseUrl, type RequestOrigin } from '#common';
-import { API_KEYS_COLLECTION, API_KEYS_PROJECTION, type ApiKeyDoc } from '#platform';
+import { APP_CONFIG, type AppConfig, Errors, ID_GENERATOR, type IdGenerator } from '#kernel';
+import { Operation, publicBaseUrl, type RequestOrigin } from '#http';
+import { API_KEYS_COLLECTION, API_KEYS_PROJECTION, type ApiKeyDoc } from '#access';
 import { ProjectionStore } from '#projections';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../auth/agent-auth.js';
 import { OBJECTIVE_VALUES, packForObjective, toObjective } from '../catalog/objectives.js';

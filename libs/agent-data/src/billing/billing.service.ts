@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, CLOCK, type Clock, Errors } from '#common';
+import { AppError, CLOCK, type Clock, Errors } from '#kernel';
 import { AgentAccounts, type OpenAgentAccount } from '../accounts/agent-accounts.js';
 import type { AgentPrincipal } from '../auth/agent-auth.js';
 import { findPack } from '../catalog/packs.js';

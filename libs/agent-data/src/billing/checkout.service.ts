@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock } from '#common';
+import { CLOCK, type Clock } from '#kernel';
 import type { CheckoutPurpose } from '../accounts/agent-account.events.js';
 import { AgentAccounts } from '../accounts/agent-accounts.js';
 import type { CreditPack } from '../catalog/packs.js';

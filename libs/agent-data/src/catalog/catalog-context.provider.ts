@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock, publicBaseUrl, type RequestOrigin } from '#common';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
+import { publicBaseUrl, type RequestOrigin } from '#http';
 import { agentEnvelope, type AgentEnvelope, type CatalogContext } from './catalog-context.js';
 import { meterPrices, type MeterPrices } from './meters.js';
 

@@ -3,7 +3,7 @@
  * entry", "Revenue tier entry" and the catalog row of "information and guidance").
  */
 import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
-import { centsToUsd } from './money.js';
+import { centsToUsd } from '#kernel';
 import { OBJECTIVE_PACK, PACK_OBJECTIVE, type Objective } from './objectives.js';
 import { CREDIT_PACKS, findPack, STARTER_PACK_ID, type PackCapability, type PackId, type PackRecommendation } from './packs.js';
 import { meterCostCents, OPERATOR_PILOT_DAYS, REVENUE_TIERS, SERVICE_CATALOG, type RevenueTierKey, type ServiceDefinition, type ServiceKey } from './services.js';

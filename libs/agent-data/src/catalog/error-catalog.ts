@@ -4,7 +4,7 @@
  * anchor. `agentError(code, ...)` builds an AppError whose status and word come from this table,
  * so a code cannot be answered without being documented (a test also scans the sources).
  */
-import { AppError } from '#common';
+import { AppError } from '#kernel';
 
 export interface AgentErrorEntry {
   code: string;

@@ -6,7 +6,7 @@ import { AGENT_ENDPOINTS } from './agent-surface.js';
 import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { enterpriseUpgrade, fastestRevenueBody, operatorPilotBody, type EnterpriseUpgrade, type PayRequestBody } from './catalog.document.js';
 import { METER_NAMES, type MeterName } from './meters.js';
-import { centsToUsd } from './money.js';
+import { centsToUsd } from '#kernel';
 import { OBJECTIVE_PACK, RECOMMENDED_OBJECTIVE, toObjective, type Objective, type ObjectiveValue } from './objectives.js';
 import { CREDIT_PACKS, findPack, type CreditPack, type PackId } from './packs.js';
 import { meterCostCents, OPERATOR_PILOT_DAYS, QUICKSTART_WORKFLOWS } from './services.js';

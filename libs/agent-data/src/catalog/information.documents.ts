@@ -9,7 +9,7 @@ import { callToAction, enterprisePageUrl, fastestRevenueBody, operatorPilotBody,
 import { AGENT_ERRORS } from './error-catalog.js';
 import { packValue, stepUpPack, type PackValue } from './guidance.document.js';
 import { METERS } from './meters.js';
-import { centsToUsd } from './money.js';
+import { centsToUsd } from '#kernel';
 import { OBJECTIVE_PACK, OBJECTIVES, PACK_OBJECTIVE, RECOMMENDED_OBJECTIVE } from './objectives.js';
 import { CREDIT_PACKS, findPack, STARTER_PACK_ID, type PackCapability } from './packs.js';
 import { meterCostCents, OPERATOR_PILOT_DAYS, QUICKSTART_WORKFLOWS, SERVICE_CATALOG } from './services.js';

@@ -2,7 +2,7 @@
  * Billing meters (spec "Billing meters", names exact) and their prices (D17), in integer cents per
  * successful call. Prices are configurable with SVC_METER_PRICES_USD (`name=usd,...`).
  */
-import { ConfigError } from '#common';
+import { ConfigError } from '#kernel';
 
 export const METER_NAMES = [
   'read.discovery_top',

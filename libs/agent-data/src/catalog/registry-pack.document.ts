@@ -7,7 +7,7 @@ import { DESCRIPTOR_PATHS, findEndpoint, MCP_TOOLS, REGISTRY_TARGETS, type McpTo
 import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { callToAction, catalogPackEntries } from './catalog.document.js';
 import { meterEntries, SERVICE_DESCRIPTION, SERVICE_NAME } from './information.documents.js';
-import { centsToUsd } from './money.js';
+import { centsToUsd } from '#kernel';
 
 type JsonSchema = Record<string, unknown>;
 

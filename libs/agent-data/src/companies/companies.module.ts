@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { CLOCK, type Clock, ProjectionsModule } from '#common';
+import { CLOCK, type Clock } from '#kernel';
+import { ProjectionsModule } from '#projections';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { TopCompaniesHandler } from '../discovery/top-companies/top-companies.handler.js';
 import { TopCompaniesController } from '../discovery/top-companies/top-companies.http.controller.js';

@@ -4,7 +4,7 @@
  * rather than silently lost data. The accepted shape is documented in docs/scoring.md, "Import".
  */
 import { z } from 'zod';
-import { issuesToDetails } from '#common';
+import { issuesToDetails } from '#http';
 import {
   type CompanyProfileData,
   type CompanySignals,

@@ -1,4 +1,4 @@
-import { AppError, assertNever, type Decider } from '#common';
+import { AppError, assertNever, type Decider } from '#kernel';
 import type { CompanyEvent } from './company.events.js';
 import {
   applyChanges,

@@ -1,4 +1,4 @@
-import type { OperationResponse } from '#common';
+import type { OperationResponse } from '#http';
 
 /** Headers of a charged answer (D18). */
 export const CHARGED_HEADERS: OperationResponse['headers'] = {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fold } from '#common';
+import { fold } from '#kernel';
 import { SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { CREDITS_SNAPSHOTS_COLLECTION, CreditLedger, toCreditsEvent } from './credit-ledger.js';

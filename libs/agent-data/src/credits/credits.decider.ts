@@ -1,4 +1,4 @@
-import { AppError, assertNever, type Decider } from '#common';
+import { AppError, assertNever, type Decider } from '#kernel';
 import type { PackId } from '../catalog/packs.js';
 import type { CreditsEvent, PaymentProviderName, PurchaseSource } from './credits.events.js';
 

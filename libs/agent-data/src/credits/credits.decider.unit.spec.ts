@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deciderSpec, fold } from '#common';
+import { deciderSpec, fold } from '#kernel';
 import { autopayView, creditsDecider, type CreditsCommand, InsufficientCreditsError } from './credits.decider.js';
 import type { CreditsEvent } from './credits.events.js';
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock, Errors } from '#common';
+import { CLOCK, type Clock, Errors } from '#kernel';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { fingerprintOf, IdempotencyStore } from './idempotency.store.js';
 

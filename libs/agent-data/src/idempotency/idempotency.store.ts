@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import { AppError, type Clock, Errors } from '#common';
+import { AppError, type Clock, Errors } from '#kernel';
 import { type Doc, type DocumentStore, ConcurrentModificationError } from '#documents';
 
 /** A response as first answered, replayed for later requests with the same key. */

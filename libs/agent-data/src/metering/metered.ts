@@ -1,7 +1,8 @@
 import { applyDecorators, type CanActivate, type ExecutionContext, Inject, Injectable, Optional, SetMetadata, UseGuards } from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { APP_CONFIG, type AppConfig, GuardAnswered, publicBaseUrl, type RequestOrigin, toErrorResponse } from '#common';
+import { APP_CONFIG, type AppConfig } from '#kernel';
+import { GuardAnswered, publicBaseUrl, type RequestOrigin, toErrorResponse } from '#http';
 import { AgentAuthenticator, AgentKeyGuard, type AgentRequest } from '../auth/agent-auth.js';
 import { usdString } from '../billing/links.js';
 import type { MeterName } from '../catalog/meters.js';

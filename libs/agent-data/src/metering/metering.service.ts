@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#common';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { isMeterName, type MeterName, type MeterPrices, meterPrices } from '../catalog/meters.js';
 import type { LedgerResult, Reservation } from '../credits/credit-ledger.js';
 import { InsufficientCreditsError } from '../credits/credits.decider.js';

@@ -1,4 +1,4 @@
-import { AppError } from '#common';
+import { AppError } from '#kernel';
 import { STARTER_PACK_ID } from '../catalog/packs.js';
 import { checkoutLinkUrl, PATHS, usdString } from '../billing/links.js';
 

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Clock, CLOCK, type IdGenerator, ID_GENERATOR } from '#common';
+import { type Clock, CLOCK, type IdGenerator, ID_GENERATOR } from '#kernel';
 import { type Doc, DOCUMENT_STORE, type DocumentStore, ConcurrentModificationError } from '#documents';
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { APP_CONFIG, type AppConfig, AppError, CLOCK, type Clock, Errors } from '#common';
-import { CreateApiKeyCommand } from '#platform';
+import { APP_CONFIG, type AppConfig, AppError, CLOCK, type Clock, Errors } from '#kernel';
+import { CreateApiKeyCommand } from '#access';
 import { AgentAccounts } from '../accounts/agent-accounts.js';
 import { AGENT_KEY_SCOPES } from '../accounts/agent-key-scopes.js';
 import { CheckoutClaims } from './checkout-claims.js';

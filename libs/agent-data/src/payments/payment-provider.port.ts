@@ -1,4 +1,4 @@
-import { AppError } from '#common';
+import { AppError } from '#kernel';
 import type { CreditPack } from '../catalog/packs.js';
 import type { CheckoutPurpose } from '../accounts/agent-account.events.js';
 import type { PaymentProviderName } from '../credits/credits.events.js';

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { BODY_LIMIT_BYTES, Errors } from '#common';
+import { BODY_LIMIT_BYTES } from '#http';
+import { Errors } from '#kernel';
 
 /** Route config flag (`@RouteConfig({rawBody: true})`): keep the request's exact bytes as `request.rawBody`. */
 export const RAW_BODY_CONFIG = { rawBody: true } as const;

@@ -1,4 +1,4 @@
-import { assertNever, Errors, type Decider } from '#common';
+import { assertNever, Errors, type Decider } from '#kernel';
 import { PLAN_LIMITS, PLANS, type AccountEvent, type Plan, type RateLimits } from './account.events.js';
 
 export type AccountCommand =

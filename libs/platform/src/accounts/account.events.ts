@@ -1,10 +1,9 @@
 export const PLANS = ['free', 'team', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
-export interface RateLimits {
-  per_minute: number;
-  per_hour: number;
-}
+import type { RateLimits } from '#access';
+
+export type { RateLimits };
 
 /** The spec's plan table (Limits, item 1); enterprise limits are set per account. */
 export const PLAN_LIMITS: Record<Exclude<Plan, 'enterprise'>, RateLimits> = {

@@ -1,4 +1,4 @@
-import { assertNever, type Decider, Errors, type ErrorDetail } from '#common';
+import { assertNever, type Decider, Errors, type ErrorDetail } from '#kernel';
 import { type AgentTemplate, isAgentTemplate, AGENT_TEMPLATE_IDS, MAX_AGENT_CONFIG_BYTES } from './agent-templates.js';
 import type { AgentEvent } from './agent.events.js';
 

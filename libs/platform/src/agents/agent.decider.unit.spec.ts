@@ -1,5 +1,5 @@
 import { describe, it } from 'node:test';
-import { AppError, deciderSpec } from '#common';
+import { AppError, deciderSpec } from '#kernel';
 import { type AgentCommand, agentDecider } from './agent.decider.js';
 import type { AgentEvent } from './agent.events.js';
 

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BACKGROUND_WORK, type BackgroundWork, CLOCK, type Clock } from '#common';
+import { BACKGROUND_WORK, type BackgroundWork } from '#projections';
+import { CLOCK, type Clock } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
 import { PeriodicSweeper } from '../shared/periodic-sweeper.js';
-import { ReadYourWrites } from '../shared/read-your-writes.js';
+import { ReadYourWrites } from '#projections';
 import { ApprovalLookup } from './approval-lookup.js';
 import { approvalDecider } from './approval.decider.js';
 import { approvalStream } from './approval.events.js';

@@ -1,4 +1,4 @@
-import { AppError, assertNever, type Decider, Errors } from '#common';
+import { AppError, assertNever, type Decider, Errors } from '#kernel';
 import type { RepositoryRef } from '../repositories/repository.events.js';
 import { APPROVAL_TTL_MS, type ApprovalEvent, type ApprovalRequestData, type ApprovalStatus } from './approval.events.js';
 

@@ -1,5 +1,5 @@
 import { describe, it } from 'node:test';
-import { AppError, deciderSpec } from '#common';
+import { AppError, deciderSpec } from '#kernel';
 import { type ApprovalCommand, approvalDecider } from './approval.decider.js';
 import { APPROVAL_TTL_MS, type ApprovalEvent, type ApprovalRequestData } from './approval.events.js';
 

@@ -1,4 +1,4 @@
-import { assertNever, type Decider } from '#common';
+import { assertNever, type Decider } from '#kernel';
 import type { BootstrapEvent } from './bootstrap.events.js';
 
 export type BootstrapCommand =

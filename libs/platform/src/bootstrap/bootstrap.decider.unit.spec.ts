@@ -1,5 +1,5 @@
 import { describe, it } from 'node:test';
-import { deciderSpec } from '#common';
+import { deciderSpec } from '#kernel';
 import { bootstrapDecider } from './bootstrap.decider.js';
 import type { BootstrapEvent } from './bootstrap.events.js';
 

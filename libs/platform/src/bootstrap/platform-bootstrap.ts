@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#common';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore, loadState } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { ACCOUNTS_PROJECTION } from '../accounts/accounts.projection.js';
@@ -8,13 +8,13 @@ import { accountDecider } from '../accounts/account.decider.js';
 import { accountStream } from '../accounts/account.events.js';
 import { CreateAccountCommand } from '../accounts/commands/create-account/create-account.command.js';
 import { CreateAccountHandler } from '../accounts/commands/create-account/create-account.handler.js';
-import { apiKeyDecider } from '../api-keys/api-key.decider.js';
-import { apiKeyStream } from '../api-keys/api-key.events.js';
-import { API_KEYS_PROJECTION } from '../api-keys/api-keys.projection.js';
-import { CreateApiKeyCommand } from '../api-keys/commands/create-api-key/create-api-key.command.js';
-import { CreateApiKeyHandler } from '../api-keys/commands/create-api-key/create-api-key.handler.js';
-import { RevokeApiKeyCommand } from '../api-keys/commands/revoke-api-key/revoke-api-key.command.js';
-import { RevokeApiKeyHandler } from '../api-keys/commands/revoke-api-key/revoke-api-key.handler.js';
+import { apiKeyDecider } from '#access';
+import { apiKeyStream } from '#access';
+import { API_KEYS_PROJECTION } from '#access';
+import { CreateApiKeyCommand } from '#access';
+import { CreateApiKeyHandler } from '#access';
+import { RevokeApiKeyCommand } from '#access';
+import { RevokeApiKeyHandler } from '#access';
 import { bootstrapDecider } from './bootstrap.decider.js';
 import { BOOTSTRAP_STREAM } from './bootstrap.events.js';
 

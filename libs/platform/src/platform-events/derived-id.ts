@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { IdPrefix } from '#common';
+import type { IdPrefix } from '#kernel';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 

@@ -1,4 +1,4 @@
-import { assertNever } from '#common';
+import { assertNever } from '#kernel';
 import type { RecordedEvent } from '#eventstore';
 import type { ApprovalEvent, ApprovalRequestData } from '../approvals/approval.events.js';
 import type { RepositoryEvent, RepositoryRef } from '../repositories/repository.events.js';

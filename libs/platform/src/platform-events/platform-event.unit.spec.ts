@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isId } from '#common';
+import { isId } from '#kernel';
 import { PLATFORM_EVENT_SOURCES, PLATFORM_EVENT_TYPES, platformEventId, toPlatformEvent } from './platform-event.js';
 
 describe('platform events (mapping and ids)', () => {

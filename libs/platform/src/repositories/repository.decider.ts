@@ -1,4 +1,4 @@
-import { assertNever, type Decider, Errors } from '#common';
+import { assertNever, type Decider, Errors } from '#kernel';
 import { type AnalysisData, REPOSITORY_NAME_PATTERN, type RepositoryEvent, type RepositoryProvider } from './repository.events.js';
 
 export type RepositoryCommand =

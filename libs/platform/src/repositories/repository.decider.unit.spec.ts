@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError, deciderSpec } from '#common';
+import { AppError, deciderSpec } from '#kernel';
 import { type RepositoryCommand, repositoryDecider } from './repository.decider.js';
 import { type RepositoryEvent, repositoryStream } from './repository.events.js';
 

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, BACKGROUND_WORK, type BackgroundWork, CLOCK, type Clock } from '#common';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
+import { BACKGROUND_WORK, type BackgroundWork } from '#projections';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
 import { PLATFORM_EVENTS_PROJECTION } from '../platform-events/platform-events.projection.js';
 import { PeriodicSweeper } from '../shared/periodic-sweeper.js';
-import { ReadYourWrites } from '../shared/read-your-writes.js';
+import { ReadYourWrites } from '#projections';
 import { RunLookup } from './run-lookup.js';
 import { runDecider } from './run.decider.js';
 import { runStream } from './run.events.js';

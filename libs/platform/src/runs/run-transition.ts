@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock } from '#common';
+import { CLOCK, type Clock } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
 import { PLATFORM_EVENTS_PROJECTION } from '../platform-events/platform-events.projection.js';
-import { type CommandOptions, ReadYourWrites } from '../shared/read-your-writes.js';
+import { type CommandOptions, ReadYourWrites } from '#projections';
 import { RunLookup } from './run-lookup.js';
 import { type RunCommand, runDecider } from './run.decider.js';
 import { runStream } from './run.events.js';

@@ -1,4 +1,4 @@
-import { AppError, assertNever, type Decider, Errors } from '#common';
+import { AppError, assertNever, type Decider, Errors } from '#kernel';
 import type { AgentRef } from '../agents/agent.events.js';
 import type { RepositoryRef } from '../repositories/repository.events.js';
 import { countFindings, type Finding, ISSUES_IN_EVENT, type PullRequestRef, type RunEvent, type RunEventBase, type RunStatus } from './run.events.js';

@@ -1,4 +1,4 @@
-import { assertNever, type Decider, Errors, type ErrorDetail } from '#common';
+import { assertNever, type Decider, Errors, type ErrorDetail } from '#kernel';
 import { derivedId } from '../platform-events/derived-id.js';
 import type { RepositoryRef } from '../repositories/repository.events.js';
 import { type OpenCounts, type ReportedVulnerability, type SecurityEvent } from './security.events.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError, deciderSpec, fold } from '#common';
+import { AppError, deciderSpec, fold } from '#kernel';
 import { alertIdFor, alertKey, type SecurityCommand, securityDecider } from './security.decider.js';
 import type { ReportedVulnerability, SecurityEvent } from './security.events.js';
 

@@ -1,4 +1,5 @@
-import { type AppError, invalidCursor, type ListPage, toListPage } from '#common';
+import { type AppError } from '#kernel';
+import { invalidCursor, type ListPage, toListPage } from '#http';
 import type { Doc, Filter, Sort } from '#documents';
 import type { ReadonlyCollection } from '#projections';
 

@@ -1,5 +1,5 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { BackgroundWork } from '#common';
+import type { BackgroundWork } from '#projections';
 
 /**
  * The life of a clock-driven sweeper (approval expiry, run time-outs): every `intervalMs` of

@@ -1,4 +1,4 @@
-import { type Clock, SecretBoxError } from '#common';
+import { type Clock, SecretBoxError } from '#kernel';
 import { decideAndAppend, type EventStore, WrongExpectedRevisionError } from '#eventstore';
 import type { ProjectionRunner, ProjectionStore, ReadonlyCollection } from '#projections';
 import { channelNames, type ChannelNames, type WebhookChannel } from '../engine/channel.js';

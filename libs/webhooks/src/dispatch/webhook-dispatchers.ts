@@ -1,5 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, BACKGROUND_WORK, type BackgroundWork, CLOCK, type Clock } from '#common';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
+import { BACKGROUND_WORK, type BackgroundWork } from '#projections';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner, ProjectionStore } from '#projections';
 import { WebhookSecrets } from '../engine/secrets.store.js';

@@ -1,4 +1,4 @@
-import type { IdPrefix } from '#common';
+import type { IdPrefix } from '#kernel';
 import type { RecordedEvent } from '#eventstore';
 
 /**

@@ -1,4 +1,4 @@
-import { assertNever, type Decider } from '#common';
+import { assertNever, type Decider } from '#kernel';
 import type { DeliveryAttemptData, DeliveryEvent } from './delivery.events.js';
 import { MAX_AUTOMATIC_ATTEMPTS, retryDelayAfter } from './retry-schedule.js';
 

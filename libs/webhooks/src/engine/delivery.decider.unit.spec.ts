@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deciderSpec, fold } from '#common';
+import { deciderSpec, fold } from '#kernel';
 import { type AttemptOutcome, type DeliveryCommand, deliveryDecider } from './delivery.decider.js';
 import type { DeliveryAttemptData, DeliveryEvent } from './delivery.events.js';
 

@@ -1,4 +1,4 @@
-import { type SecretBox, SecretBoxError } from '#common';
+import { type SecretBox, SecretBoxError } from '#kernel';
 import { ConcurrentModificationError, type Doc, type DocumentStore } from '#documents';
 
 /** Not a projection: written by the command handlers, read by the dispatchers. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Errors } from '#common';
+import { Errors } from '#kernel';
 import { channelNames, type ChannelNames, type WebhookChannel } from './channel.js';
 import type { DeliveryHooks } from '../dispatch/delivery-hooks.js';
 

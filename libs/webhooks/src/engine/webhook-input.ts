@@ -1,4 +1,4 @@
-import { type ErrorDetail, Errors } from '#common';
+import { type ErrorDetail, Errors } from '#kernel';
 import type { WebhookChannel } from './channel.js';
 import { secretProblem, type WebhookUrlPolicy, webhookUrlProblem } from './webhook-url.policy.js';
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, Errors, invalidCursor, type ListPage, toListPage } from '#common';
+import { APP_CONFIG, type AppConfig, Errors } from '#kernel';
+import { invalidCursor, type ListPage, toListPage } from '#http';
 import { ProjectionRunner, ProjectionStore } from '#projections';
 import type { WebhookOwner } from './channel.js';
 import { webhookNotFound } from './webhook.decider.js';

@@ -1,4 +1,4 @@
-import { AppError, assertNever, type Decider, Errors } from '#common';
+import { AppError, assertNever, type Decider, Errors } from '#kernel';
 import type { WebhookEnvelope, WebhookOwner } from './channel.js';
 import type { WebhookEvent } from './webhook.events.js';
 

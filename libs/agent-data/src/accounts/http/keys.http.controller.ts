@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, Inject } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { CLOCK, type Clock, Errors, invalidCursor, listQuerySchema, Operation, toListPage } from '#common';
-import { API_KEYS_COLLECTION, API_KEYS_PROJECTION, type ApiKeyDoc, CreateApiKeyCommand, RevokeApiKeyCommand } from '#platform';
+import { CLOCK, type Clock, Errors } from '#kernel';
+import { invalidCursor, listQuerySchema, Operation, toListPage } from '#http';
+import { API_KEYS_COLLECTION, API_KEYS_PROJECTION, type ApiKeyDoc, CreateApiKeyCommand, RevokeApiKeyCommand } from '#access';
 import { ProjectionStore } from '#projections';
 import { AgentAuth, AgentAuthenticator, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
 import { Idempotency } from '../../idempotency/idempotency.service.js';

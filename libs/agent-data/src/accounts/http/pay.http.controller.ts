@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock, Operation, publicBaseUrl, type RequestOrigin } from '#common';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
+import { Operation, publicBaseUrl, type RequestOrigin } from '#http';
 import { PATHS } from '../../billing/links.js';
 import { packForObjective, toObjective } from '../../catalog/objectives.js';
 import { type CreditPack, findPack, type PackId, STARTER_PACK_ID } from '../../catalog/packs.js';

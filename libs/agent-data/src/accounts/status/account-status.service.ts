@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '#common';
+import { APP_CONFIG, type AppConfig } from '#kernel';
 import { AgentAuthenticator, type AgentRequest } from '../../auth/agent-auth.js';
 import type { AgentAccountStatusProvider, AgentStatusRequest } from '../../catalog/agent-status.hook.js';
 import { autopayView } from '../../credits/credits.decider.js';

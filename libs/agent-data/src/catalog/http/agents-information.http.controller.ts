@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { z } from 'zod';
-import { Operation, type RequestOrigin } from '#common';
+import { Operation, type RequestOrigin } from '#http';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { REGISTRY_TARGETS, type RegistryTarget } from '../agent-surface.js';

@@ -1,4 +1,4 @@
-import { assertNever, Errors, type Decider } from '#common';
+import { assertNever, Errors, type Decider } from '#kernel';
 import { OBJECTIVE_PACK } from '../objectives.js';
 import type { PackId } from '../packs.js';
 import { OPERATOR_PILOT_DAYS } from '../services.js';

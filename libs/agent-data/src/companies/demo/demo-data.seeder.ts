@@ -1,6 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#common';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
 import { EVENT_STORE, type EventStore, WrongExpectedRevisionError } from '#eventstore';
 import { DEMO_DATA_STREAM, type DemoDataEvent } from '../company.events.js';
 import { COMPANY_STREAM_PREFIX } from '../company.profile.js';

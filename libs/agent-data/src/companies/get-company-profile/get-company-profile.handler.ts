@@ -1,5 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { Errors } from '#common';
+import { Errors } from '#kernel';
 import { ProjectionStore } from '#projections';
 import { COMPANY_PROFILES_COLLECTION, COMPANY_PROFILES_PROJECTION, type CompanyProfileDoc } from '../company-profiles.projection.js';
 import { resolveCompanyId } from '../company.profile.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '#common';
+import type { Clock } from '#kernel';
 import { type EventStore, type ExpectedRevision, loadState, WrongExpectedRevisionError } from '#eventstore';
 import { checkCompanyRecord } from '../company-record.schema.js';
 import { companyDecider, type CompanyCommand, type CompanyState } from '../company.decider.js';

@@ -1,5 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { invalidCursor } from '#common';
+import { invalidCursor } from '#http';
 import type { Filter } from '#documents';
 import { ProjectionStore } from '#projections';
 import {

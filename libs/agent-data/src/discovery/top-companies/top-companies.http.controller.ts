@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { CLOCK, type Clock, Operation } from '#common';
+import { CLOCK, type Clock } from '#kernel';
+import { Operation } from '#http';
 import { agentEnvelope, type AgentEnvelope } from '../../catalog/catalog-context.js';
 import { envelopeSchema } from '../../catalog/catalog.schemas.js';
 import { CHARGED_HEADERS, PAID_READ_RESPONSES } from '../../companies/paid-read.responses.js';

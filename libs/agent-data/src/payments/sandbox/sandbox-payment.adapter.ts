@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type Clock, Errors, type IdGenerator } from '#common';
+import { type Clock, Errors, type IdGenerator } from '#kernel';
 import { type Doc, type DocumentStore, ConcurrentModificationError } from '#documents';
 import { sandboxCheckoutUrl } from '../../billing/links.js';
 import type {

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { z } from 'zod';
-import { Errors, Operation } from '#common';
+import { Errors } from '#kernel';
+import { Operation } from '#http';
 import { PATHS, usdString } from '../../billing/links.js';
 import { prefersJson } from '../../billing/billing.http.controller.js';
 import { CreditsService } from '../../credits/credits.service.js';

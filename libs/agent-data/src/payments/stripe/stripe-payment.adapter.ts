@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import Stripe from 'stripe';
-import { Errors } from '#common';
+import { Errors } from '#kernel';
 import { PATHS } from '../../billing/links.js';
 import {
   type ChargeOutcome,

@@ -1,7 +1,8 @@
 import { Controller, HttpCode, Inject, Logger, Post, Req } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import Stripe from 'stripe';
-import { AppError, APP_CONFIG, type AppConfig, CLOCK, type Clock, Errors, Operation } from '#common';
+import { AppError, APP_CONFIG, type AppConfig, CLOCK, type Clock, Errors } from '#kernel';
+import { Operation } from '#http';
 import { PaymentFulfilment } from '../payment-fulfilment.js';
 import { RAW_BODY_CONFIG, type RawBodyRequest } from '../raw-body.js';
 

@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { CLOCK, type Clock, Operation } from '#common';
+import { CLOCK, type Clock } from '#kernel';
+import { Operation } from '#http';
 import { agentEnvelope, type AgentEnvelope } from '../../catalog/catalog-context.js';
 import { envelopeSchema } from '../../catalog/catalog.schemas.js';
 import { companyParams } from '../../companies/company.views.js';

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '#common';
+import { CLOCK, type Clock } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
 import { WebhookSecrets } from '../../engine/secrets.store.js';
 import { webhookDecider } from '../../engine/webhook.decider.js';

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#common';
+import { CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
 import type { WebhookEnvelope } from '../../engine/channel.js';
 import { deliveryIdFor } from '../../engine/delivery-id.js';

@@ -1,5 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { ListPage } from '#common';
+import type { ListPage } from '#http';
 import { WebhookReadModel } from '../../engine/webhook-read-model.js';
 import type { DeliveryView } from '../../engine/webhook.views.js';
 import { ListDeliveriesQuery } from './list-deliveries.query.js';

@@ -1,5 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { ListPage } from '#common';
+import type { ListPage } from '#http';
 import { WebhookReadModel } from '../../engine/webhook-read-model.js';
 import type { WebhookView } from '../../engine/webhook.views.js';
 import { ListWebhooksQuery } from './list-webhooks.query.js';

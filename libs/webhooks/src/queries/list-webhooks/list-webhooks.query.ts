@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { ListPage } from '#common';
+import type { ListPage } from '#http';
 import type { WebhookOwner } from '../../engine/channel.js';
 import type { WebhookView } from '../../engine/webhook.views.js';
 

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#common';
-import { CreateApiKeyCommand } from '#platform';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
+import { CreateApiKeyCommand } from '#access';
 import { CheckoutService } from '../../../billing/checkout.service.js';
 import { findPack } from '../../../catalog/packs.js';
 import { toObjective } from '../../../catalog/objectives.js';

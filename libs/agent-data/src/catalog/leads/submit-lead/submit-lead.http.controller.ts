@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { Operation, type RequestOrigin } from '#common';
+import { Operation, type RequestOrigin } from '#http';
 import { CatalogContextProvider } from '../../catalog-context.provider.js';
 import { packCheckoutUrl, endpointUrl } from '../../catalog-context.js';
 import { leadsInfoSchema, noQuery } from '../../catalog.schemas.js';

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Plan } from '../../account.events.js';
-import type { CommandOptions } from '../../../shared/read-your-writes.js';
+import type { CommandOptions } from '#projections';
 
 export interface ChangePlanResult {
   /** False when the account was on that plan with those limits already. */

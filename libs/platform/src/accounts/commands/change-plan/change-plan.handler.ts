@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '#common';
+import { CLOCK, type Clock } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
-import { PlatformRateLimiter } from '../../../rate-limits/platform-rate-limiter.js';
-import { ReadYourWrites } from '../../../shared/read-your-writes.js';
+import { PlatformRateLimiter } from '#access';
+import { ReadYourWrites } from '#projections';
 import { accountDecider } from '../../account.decider.js';
 import { accountStream } from '../../account.events.js';
 import { ACCOUNTS_PROJECTION } from '../../accounts.projection.js';

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Plan } from '../../account.events.js';
-import type { CommandOptions } from '../../../shared/read-your-writes.js';
+import type { CommandOptions } from '#projections';
 
 export interface CreateAccountResult {
   accountId: string;

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#common';
+import { CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
-import { ReadYourWrites } from '../../../shared/read-your-writes.js';
+import { ReadYourWrites } from '#projections';
 import { accountDecider } from '../../account.decider.js';
 import { accountStream } from '../../account.events.js';
 import { ACCOUNTS_PROJECTION } from '../../accounts.projection.js';

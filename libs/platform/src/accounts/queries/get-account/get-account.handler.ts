@@ -1,5 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { Errors } from '#common';
+import { Errors } from '#kernel';
 import { ProjectionStore } from '#projections';
 import { ACCOUNTS_COLLECTION, ACCOUNTS_PROJECTION, type AccountDoc } from '../../accounts.projection.js';
 import { GetAccountQuery } from './get-account.query.js';

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#common';
+import { CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
-import { ReadYourWrites } from '../../../shared/read-your-writes.js';
+import { ReadYourWrites } from '#projections';
 import { AgentLookup } from '../../agent-lookup.js';
 import { agentDecider } from '../../agent.decider.js';
 import { agentStream } from '../../agent.events.js';

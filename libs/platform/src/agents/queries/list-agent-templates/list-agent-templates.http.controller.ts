@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { z } from 'zod';
-import { type ListPage, listPageSchema, Operation } from '#common';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../access/platform-openapi.js';
-import { PlatformAuth, RequireScope } from '../../../access/require-scope.decorator.js';
+import { type ListPage, listPageSchema, Operation } from '#http';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import { PlatformAuth, RequireScope } from '#access';
 import { AGENT_TEMPLATE_IDS, AGENT_TEMPLATES } from '../../agent-templates.js';
 
 const agentTemplateViewSchema = z

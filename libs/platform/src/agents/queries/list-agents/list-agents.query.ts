@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { ListPage } from '#common';
+import type { ListPage } from '#http';
 import type { AgentTemplate } from '../../agent-templates.js';
 import type { AgentView } from '../../agent.view.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCOPES } from '../../../access/scopes.js';
+import { SCOPES } from '#access';
 
 export const createApiKeyBody = z
   .object({

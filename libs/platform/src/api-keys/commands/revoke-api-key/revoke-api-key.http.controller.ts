@@ -1,12 +1,12 @@
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { Operation } from '#common';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../access/platform-openapi.js';
-import type { Principal } from '../../../access/principal.js';
-import { CurrentPrincipal, PlatformAuth, RequireScope } from '../../../access/require-scope.decorator.js';
+import { Operation } from '#http';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import type { Principal } from '#access';
+import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
 import { keyIdParams } from '../../api-key.params.js';
-import { RevokeApiKeyCommand } from './revoke-api-key.command.js';
+import { RevokeApiKeyCommand } from '#access';
 
 @Controller('v1/api-keys')
 @PlatformAuth()

@@ -1,13 +1,13 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { Operation } from '#common';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../access/platform-openapi.js';
-import type { Principal } from '../../../access/principal.js';
-import { CurrentPrincipal, PlatformAuth, RequireScope } from '../../../access/require-scope.decorator.js';
-import { apiKeyViewSchema, type ApiKeyView } from '../../api-key.view.js';
+import { Operation } from '#http';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import type { Principal } from '#access';
+import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
+import { apiKeyViewSchema, type ApiKeyView } from '#access';
 import { keyIdParams } from '../../api-key.params.js';
-import { GetApiKeyQuery } from './get-api-key.query.js';
+import { GetApiKeyQuery } from '#access';
 
 @Controller('v1/api-keys')
 @PlatformAuth()

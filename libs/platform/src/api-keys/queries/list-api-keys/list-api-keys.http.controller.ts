@@ -1,12 +1,12 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { type ListPage, listPageSchema, listQuerySchema, Operation } from '#common';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../access/platform-openapi.js';
-import type { Principal } from '../../../access/principal.js';
-import { CurrentPrincipal, PlatformAuth, RequireScope } from '../../../access/require-scope.decorator.js';
-import { apiKeyViewSchema, type ApiKeyView } from '../../api-key.view.js';
-import { ListApiKeysQuery } from './list-api-keys.query.js';
+import { type ListPage, listPageSchema, listQuerySchema, Operation } from '#http';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import type { Principal } from '#access';
+import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
+import { apiKeyViewSchema, type ApiKeyView } from '#access';
+import { ListApiKeysQuery } from '#access';
 
 @Controller('v1/api-keys')
 @PlatformAuth()

@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock, Errors, ID_GENERATOR, type IdGenerator } from '#common';
+import { CLOCK, type Clock, Errors, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
 import { PLATFORM_EVENTS_PROJECTION } from '../../../platform-events/platform-events.projection.js';
 import { RepositoryLookup } from '../../../repositories/repository-lookup.js';
 import type { RepositoryRef } from '../../../repositories/repository.events.js';
 import { RunLookup } from '../../../runs/run-lookup.js';
-import { ReadYourWrites } from '../../../shared/read-your-writes.js';
+import { ReadYourWrites } from '#projections';
 import { ApprovalLookup } from '../../approval-lookup.js';
 import { approvalDecider } from '../../approval.decider.js';
 import { approvalStream } from '../../approval.events.js';

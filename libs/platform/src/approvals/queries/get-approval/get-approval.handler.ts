@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '#common';
+import { CLOCK, type Clock } from '#kernel';
 import { ApprovalLookup } from '../../approval-lookup.js';
 import { type ApprovalView, toApprovalView } from '../../approval.view.js';
 import { GetApprovalQuery } from './get-approval.query.js';

@@ -1,10 +1,10 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { Operation } from '#common';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../access/platform-openapi.js';
-import type { Principal } from '../../../access/principal.js';
-import { CurrentPrincipal, PlatformAuth, RequireScope } from '../../../access/require-scope.decorator.js';
+import { Operation } from '#http';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import type { Principal } from '#access';
+import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
 import { approvalIdParams, approvalViewSchema, type ApprovalView } from '../../approval.view.js';
 import { GetApprovalQuery } from './get-approval.query.js';
 

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock, type ListPage } from '#common';
+import { CLOCK, type Clock } from '#kernel';
+import { type ListPage } from '#http';
 import type { Filter } from '#documents';
 import { findPage } from '../../../shared/find-page.js';
 import { ApprovalLookup } from '../../approval-lookup.js';

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { ListPage } from '#common';
+import type { ListPage } from '#http';
 import type { ApprovalStatus } from '../../approval.events.js';
 import type { ApprovalView } from '../../approval.view.js';
 

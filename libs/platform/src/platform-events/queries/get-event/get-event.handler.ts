@@ -1,5 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { Errors } from '#common';
+import { Errors } from '#kernel';
 import { ProjectionStore } from '#projections';
 import { getOwned } from '../../../shared/find-page.js';
 import type { PlatformEventEnvelope } from '../../platform-event.js';

@@ -1,5 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { ListPage } from '#common';
+import type { ListPage } from '#http';
 import type { Filter } from '#documents';
 import { ProjectionStore } from '#projections';
 import { RepositoryLookup } from '../../../repositories/repository-lookup.js';

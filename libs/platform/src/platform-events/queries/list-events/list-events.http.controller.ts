@@ -1,10 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { type ListPage, listPageSchema, listQuerySchema, Operation } from '#common';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../access/platform-openapi.js';
-import type { Principal } from '../../../access/principal.js';
-import { CurrentPrincipal, PlatformAuth, RequireScope } from '../../../access/require-scope.decorator.js';
+import { type ListPage, listPageSchema, listQuerySchema, Operation } from '#http';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import type { Principal } from '#access';
+import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
 import { isPlatformEventType, PLATFORM_EVENT_TYPES, type PlatformEventEnvelope, type PlatformEventType } from '../../platform-event.js';
 import { platformEventSchema } from '../../platform-event.schemas.js';
 import { ListEventsQuery } from './list-events.query.js';

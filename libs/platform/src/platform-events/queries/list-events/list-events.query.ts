@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { ListPage } from '#common';
+import type { ListPage } from '#http';
 import type { PlatformEventEnvelope, PlatformEventType } from '../../platform-event.js';
 
 export class ListEventsQuery extends Query<ListPage<PlatformEventEnvelope>> {

@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '#common';
+import { CLOCK, type Clock } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
 import { PLATFORM_EVENTS_PROJECTION } from '../../../platform-events/platform-events.projection.js';
-import { ReadYourWrites } from '../../../shared/read-your-writes.js';
+import { ReadYourWrites } from '#projections';
 import { RepositoryLookup } from '../../repository-lookup.js';
 import { repositoryDecider } from '../../repository.decider.js';
 import { repositoryStream } from '../../repository.events.js';

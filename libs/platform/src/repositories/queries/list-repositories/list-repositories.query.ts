@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { ListPage } from '#common';
+import type { ListPage } from '#http';
 import type { RepositoryView } from '../../repository.view.js';
 
 export class ListRepositoriesQuery extends Query<ListPage<RepositoryView>> {

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { AgentTemplate } from '../../../agents/agent-templates.js';
-import type { CommandOptions } from '../../../shared/read-your-writes.js';
+import type { CommandOptions } from '#projections';
 import type { RunView } from '../../run.view.js';
 
 /** Claim one given queued run: queued → running (`agent.started`). */

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AppError } from '#common';
+import { AppError } from '#kernel';
 import type { Filter } from '#documents';
 import { RunLookup } from '../../run-lookup.js';
 import { RunTransitions } from '../../run-transition.js';

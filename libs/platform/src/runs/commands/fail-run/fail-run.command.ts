@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandOptions } from '../../../shared/read-your-writes.js';
+import type { CommandOptions } from '#projections';
 import type { RunView } from '../../run.view.js';
 
 export class FailRunCommand extends Command<RunView> {

@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#common';
+import { CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore, loadState } from '#eventstore';
 import { agentDecider, agentNotFound } from '../../../agents/agent.decider.js';
 import { agentStream } from '../../../agents/agent.events.js';
 import { RepositoryLookup } from '../../../repositories/repository-lookup.js';
-import { ReadYourWrites } from '../../../shared/read-your-writes.js';
+import { ReadYourWrites } from '#projections';
 import { RunLookup } from '../../run-lookup.js';
 import { runDecider } from '../../run.decider.js';
 import { runStream } from '../../run.events.js';

@@ -1,10 +1,10 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { type ListPage, listPageSchema, listQuerySchema, Operation } from '#common';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../access/platform-openapi.js';
-import type { Principal } from '../../../access/principal.js';
-import { CurrentPrincipal, PlatformAuth, RequireScope } from '../../../access/require-scope.decorator.js';
+import { type ListPage, listPageSchema, listQuerySchema, Operation } from '#http';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import type { Principal } from '#access';
+import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
 import { FINDING_LEVELS } from '../../run.events.js';
 import { findingViewSchema, type FindingView, runIdParams } from '../../run.view.js';
 import { ListRunFindingsQuery } from './list-run-findings.query.js';

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { ListPage } from '#common';
+import type { ListPage } from '#http';
 import type { FindingLevel } from '../../run.events.js';
 import type { FindingView } from '../../run.view.js';
 

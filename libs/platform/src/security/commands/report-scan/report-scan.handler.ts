@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock, Errors, ID_GENERATOR, type IdGenerator } from '#common';
+import { CLOCK, type Clock, Errors, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionStore } from '#projections';
 import { PLATFORM_EVENTS_PROJECTION } from '../../../platform-events/platform-events.projection.js';
 import { REPOSITORIES_PROJECTION } from '../../../repositories/repositories.projection.js';
 import { RepositoryLookup } from '../../../repositories/repository-lookup.js';
-import { ReadYourWrites } from '../../../shared/read-your-writes.js';
+import { ReadYourWrites } from '#projections';
 import { securityDecider } from '../../security.decider.js';
 import { securityStream } from '../../security.events.js';
 import { type ScanDoc, SECURITY_PROJECTION, SECURITY_SCANS_COLLECTION } from '../../security.projection.js';

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { ListPage } from '#common';
+import type { ListPage } from '#http';
 import type { SecurityScanView } from '../../security.view.js';
 
 export class ListScansQuery extends Query<ListPage<SecurityScanView>> {

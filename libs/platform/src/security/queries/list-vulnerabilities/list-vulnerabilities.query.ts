@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { ListPage } from '#common';
+import type { ListPage } from '#http';
 import type { Severity } from '../../security.events.js';
 import type { VulnerabilityAlertView } from '../../security.view.js';
 

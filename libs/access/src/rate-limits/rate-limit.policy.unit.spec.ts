@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FakeClock } from '#kernel';
+import { InMemoryRateLimitStore } from './in-memory-rate-limit.adapter.js';
+import { checkKeyRateLimit, checkRateLimit, enforceDecision, rateLimitExceeded } from './rate-limit.policy.js';
+import type { RateLimitStore } from './rate-limit.port.js';
+
+const free = { per_minute: 60, per_hour: 1000 };
+
+describe('rate limit policy (D7)', () => {
+  it('lets 60 requests of a Free account through in a minute and refuses the 61st with retry_after', async () => {
+    const clock = new FakeClock('2026-03-01T10:00:15Z');
+    const store = new InMemoryRateLimitStore();
+    for (let i = 1; i <= 60; i++) {
+      const d = await checkRateLimit(store, 'acct_1', free, clock.now());
+      assert.equal(d.allowed, true);
+      assert.equal(d.headers['X-RateLimit-Remaining'], String(60 - i));
+      assert.equal(d.headers['X-RateLimit-Limit'], '60');
+      assert.equal(d.headers['X-RateLimit-Reset'], String(Date.parse('2026-03-01T10:01:00Z') / 1000));
+    }
+    const refused = await checkRateLimit(store, 'acct_1', free, clock.now());
+    assert.equal(refused.allowed, false);
+    assert.equal(refused.retryAfter, 45);
+    const error = rateLimitExceeded(refused);
+    assert.equal(error.status, 429);
+    assert.deepEqual(error.body(), { error: 'rate_limit_exceeded', message: 'Rate limit exceeded. Retry in 45 seconds.', code: 'RATE_LIMIT_EXCEEDED', retry_after: 45 });
+    assert.equal(error.headers['Retry-After'], '45');
+
+    clock.set('2026-03-01T10:01:00Z');
+    const next = await checkRateLimit(store, 'acct_1', free, clock.now());
+    assert.equal(next.allowed, true);
+    assert.equal(next.headers['X-RateLimit-Remaining'], '59');
+  });
+
+  it('reports the hour window when it has fewer requests left, and refuses until the hour ends', async () => {
+    const clock = new FakeClock('2026-03-01T10:00:00Z');
+    const store = new InMemoryRateLimitStore();
+    const tight = { per_minute: 100, per_hour: 150 };
+    for (let i = 0; i < 100; i++) await checkRateLimit(store, 'acct_1', tight, clock.now());
+    clock.advance(60_000);
+    let d = await checkRateLimit(store, 'acct_1', tight, clock.now());
+    assert.equal(d.headers['X-RateLimit-Limit'], '150');
+    assert.equal(d.headers['X-RateLimit-Remaining'], '49');
+    for (let i = 0; i < 49; i++) d = await checkRateLimit(store, 'acct_1', tight, clock.now());
+    assert.equal(d.allowed, true);
+    d = await checkRateLimit(store, 'acct_1', tight, clock.now());
+    assert.equal(d.allowed, false);
+    assert.equal(d.retryAfter, 3600 - 60);
+  });
+
+  it('counts per account: another account is unaffected', async () => {
+    const clock = new FakeClock('2026-03-01T10:00:00Z');
+    const store = new InMemoryRateLimitStore();
+    for (let i = 0; i < 61; i++) await checkRateLimit(store, 'acct_1', free, clock.now());
+    const other = await checkRateLimit(store, 'acct_2', free, clock.now());
+    assert.equal(other.allowed, true);
+    assert.equal(other.headers['X-RateLimit-Remaining'], '59');
+  });
+
+  it('decides the same through a store that answers with a promise (MongoDB), and puts the headers on when it comes', async () => {
+    const clock = new FakeClock('2026-03-01T10:00:15Z');
+    const memory = new InMemoryRateLimitStore();
+    const remote: RateLimitStore = { hit: async (key, seconds, now) => memory.hit(key, seconds, now), close: () => memory.close() };
+    const headers: Record<string, string> = {};
+    const reply = { header: (name: string, value: string) => (headers[name] = value) };
+    for (let i = 1; i <= 2; i++) {
+      const pending = enforceDecision(checkKeyRateLimit(remote, 'key_1', 2, clock.now()), reply);
+      assert.ok(pending instanceof Promise, 'a decision still to come');
+      await pending;
+      assert.equal(headers['X-RateLimit-Remaining'], String(2 - i));
+    }
+    await assert.rejects(enforceDecision(checkKeyRateLimit(remote, 'key_1', 2, clock.now()), reply)!, (e: { status?: number }) => e.status === 429);
+    assert.equal(headers['X-RateLimit-Remaining'], '0', 'the headers go on a refusal too');
+    // The in-memory store decides at once: no promise.
+    assert.equal(enforceDecision(checkKeyRateLimit(memory, 'key_2', 2, clock.now()), reply), undefined);
+  });
+});

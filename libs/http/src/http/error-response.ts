@@ -1,0 +1,169 @@
+import { STATUS_CODES } from 'node:http';
+import { HttpException } from '@nestjs/common';
+import { AppError, Errors } from '#kernel';
+
+/** The request body limit of every app (DESIGN D5): larger bodies get 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Paths whose errors are also RFC 9457 problem documents (the agent data surface). */
+export const PROBLEM_JSON_PREFIXES = ['/api/v1'];
+
+export interface ErrorResponse {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+  /** True for server faults: the caller logs the original error with its stack. */
+  unexpected: boolean;
+}
+
+const ERROR_WORDS: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  402: 'payment_required',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  408: 'request_timeout',
+  409: 'conflict',
+  410: 'gone',
+  411: 'length_required',
+  412: 'precondition_failed',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  422: 'unprocessable_entity',
+  429: 'too_many_requests',
+  431: 'request_header_fields_too_large',
+  500: 'internal_error',
+  501: 'not_implemented',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+};
+
+function errorWord(status: number): string {
+  return ERROR_WORDS[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
+}
+
+function fromStatus(status: number, message: string, code?: string): AppError {
+  const word = errorWord(status);
+  return new AppError(status, word, code ?? word.toUpperCase(), message);
+}
+
+/** Fastify's own errors (content-type parsing, body limit, URL) by code, as the adapter hands them on. */
+function fromFastifyCode(code: string, method?: string, path?: string): AppError | undefined {
+  switch (code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return Errors.badRequest('MALFORMED_JSON', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return Errors.payloadTooLarge(BODY_LIMIT_BYTES);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return new AppError(415, 'unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE', 'The request content type is not supported; send application/json.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return Errors.badRequest('INVALID_CONTENT_LENGTH', 'The Content-Length header does not match the body.');
+    case 'FST_ERR_BAD_URL':
+      return Errors.badRequest('MALFORMED_URL', `The request URL is not valid${path ? `: ${path}` : ''}.`);
+    case 'FST_ERR_ASYNC_CONSTRAINT':
+      return Errors.notFound(`No route matches ${method ?? ''} ${path ?? ''}`.trim() + '.', 'ROUTE_NOT_FOUND');
+    default:
+      return undefined;
+  }
+}
+
+function causeCode(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Maps anything thrown while serving a request to the documented error (DESIGN D5). The storage
+ * errors are recognised by name: libs/common must not depend on the adapters' libs.
+ */
+export function toAppError(exception: unknown, request?: { method?: string; path?: string }): { error: AppError; unexpected: boolean } {
+  if (exception instanceof AppError) return { error: exception, unexpected: exception.status >= 500 && exception.code === 'INTERNAL_ERROR' };
+  const name = (exception as { name?: unknown } | null)?.name;
+  if (name === 'WrongExpectedRevisionError' || name === 'ConcurrentModificationError' || name === 'DuplicateKeyError') {
+    return { error: Errors.conflict('The resource was changed by another request; retry.', 'CONCURRENT_MODIFICATION'), unexpected: false };
+  }
+  if (name === 'ProjectionTimeoutError') {
+    // Thrown by a command's read-your-writes wait: the change is durable, only reading it back
+    // timed out. A 500 would invite a retry that repeats the change.
+    const e = Errors.unavailable(
+      'The change was recorded, but the read models did not catch up in time to answer with it. Read it again shortly; repeating the request would repeat the change.',
+      'READ_MODEL_BEHIND',
+    );
+    return { error: new AppError(e.status, e.error, e.code, e.message, {}, { 'retry-after': '1' }), unexpected: true };
+  }
+  if (name === 'EventStoreUnavailableError') {
+    const e = Errors.unavailable('The event store is unavailable; retry later.', 'STORE_UNAVAILABLE');
+    return { error: new AppError(e.status, e.error, e.code, e.message, {}, { 'retry-after': '1' }), unexpected: true };
+  }
+  const code = causeCode(exception);
+  if (code === 'ECONNRESET' || (exception instanceof Error && exception.message === 'aborted')) {
+    // The client went away mid-request: nothing to answer and nothing wrong here.
+    return { error: Errors.badRequest('REQUEST_ABORTED', 'The request was aborted by the client.'), unexpected: false };
+  }
+  const fastifyCode = code ?? causeCode((exception as { cause?: unknown } | null)?.cause);
+  if (fastifyCode?.startsWith('FST_')) {
+    const mapped = fromFastifyCode(fastifyCode, request?.method, request?.path);
+    if (mapped) return { error: mapped, unexpected: false };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status >= 500) return { error: status === 500 ? Errors.internal() : fromStatus(status, STATUS_CODES[status] ?? 'Server error.'), unexpected: true };
+    // Nest's not-found handler throws `Cannot GET /path` when no route matches.
+    if (status === 404 && /^Cannot [A-Z]+ /.test(exception.message)) {
+      return { error: Errors.notFound(`No route matches ${request?.method ?? ''} ${request?.path ?? ''}`.replace(/\s+$/, '') + '.', 'ROUTE_NOT_FOUND'), unexpected: false };
+    }
+    return { error: fromStatus(status, exception.message || STATUS_CODES[status] || 'Request failed.'), unexpected: false };
+  }
+  return { error: Errors.internal(), unexpected: true };
+}
+
+/**
+ * The raw HTTP answer to a request Node could not even parse (Fastify's clientErrorHandler):
+ * bad syntax → 400 MALFORMED_REQUEST, oversized headers → 431, timeout → 408.
+ */
+export function clientErrorResponse(error: { code?: string }): string {
+  const [status, word, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'request_header_fields_too_large', 'HEADERS_TOO_LARGE', 'The request headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'REQUEST_TIMEOUT', 'The request took too long to arrive.']
+        : [400, 'bad_request', 'MALFORMED_REQUEST', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ error: word, message, code });
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+export function isProblemPath(path: string, prefixes: readonly string[] = PROBLEM_JSON_PREFIXES): boolean {
+  return prefixes.some((p) => path === p || path.startsWith(`${p}/`));
+}
+
+/** Builds status, body and headers; on problem paths adds RFC 9457 `type`, `title`, `status`. */
+export function toErrorResponse(
+  exception: unknown,
+  request: { method?: string; path: string },
+  options: { problemPrefixes?: readonly string[]; problemTypeBase?: string } = {},
+): ErrorResponse {
+  const { error, unexpected } = toAppError(exception, request);
+  let body = error.body();
+  const headers: Record<string, string> = { ...error.headers };
+  if (isProblemPath(request.path, options.problemPrefixes)) {
+    body = {
+      type: `${options.problemTypeBase ?? ''}/api/v1/agents/errors#${error.code}`,
+      title: STATUS_CODES[error.status] ?? 'Error',
+      status: error.status,
+      ...body,
+    };
+    headers['content-type'] = 'application/problem+json; charset=utf-8';
+  } else {
+    headers['content-type'] = 'application/json; charset=utf-8';
+  }
+  return { status: error.status, body, headers, unexpected };
+}

@@ -1,0 +1,58 @@
+import type { Socket } from 'node:net';
+import type { DynamicModule, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AllExceptionsFilter, AppLogger, BODY_LIMIT_BYTES, clientErrorResponse, createLogger, fastifyLoggingOptions, placeValidationGuardsLast, toErrorResponse } from '#http';
+import { type AppConfig, type Clock } from '#kernel';
+import { AppModule } from './app.module.js';
+
+export interface ApiAppOptions {
+  /** Extra modules (tests add test-only controllers here). */
+  imports?: Array<Type | DynamicModule>;
+  /** Replaces SystemClock (tests). */
+  clock?: Clock;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
+}
+
+/**
+ * Creates the API application without listening: Fastify with the 1 MiB body limit, pino
+ * logging (one logger: Fastify logs one line per request, Nest logs through AppLogger), the
+ * global error filter and shutdown hooks. main.ts and the HTTP tests share it.
+ */
+export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
+  const logger = createLogger(config, options.logStream ? { stream: options.logStream } : {});
+  const filter = new AllExceptionsFilter({ problemTypeBase: config.publicUrl });
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    ...fastifyLoggingOptions(logger),
+    // Errors Fastify's router raises before any route runs (an undecodable URL) never reach
+    // Nest's filters: answer them in the same shape here.
+    // Requests Node cannot parse (bad syntax, oversized headers) get the shape too.
+    clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+      if (socket.writable) socket.end(clientErrorResponse(error));
+      else socket.destroy();
+    },
+    frameworkErrors(error: Error, request: FastifyRequest, reply: FastifyReply) {
+      const response = toErrorResponse(error, { method: request.method, path: request.url.split('?')[0] ?? '/' }, { problemTypeBase: config.publicUrl });
+      void reply.code(response.status).headers(response.headers).send(JSON.stringify(response.body));
+    },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, { ...options, logger }), adapter, {
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(AppLogger));
+  // Routes read their guards when the app initialises (listen): validation goes last before that.
+  placeValidationGuardsLast(app);
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (request, reply, done) => {
+      void reply.header('x-request-id', request.id);
+      done();
+    });
+  app.useGlobalFilters(filter);
+  return app;
+}

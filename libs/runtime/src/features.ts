@@ -1,0 +1,23 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import { AccessModule } from '#access';
+import { AgentBillingModule, CatalogModule, CompaniesModule } from '#agent-data';
+import type { AppConfig } from '#kernel';
+import { PlatformAccountRateLimits, PlatformKeyAccounts, PlatformModule, PlatformWebhooksModule } from '#platform';
+
+/**
+ * The feature modules, shared by the three apps: the api serves their controllers, the worker
+ * and the cli run their projections (and dispatchers). Access (keys, authentication, rate
+ * limits) is wired here with the platform's account ports, once for both surfaces. Each feature
+ * registers its projections with `ProjectionsModule.forFeature([...])` and documents its routes
+ * with `@Operation(...)`. Add a feature here, once.
+ */
+export function featureModules(_config: AppConfig): Array<Type | DynamicModule> {
+  return [
+    AccessModule.forRoot({ accountRateLimits: PlatformAccountRateLimits, keyAccounts: PlatformKeyAccounts }),
+    PlatformModule,
+    PlatformWebhooksModule,
+    CatalogModule,
+    AgentBillingModule,
+    CompaniesModule,
+  ];
+}
