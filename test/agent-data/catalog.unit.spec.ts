@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ConfigError, deciderSpec, loadConfig } from '#kernel';
+import { ConfigError, loadConfig } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { publicBaseUrl } from '#http';
 import {
   AGENT_ERRORS,
@@ -306,13 +307,14 @@ describe('error catalogue', () => {
     }
   });
 
-  it('documents every code the agent surface and the common HTTP layer raise', async () => {
-    // Codes raised in libs/agent-data and libs/common, found in the sources (the compiled tree
+  it('documents every code the agent surface and the shared kernel and HTTP layer raise', async () => {
+    // Codes raised in libs/agent-data and the shared kernel and http libs, found in the sources (the compiled tree
     // sits next to them: dist/test/agent-data → repo root is three levels up).
     const root = join(new URL('.', import.meta.url).pathname, '../../..');
     const raised = new Map<string, number | undefined>();
     await scan(join(root, 'libs/agent-data/src'), raised);
-    await scan(join(root, 'libs/common/src'), raised);
+    await scan(join(root, 'libs/kernel/src'), raised);
+    await scan(join(root, 'libs/http/src'), raised);
     assert.ok(raised.size > 5, 'the scan found the raised codes');
     for (const [code, status] of raised) {
       const entry = AGENT_ERRORS.find((e) => e.code === code);

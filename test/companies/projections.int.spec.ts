@@ -26,7 +26,7 @@ import { FakeClock } from '#kernel';
 import { type Doc, SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
-import { MemoryProjection } from '#testing';
+import { MemoryProjection } from '#projections/testing';
 
 const profile = (record: Record<string, unknown>) => {
   const check = checkCompanyRecord({ name: 'Acme', domain: 'acme.example', ...record });

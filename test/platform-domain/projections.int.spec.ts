@@ -6,7 +6,7 @@ import { EVENT_STORE, type EventStore } from '#eventstore';
 import { agentDecider, agentStream, approvalDecider, approvalStream, PLATFORM_DOMAIN_PROJECTIONS, PLATFORM_EVENTS_COLLECTION, PLATFORM_EVENTS_PROJECTION, type PlatformEventDoc, repositoryDecider, repositoryStream, runDecider, runStream, securityDecider, securityStream, toPlatformEvent, APPROVAL_TTL_MS, envelopeOf } from '#platform';
 import { ProjectionRunner, type ProjectionDefinition } from '#projections';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
-import { MemoryProjection } from '#testing';
+import { MemoryProjection } from '#projections/testing';
 import { type Body, domainAccount, expectStatus, listAll, pullRequest, vuln } from './support/domain-client.js';
 
 type Stored = [stream: string, event: { type: string; data: unknown }];

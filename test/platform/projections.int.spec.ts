@@ -8,7 +8,7 @@ import { SqliteEventStore } from '#eventstore';
 import { ACCOUNTS_COLLECTION, accountsProjection, type AccountEvent, accountStream } from '#platform';
 import { API_KEYS_COLLECTION, apiKeysProjection, type ApiKeyEvent, apiKeyStream } from '#access';
 import { ProjectionRunner, type ProjectionDefinition } from '#projections';
-import { MemoryProjection } from '#testing';
+import { MemoryProjection } from '#projections/testing';
 
 const created: AccountEvent = {
   type: 'AccountCreated',

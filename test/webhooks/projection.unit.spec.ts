@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { channelNames, deliveryIdFor, webhooksProjection, type DeliveryAttemptData, type DeliveryDoc } from '#webhooks';
 import { platformEventPublished, platformWebhookChannel } from '#platform';
-import { MemoryProjection } from '#testing';
+import { MemoryProjection } from '#projections/testing';
 
 const names = channelNames(platformWebhookChannel);
 const owner = { kind: 'platform_account' as const, id: 'acct_1' };

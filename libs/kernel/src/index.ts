@@ -5,7 +5,6 @@ export * from './ids/ids.js';
 export * from './errors/app-error.js';
 export * from './config/config.js';
 export * from './decider/decider.js';
-export * from './decider/decider-spec.js';
 export * from './money/money.js';
 export * from './secrets/secret-box.js';
 export * from './secrets/secret-keys.js';

@@ -1,5 +1,5 @@
 import { describe, it } from 'node:test';
-import { deciderSpec } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { apiKeyDecider, type ApiKeyCommand } from './api-key.decider.js';
 import type { ApiKeyEvent } from './api-key.events.js';
 

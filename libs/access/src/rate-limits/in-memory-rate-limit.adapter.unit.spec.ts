@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rateLimitStoreContract } from '#testing';
+import { rateLimitStoreContract } from '#access/testing';
 import { InMemoryRateLimitStore } from './in-memory-rate-limit.adapter.js';
 
 rateLimitStoreContract('in-memory', async () => ({ store: new InMemoryRateLimitStore(), cleanup: async () => {} }));

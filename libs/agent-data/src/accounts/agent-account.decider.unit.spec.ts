@@ -1,5 +1,5 @@
 import { describe, it } from 'node:test';
-import { deciderSpec } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { agentAccountDecider, type AgentAccountCommand } from './agent-account.decider.js';
 import type { AgentAccountEvent } from './agent-account.events.js';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deciderSpec, fold } from '#kernel';
+import { fold } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { checkCompanyRecord } from './company-record.schema.js';
 import { companyDecider } from './company.decider.js';
 import type { CompanyEvent } from './company.events.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deciderSpec, fold } from '#kernel';
+import { fold } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { autopayView, creditsDecider, type CreditsCommand, InsufficientCreditsError } from './credits.decider.js';
 import type { CreditsEvent } from './credits.events.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
 import { MongoClient } from 'mongodb';
-import { documentStoreContract } from '#testing';
+import { documentStoreContract } from '#documents/testing';
 import { MongoDocumentStore } from './mongo-document-store.adapter.js';
 
 /**

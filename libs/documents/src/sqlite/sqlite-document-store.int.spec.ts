@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ConcurrentModificationError, SqliteDocumentStore, type DocumentStore } from '#documents';
-import { SqliteEventStore } from '#eventstore';
-import { documentStoreContract } from '#testing';
+import { documentStoreContract } from '#documents/testing';
 
 async function tempFile(): Promise<{ dir: string; path: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'docs-sqlite-'));
@@ -82,17 +81,6 @@ describe('SqliteDocumentStore specifics', () => {
     // Without an index the same query scans: the check above can fail.
     const unindexed = store.explainFind('tasks', { other: 'x' });
     assert.ok(!usesIndex(unindexed[0]!.plan), unindexed[0]!.plan.join('\n'));
-  });
-
-  it('shares the event store file: own tables, both work, events are not collections', async () => {
-    const events = new SqliteEventStore({ path });
-    stores.push(events);
-    const docs = open();
-    await events.append('s-1', [{ type: 'Happened', data: { n: 1 } }], 'no_stream');
-    await docs.collection('things').upsert({ id: 'a' });
-    await events.append('s-1', [{ type: 'Happened', data: { n: 2 } }], 0);
-    assert.deepEqual(await docs.listCollections(), ['things']);
-    assert.equal(await events.headPosition(), 2);
   });
 
   it('two connections on one file: writes are visible, a drop by one is survived by the other, cas decides', async () => {

@@ -1,4 +1,4 @@
-import { eventStoreContract } from '#testing';
+import { eventStoreContract } from '#eventstore/testing';
 import { EsdbEventStore } from './esdb-event-store.adapter.js';
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteEventStore, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#eventstore';
-import { eventStoreContract } from '#testing';
+import { eventStoreContract } from '#eventstore/testing';
 
 async function tempStore(): Promise<{ dir: string; path: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'es-sqlite-'));

@@ -1,5 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
+import { ConcurrentModificationError, DuplicateKeyError } from '#documents';
+import { EventStoreUnavailableError, WrongExpectedRevisionError } from '#eventstore';
+import { ProjectionTimeoutError } from '#projections';
 import { AppError, Errors } from '#kernel';
 
 /** The request body limit of every app (DESIGN D5): larger bodies get 413. */
@@ -79,16 +82,15 @@ function causeCode(e: unknown): string | undefined {
 }
 
 /**
- * Maps anything thrown while serving a request to the documented error (DESIGN D5). The storage
- * errors are recognised by name: libs/common must not depend on the adapters' libs.
+ * Maps anything thrown while serving a request to the documented error (DESIGN D5), storage
+ * errors included (the storage libs sit below this one).
  */
 export function toAppError(exception: unknown, request?: { method?: string; path?: string }): { error: AppError; unexpected: boolean } {
   if (exception instanceof AppError) return { error: exception, unexpected: exception.status >= 500 && exception.code === 'INTERNAL_ERROR' };
-  const name = (exception as { name?: unknown } | null)?.name;
-  if (name === 'WrongExpectedRevisionError' || name === 'ConcurrentModificationError' || name === 'DuplicateKeyError') {
+  if (exception instanceof WrongExpectedRevisionError || exception instanceof ConcurrentModificationError || exception instanceof DuplicateKeyError) {
     return { error: Errors.conflict('The resource was changed by another request; retry.', 'CONCURRENT_MODIFICATION'), unexpected: false };
   }
-  if (name === 'ProjectionTimeoutError') {
+  if (exception instanceof ProjectionTimeoutError) {
     // Thrown by a command's read-your-writes wait: the change is durable, only reading it back
     // timed out. A 500 would invite a retry that repeats the change.
     const e = Errors.unavailable(
@@ -97,7 +99,7 @@ export function toAppError(exception: unknown, request?: { method?: string; path
     );
     return { error: new AppError(e.status, e.error, e.code, e.message, {}, { 'retry-after': '1' }), unexpected: true };
   }
-  if (name === 'EventStoreUnavailableError') {
+  if (exception instanceof EventStoreUnavailableError) {
     const e = Errors.unavailable('The event store is unavailable; retry later.', 'STORE_UNAVAILABLE');
     return { error: new AppError(e.status, e.error, e.code, e.message, {}, { 'retry-after': '1' }), unexpected: true };
   }

@@ -1,5 +1,5 @@
 import { describe, it } from 'node:test';
-import { deciderSpec } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { accountDecider } from './account.decider.js';
 import type { AccountEvent } from './account.events.js';
 

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
-import { AppError, deciderSpec } from '#kernel';
+import { AppError } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { type AgentCommand, agentDecider } from './agent.decider.js';
 import type { AgentEvent } from './agent.events.js';
 

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
-import { AppError, deciderSpec } from '#kernel';
+import { AppError } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { type ApprovalCommand, approvalDecider } from './approval.decider.js';
 import { APPROVAL_TTL_MS, type ApprovalEvent, type ApprovalRequestData } from './approval.events.js';
 

@@ -1,5 +1,5 @@
 import { describe, it } from 'node:test';
-import { deciderSpec } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { bootstrapDecider } from './bootstrap.decider.js';
 import type { BootstrapEvent } from './bootstrap.events.js';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError, deciderSpec } from '#kernel';
+import { AppError } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { type RepositoryCommand, repositoryDecider } from './repository.decider.js';
 import { type RepositoryEvent, repositoryStream } from './repository.events.js';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError, deciderSpec, fold } from '#kernel';
+import { AppError, fold } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { MAX_FINDINGS, RUN_TIMEOUT_CODE, type RunCommand, runDecider } from './run.decider.js';
 import { type Finding, ISSUES_IN_EVENT, type RunEvent, type RunEventBase, type RunStatus } from './run.events.js';
 

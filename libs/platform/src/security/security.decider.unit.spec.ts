@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError, deciderSpec, fold } from '#kernel';
+import { AppError, fold } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { alertIdFor, alertKey, type SecurityCommand, securityDecider } from './security.decider.js';
 import type { ReportedVulnerability, SecurityEvent } from './security.events.js';
 

@@ -14,7 +14,7 @@ import { platformWebhookChannel } from './platform-events.js';
 /**
  * Platform webhooks (issue 5): `/v1/webhooks` (scope admin, D3) over the delivery engine's
  * `platform` channel, fed by PlatformEventPublished events. Registered once in
- * apps/api/src/features.ts; its dispatcher runs where the projections run.
+ * libs/runtime/src/features.ts; its dispatcher runs where the projections run.
  */
 @Module({
   imports: [CqrsModule.forRoot(), WebhookChannelModule.forChannel(platformWebhookChannel)],

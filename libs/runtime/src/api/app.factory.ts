@@ -6,15 +6,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AllExceptionsFilter, AppLogger, BODY_LIMIT_BYTES, clientErrorResponse, createLogger, fastifyLoggingOptions, placeValidationGuardsLast, toErrorResponse } from '#http';
 import { type AppConfig, type Clock } from '#kernel';
 import { AppModule } from './app.module.js';
+import type { ApiAppOptions } from './api-app.options.js';
 
-export interface ApiAppOptions {
-  /** Extra modules (tests add test-only controllers here). */
-  imports?: Array<Type | DynamicModule>;
-  /** Replaces SystemClock (tests). */
-  clock?: Clock;
-  /** Where log lines go instead of stdout (tests read them). */
-  logStream?: { write(line: string): void };
-}
+export type { ApiAppOptions };
+
 
 /**
  * Creates the API application without listening: Fastify with the 1 MiB body limit, pino

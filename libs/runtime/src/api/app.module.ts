@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { type AppConfig } from '#kernel';
 import { LoggingModule, OpenApiModule } from '#http';
-import type { ApiAppOptions } from './app.factory.js';
+import type { ApiAppOptions } from './api-app.options.js';
 import { featureModules } from '../features.js';
 import { HealthModule } from '../health/health.module.js';
 import { StorageModule } from '../storage/storage.module.js';

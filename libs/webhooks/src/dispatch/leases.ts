@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConcurrentModificationError, type Doc, type DocumentStore } from '#documents';
+import { ConcurrentModificationError, type Doc, type DocumentStore, DuplicateKeyError } from '#documents';
 
 /**
  * Who may send an attempt. A lease is taken per attempt (`{delivery}:a{n}` for automatic attempt
@@ -81,7 +81,7 @@ export class DocumentLeases implements DeliveryLeases {
     } catch (error) {
       if (error instanceof ConcurrentModificationError) return false;
       // A unique-id race on insert surfaces as a duplicate on some adapters: someone else won.
-      if ((error as Error).name === 'DuplicateKeyError') return false;
+      if (error instanceof DuplicateKeyError) return false;
       throw error;
     }
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deciderSpec, fold } from '#kernel';
+import { fold } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import { type AttemptOutcome, type DeliveryCommand, deliveryDecider } from './delivery.decider.js';
 import type { DeliveryAttemptData, DeliveryEvent } from './delivery.events.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deciderSpec } from '#kernel';
+import { deciderSpec } from '#kernel/testing';
 import type { WebhookOwner } from './channel.js';
 import { webhookDecider } from './webhook.decider.js';
 import type { WebhookEvent } from './webhook.events.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Decider } from './decider.js';
-import { fold } from './decider.js';
+import type { Decider } from '../decider/decider.js';
+import { fold } from '../decider/decider.js';
 
 /**
  * given / when / then for deciders (after emmett's DeciderSpecification):
