@@ -149,7 +149,7 @@ async function main(): Promise<void> {
       return events.append(webhookStream(webhookId), [created!], 'no_stream');
     };
     let t = performance.now();
-    const made = await Promise.all(Array.from({ length: WEBHOOKS }, (_, i) => createWebhook(i, 'agent.completed')));
+    await Promise.all(Array.from({ length: WEBHOOKS }, (_, i) => createWebhook(i, 'agent.completed')));
     await createWebhook(WEBHOOKS, 'agent.failed');
     const last = await Promise.all(Array.from({ length: LATENCY_WEBHOOKS }, (_, i) => createWebhook(WEBHOOKS + 1 + i, 'agent.started')));
     await runner.waitFor(Math.max(...last.map((m) => m.position)), { timeoutMs: 60_000 });

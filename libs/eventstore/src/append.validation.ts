@@ -71,7 +71,7 @@ function toJson(value: unknown, what: string): string {
   try {
     json = JSON.stringify(value);
   } catch (error) {
-    throw new Error(`${what} is not JSON-serialisable: ${(error as Error).message}`);
+    throw new Error(`${what} is not JSON-serialisable: ${(error as Error).message}`, { cause: error });
   }
   // JSON.stringify returns undefined for undefined, functions and symbols: nothing to store.
   if (typeof json !== 'string') throw new Error(`${what} is not JSON-serialisable (got ${typeof value})`);

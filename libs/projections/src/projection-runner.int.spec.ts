@@ -422,8 +422,7 @@ describe('ProjectionRunner (embedded SQLite)', () => {
   it('stop lets the batch in progress commit, and a new runner continues from there', async () => {
     await env.seed(4, 100);
     let stopRequested: Promise<void> | null = null;
-    let runner!: ProjectionRunner;
-    runner = env.runner({
+    const runner: ProjectionRunner = env.runner({
       projections: [streamCounterProjection()],
       batchSize: 20,
       onCommit: () => {
@@ -432,7 +431,8 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     });
     await runner.start();
     await until('stop requested', () => stopRequested, (p) => p !== null);
-    await stopRequested;
+    // Set by onCommit, which TypeScript's flow analysis cannot see.
+    await (stopRequested as Promise<void> | null);
     const [status] = await runner.status();
     assert.equal(status!.state, 'stopped');
     const stored = await runner.store.active('stream_counter');

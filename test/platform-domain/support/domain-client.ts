@@ -20,7 +20,7 @@ export function client(baseUrl: string, key: string): Call {
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
     const text = await res.text();
-    let parsed: Body = {};
+    let parsed: Body;
     try {
       parsed = text ? (JSON.parse(text) as Body) : {};
     } catch {

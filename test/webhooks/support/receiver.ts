@@ -38,11 +38,10 @@ export class TestReceiver {
   ) {}
 
   static async start(): Promise<TestReceiver> {
-    let receiver: TestReceiver | undefined;
-    const server = createServer((req, res) => receiver!.handle(req, res));
+    const server = createServer((req, res) => receiver.handle(req, res));
     server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiver = new TestReceiver(server, (server.address() as AddressInfo).port);
+    const receiver = new TestReceiver(server, (server.address() as AddressInfo).port);
     return receiver;
   }
 

@@ -21,7 +21,7 @@ export async function importCompanies(
     const info = await stat(command.file);
     if (!info.isFile()) throw new Error('not a file');
   } catch (error) {
-    throw new Error(`cannot read ${command.file}: ${(error as Error).message}`);
+    throw new Error(`cannot read ${command.file}: ${(error as Error).message}`, { cause: error });
   }
   const pendingErrors: Promise<void>[] = [];
   const summary = await importer.run(fileRecords(command.file, format), {

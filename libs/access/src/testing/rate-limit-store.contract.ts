@@ -26,7 +26,7 @@ export interface RateLimitStoreContractOptions {
  */
 export function rateLimitStoreContract(adapterName: string, factory: () => Promise<RateLimitStoreFixture>, options: RateLimitStoreContractOptions = {}): void {
   const test = (name: string, fn: (store: RateLimitStore, key: (suffix?: string) => string) => Promise<void>) =>
-    it(name, async () => {
+    void it(name, async () => {
       const fixture = await factory();
       const prefix = `ct_${randomBytes(5).toString('hex')}`;
       try {

@@ -39,7 +39,7 @@ export function documentStoreContract(
   options: DocumentStoreContractOptions = {},
 ): void {
   const test = (name: string, fn: (f: DocumentStoreFixture, c: (suffix?: string) => string) => Promise<void>) =>
-    it(name, async () => {
+    void it(name, async () => {
       const fixture = await factory();
       const prefix = `ct_${randomBytes(5).toString('hex')}`;
       const made = new Set<string>();

@@ -23,7 +23,7 @@ export function eventStoreContract(
   options: { skip?: string } = {},
 ): void {
   const test = (name: string, fn: (f: EventStoreFixture, p: Prefixes, t: TestContext) => Promise<void>) =>
-    it(name, async (t) => {
+    void it(name, async (t) => {
       const fixture = await factory();
       try {
         await fn(fixture, prefixes(), t);

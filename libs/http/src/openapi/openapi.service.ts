@@ -32,7 +32,7 @@ export class OpenApiService {
       const prefixes = asList(Reflect.getMetadata(PATH_METADATA, metatype));
       const proto = Object.getPrototypeOf(instance) as object;
       for (const methodName of this.scanner.getAllMethodNames(proto)) {
-        const handler = (proto as Record<string, Function>)[methodName]!;
+        const handler = (proto as Record<string, (...args: never[]) => unknown>)[methodName]!;
         const spec = getOperation(handler);
         if (!spec) continue;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];

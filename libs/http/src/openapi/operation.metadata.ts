@@ -39,6 +39,6 @@ export interface OperationSpec {
 export const OPERATION_METADATA = 'svc:operation';
 
 /** The operation spec of a handler, if it has one. */
-export function getOperation(handler: Function): OperationSpec | undefined {
+export function getOperation(handler: (...args: never[]) => unknown): OperationSpec | undefined {
   return Reflect.getMetadata(OPERATION_METADATA, handler) as OperationSpec | undefined;
 }

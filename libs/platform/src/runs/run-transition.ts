@@ -10,7 +10,7 @@ import { toRunView, type RunView } from './run.view.js';
 import { RUNS_PROJECTION } from './runs.projection.js';
 
 type Transition = Exclude<RunCommand, { type: 'QueueRun' }>;
-type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
  * One move of a run's state machine (claim, complete, fail, cancel): decide on the run stream

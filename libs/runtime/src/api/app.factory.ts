@@ -1,10 +1,9 @@
 import type { Socket } from 'node:net';
-import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AllExceptionsFilter, AppLogger, BODY_LIMIT_BYTES, clientErrorResponse, createLogger, fastifyLoggingOptions, placeValidationGuardsLast, toErrorResponse } from '#http';
-import { type AppConfig, type Clock } from '#kernel';
+import type { AppConfig } from '#kernel';
 import { AppModule } from './app.module.js';
 import type { ApiAppOptions } from './api-app.options.js';
 

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock, Errors, ID_GENERATOR, type IdGenerator } from '#kernel';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { generateApiKey, parseApiKey } from '../../keys/api-key-format.js';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
 import { ReadYourWrites } from '#projections';
