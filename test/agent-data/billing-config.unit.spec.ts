@@ -25,7 +25,7 @@ describe('billing configuration (D16, D19)', () => {
     assert.throws(() => loadConfig({ SVC_ENV: 'live' }), /STRIPE_SECRET_KEY=.*SVC_ENV=live needs a live Stripe key/);
     assert.throws(() => loadConfig({ SVC_ENV: 'live', STRIPE_SECRET_KEY: 'sk_test_abc' }), /STRIPE_SECRET_KEY/);
     assert.throws(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_live_abc' }), /STRIPE_SECRET_KEY.*SVC_ENV=live/);
-    assert.equal(loadConfig({ SVC_ENV: 'live', STRIPE_SECRET_KEY: 'sk_live_abc' }).env, 'live');
+    assert.equal(loadConfig({ SVC_ENV: 'live', STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_x', SVC_PUBLIC_URL: 'https://api.example.com' }).env, 'live');
     assert.throws(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_test_abc' }), /STRIPE_SECRET_KEY/);
     assert.throws(() => loadConfig({ SVC_AUTOPAY_THRESHOLD_USD: '-1' }), /SVC_AUTOPAY_THRESHOLD_USD/);
     assert.throws(() => loadConfig({ STRIPE_API_URL: 'ftp://x' }), /STRIPE_API_URL/);

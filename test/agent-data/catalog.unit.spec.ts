@@ -365,9 +365,13 @@ describe('lead decider', () => {
 });
 
 describe('publicBaseUrl', () => {
-  it('prefers SVC_PUBLIC_URL, else the request host and protocol, and never trusts a host with a path', () => {
+  it('prefers SVC_PUBLIC_URL, else an allowed request host and protocol, and never trusts a host with a path', () => {
     assert.equal(publicBaseUrl({ protocol: 'http', host: 'x:1' }, { publicUrl: 'https://api.example.com' }), 'https://api.example.com');
-    assert.equal(publicBaseUrl({ protocol: 'https', host: 'svc.example:8443' }, {}), 'https://svc.example:8443');
+    // A host is used only when allowed (SVC_ALLOWED_HOSTS; default loopback and the listening address).
+    assert.equal(publicBaseUrl({ protocol: 'https', host: 'svc.example:8443' }, { allowedHosts: ['svc.example'] }), 'https://svc.example:8443');
+    assert.equal(publicBaseUrl({ protocol: 'https', host: 'svc.example:8443' }, { port: 3000 }), 'http://localhost:3000');
+    assert.equal(publicBaseUrl({ protocol: 'https', host: 'EVIL.example' }, { allowedHosts: ['localhost'], port: 3000 }), 'http://localhost:3000');
+    assert.equal(publicBaseUrl({ headers: { host: '[::1]:3000' } }, {}), 'http://[::1]:3000');
     assert.equal(publicBaseUrl({ headers: { host: '127.0.0.1:3000' } }, {}), 'http://127.0.0.1:3000');
     assert.equal(publicBaseUrl({ protocol: 'http', host: 'evil.example/phish?' }, {}), 'http://localhost');
     assert.equal(publicBaseUrl(undefined, {}), 'http://localhost');

@@ -136,6 +136,23 @@ describe('request logging and validation order (real HTTP)', () => {
     assert.ok(!api.lines.some((l) => l.includes('secret')), 'no credential in any line');
   });
 
+  it('redacts every header whose name says it carries a credential (Idempotency-Key replays an API key)', async () => {
+    const sent = {
+      'idempotency-key': 'idem-value-1',
+      'x-service-signature': 'sha256=sig-value-2',
+      'stripe-signature': 't=1,v1=sig-value-3',
+      'x-auth-token': 'token-value-4',
+      'x-client-secret': 'secret-value-5',
+      'proxy-authorization': 'Basic cred-value-6',
+      'set-cookie-like': 'cookie-value-7',
+    };
+    await fetch(`${api.url}/health`, { headers: { 'x-request-id': 'log-redact-2', 'x-innocent': 'kept-value', ...sent } });
+    const [line] = await waitUntil(() => (requestLines(api.lines, 'log-redact-2').length ? requestLines(api.lines, 'log-redact-2') : undefined), 5_000, 'the request line');
+    for (const name of Object.keys(sent)) assert.equal(line!.req?.headers[name], '[redacted]', name);
+    assert.equal(line!.req?.headers['x-innocent'], 'kept-value', 'other headers are logged as sent');
+    for (const value of Object.values(sent)) assert.ok(!api.lines.some((l) => l.includes(value)), `${value} in no line`);
+  });
+
   it('logs 4xx at warn and 5xx at error, and the failure with its request id', async () => {
     assert.equal((await fetch(`${api.url}/no/such/route`, { headers: { 'x-request-id': 'log-404' } })).status, 404);
     assert.equal((await fetch(`${api.url}/test/logging/boom`, { headers: { 'x-request-id': 'log-500' } })).status, 500);

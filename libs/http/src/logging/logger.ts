@@ -15,14 +15,25 @@ export interface LoggingOptions {
 /** The app's one pino logger: application logs (AppLogger) and request logs (Fastify) share it. */
 export const PINO_LOGGER = Symbol('PINO_LOGGER');
 
-/** Credentials never reach the log, whatever the level. */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers.cookie',
-  'req.headers["proxy-authorization"]',
-  'res.headers["set-cookie"]',
-];
+/**
+ * Headers whose values never reach the log, whatever the level: credentials by name, and any
+ * header whose name says it carries one (an `Idempotency-Key` replays a first answer that holds
+ * an API key; signatures, tokens, secrets and cookies are credentials or derived from them).
+ */
+const SECRET_HEADER = /authorization|key|token|secret|signature|cookie/i;
+const CENSOR = '[redacted]';
+
+/** A copy of the headers with every credential-bearing value replaced; the rest kept as sent. */
+export function redactHeaders<H extends Record<string, unknown>>(headers: H | undefined): H | undefined {
+  if (!headers) return headers;
+  let copy: Record<string, unknown> | undefined;
+  for (const name of Object.keys(headers)) {
+    if (!SECRET_HEADER.test(name)) continue;
+    copy ??= { ...headers };
+    copy[name] = CENSOR;
+  }
+  return (copy ?? headers) as H;
+}
 
 interface RequestLike {
   method?: string;
@@ -47,20 +58,20 @@ export const LOG_SERIALIZERS = {
     return {
       method: req.method,
       url: req.url,
-      headers: req.headers,
+      headers: redactHeaders(req.headers),
       remoteAddress: req.ip ?? req.raw?.socket?.remoteAddress,
       remotePort: (req.socket ?? req.raw?.socket)?.remotePort,
     };
   },
   res(res: ReplyLike) {
-    return { statusCode: res.statusCode, headers: typeof res.getHeaders === 'function' ? res.getHeaders() : undefined };
+    return { statusCode: res.statusCode, headers: typeof res.getHeaders === 'function' ? redactHeaders(res.getHeaders()) : undefined };
   },
   err: pino.stdSerializers.err,
 };
 
 /**
  * The one pino instance of a process: JSON lines, synchronous writes to stdout (or stderr for the
- * CLI), credentials redacted. Made once per app and handed both to Fastify (request logs) and to
+ * CLI), credentials redacted by the serialisers. Made once per app and handed both to Fastify (request logs) and to
  * Nest (AppLogger).
  */
 export function createLogger(config: Pick<AppConfig, 'logLevel'>, options: LoggingOptions = {}): Logger {
@@ -68,7 +79,6 @@ export function createLogger(config: Pick<AppConfig, 'logLevel'>, options: Loggi
   return pino(
     {
       level: options.level ?? config.logLevel,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       serializers: LOG_SERIALIZERS,
     },
     stream,

@@ -65,6 +65,20 @@ const secretKeyList = z
     return keys;
   });
 
+/** Host names (no port), comma-separated, lower-cased; `[::1]` and `::1` are the same host. */
+const hostList = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    const hosts = v.split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean);
+    const bad = hosts.find((h) => !/^[a-z0-9.-]+$|^[0-9a-f:.]+$/.test(h));
+    if (bad !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `expected host names without port or path, separated by commas, got "${bad}"` });
+      return z.NEVER;
+    }
+    return hosts;
+  });
+
 /**
  * Every environment variable the service reads, with its default. README's configuration
  * table mirrors this schema; keep them together.
@@ -79,6 +93,15 @@ export const configSchema = z.object({
   MONGODB_DATABASE: z.string().min(1).default('svc'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SVC_PUBLIC_URL: url(['http', 'https']).optional(),
+  /** Without SVC_PUBLIC_URL (test mode only), the Host names links may be built from. */
+  SVC_ALLOWED_HOSTS: hostList.optional(),
+  /** HTTP server limits: a request must arrive whole, and its headers, within these. */
+  SVC_HTTP_REQUEST_TIMEOUT_MS: int(30_000, 1000, 600_000),
+  SVC_HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100, 600_000),
+  /** An idle keep-alive connection is closed after this. */
+  SVC_HTTP_KEEP_ALIVE_TIMEOUT_MS: int(5_000, 100, 600_000),
+  /** A connection with no traffic at all is closed after this. */
+  SVC_HTTP_IDLE_TIMEOUT_MS: int(60_000, 1000, 3_600_000),
   /** Run projections (and later the dispatcher) inside the API process. Default: only when embedded. */
   SVC_RUN_PROJECTIONS: z.enum(['true', 'false', 'auto']).default('auto'),
   SVC_READ_YOUR_WRITES_TIMEOUT_MS: int(5000, 0, 60000),
@@ -133,6 +156,10 @@ export interface AppConfig {
   mongoDatabase: string;
   logLevel: Raw['LOG_LEVEL'];
   publicUrl?: string;
+  /** SVC_ALLOWED_HOSTS: Host names trusted for links when publicUrl is unset (test mode only). */
+  allowedHosts: string[];
+  /** The HTTP server's limits (slow or idle clients are cut off). */
+  http: HttpServerLimits;
   runProjections: boolean;
   readYourWritesTimeoutMs: number;
   /** SVC_BOOTSTRAP: the api creates the bootstrap account and admin key on a fresh store (D4). */
@@ -163,6 +190,15 @@ export interface AppConfig {
   secretsKey?: string;
   /** SVC_SECRETS_OLD_KEYS: earlier keys, used only to open what they sealed. */
   secretsOldKeys: string[];
+}
+
+export interface HttpServerLimits {
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  idleTimeoutMs: number;
+  /** Bytes of request line and headers at most (Node's default, stated). */
+  maxHeaderBytes: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -200,6 +236,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (c.SVC_ENV === 'test' && stripeMode === 'live') {
     throw new ConfigError('Invalid configuration: STRIPE_SECRET_KEY="sk_live_…": a live Stripe key needs SVC_ENV=live (test keys must never move real money)');
   }
+  if (c.SVC_ENV === 'live' && !c.SVC_PUBLIC_URL) {
+    throw new ConfigError(
+      'Invalid configuration: SVC_PUBLIC_URL="": SVC_ENV=live needs the public base URL (checkout return links and descriptors must never be built from a request\'s Host header)',
+    );
+  }
+  if (c.SVC_ENV === 'live' && c.STRIPE_SECRET_KEY && !c.STRIPE_WEBHOOK_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration: STRIPE_WEBHOOK_SECRET="": SVC_ENV=live with Stripe needs the webhook signing secret (without it, paid checkouts are never credited)',
+    );
+  }
+  if (c.SVC_HTTP_HEADERS_TIMEOUT_MS > c.SVC_HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      `Invalid configuration: SVC_HTTP_HEADERS_TIMEOUT_MS=${JSON.stringify(String(c.SVC_HTTP_HEADERS_TIMEOUT_MS))}: expected at most SVC_HTTP_REQUEST_TIMEOUT_MS (${c.SVC_HTTP_REQUEST_TIMEOUT_MS})`,
+    );
+  }
   const embedded = !c.EVENTSTORE_URL && !c.MONGODB_URL;
   return {
     port: c.PORT,
@@ -211,6 +262,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mongoDatabase: c.MONGODB_DATABASE,
     logLevel: c.LOG_LEVEL,
     publicUrl: c.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
+    allowedHosts: c.SVC_ALLOWED_HOSTS ?? defaultAllowedHosts(c.HOST),
+    http: {
+      requestTimeoutMs: c.SVC_HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: c.SVC_HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: c.SVC_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: c.SVC_HTTP_IDLE_TIMEOUT_MS,
+      maxHeaderBytes: 16_384,
+    },
     runProjections: c.SVC_RUN_PROJECTIONS === 'auto' ? embedded : c.SVC_RUN_PROJECTIONS === 'true',
     readYourWritesTimeoutMs: c.SVC_READ_YOUR_WRITES_TIMEOUT_MS,
     bootstrap: c.SVC_BOOTSTRAP === 'true',
@@ -230,4 +289,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretsKey: c.SVC_SECRETS_KEY,
     secretsOldKeys: c.SVC_SECRETS_OLD_KEYS ?? [],
   };
+}
+
+/** Loopback names, and the listening address when it is one (not a wildcard). */
+export function defaultAllowedHosts(listenHost: string): string[] {
+  const hosts = ['localhost', '127.0.0.1', '::1'];
+  const own = listenHost.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (own !== '0.0.0.0' && own !== '::' && !hosts.includes(own)) hosts.push(own);
+  return hosts;
+}
+
+/**
+ * Settings that work but put something at risk: the process starts and logs each loudly.
+ * (The same settings in live mode are refused by loadConfig.)
+ */
+export function configWarnings(config: Pick<AppConfig, 'stripeSecretKey' | 'stripeWebhookSecret'>): string[] {
+  const warnings: string[] = [];
+  if (config.stripeSecretKey && !config.stripeWebhookSecret) {
+    warnings.push(
+      'STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: Stripe checkouts will be paid but never credited (POST /api/v1/billing/webhooks/stripe answers 503). Set STRIPE_WEBHOOK_SECRET.',
+    );
+  }
+  return warnings;
 }

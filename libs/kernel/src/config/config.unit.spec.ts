@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, configWarnings, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults: embedded stores, port 3000, ./data, test keys', () => {
@@ -45,5 +45,41 @@ describe('loadConfig', () => {
         return true;
       });
     }
+  });
+
+  it('live mode needs SVC_PUBLIC_URL: links are never built from a Host header there', () => {
+    const live = { SVC_ENV: 'live', STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+    assert.throws(() => loadConfig(live), /SVC_PUBLIC_URL="": SVC_ENV=live needs the public base URL/);
+    assert.equal(loadConfig({ ...live, SVC_PUBLIC_URL: 'https://api.example.com/' }).publicUrl, 'https://api.example.com');
+  });
+
+  it('Stripe without its webhook secret: refused in live mode, a loud warning in test mode', () => {
+    assert.throws(
+      () => loadConfig({ SVC_ENV: 'live', STRIPE_SECRET_KEY: 'sk_live_abc', SVC_PUBLIC_URL: 'https://api.example.com' }),
+      /STRIPE_WEBHOOK_SECRET="": .*never credited/,
+    );
+    const test = loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc' });
+    assert.equal(configWarnings(test).length, 1);
+    assert.match(configWarnings(test)[0]!, /STRIPE_WEBHOOK_SECRET/);
+    assert.deepEqual(configWarnings(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_x' })), []);
+    assert.deepEqual(configWarnings(loadConfig({})), [], 'the sandbox needs no secret');
+  });
+
+  it('allowed hosts: loopback and the listening address by default, or SVC_ALLOWED_HOSTS', () => {
+    assert.deepEqual(loadConfig({}).allowedHosts, ['localhost', '127.0.0.1', '::1']);
+    assert.deepEqual(loadConfig({ HOST: '10.0.0.5' }).allowedHosts, ['localhost', '127.0.0.1', '::1', '10.0.0.5']);
+    assert.deepEqual(loadConfig({ SVC_ALLOWED_HOSTS: 'API.example.com, [::1]' }).allowedHosts, ['api.example.com', '::1']);
+    assert.throws(() => loadConfig({ SVC_ALLOWED_HOSTS: 'evil.example/path' }), /SVC_ALLOWED_HOSTS=.*host names without port or path/);
+  });
+
+  it('HTTP limits: explicit defaults, and a headers timeout no longer than the request timeout', () => {
+    assert.deepEqual(loadConfig({}).http, {
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      idleTimeoutMs: 60_000,
+      maxHeaderBytes: 16_384,
+    });
+    assert.throws(() => loadConfig({ SVC_HTTP_HEADERS_TIMEOUT_MS: '5000', SVC_HTTP_REQUEST_TIMEOUT_MS: '2000' }), /SVC_HTTP_HEADERS_TIMEOUT_MS/);
   });
 });

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AllExceptionsFilter, AppLogger, BODY_LIMIT_BYTES, clientErrorResponse, createLogger, fastifyLoggingOptions, placeValidationGuardsLast, toErrorResponse } from '#http';
-import type { AppConfig } from '#kernel';
+import { type AppConfig, configWarnings } from '#kernel';
 import { AppModule } from './app.module.js';
 import type { ApiAppOptions } from './api-app.options.js';
 
@@ -13,13 +13,27 @@ export type { ApiAppOptions };
 /**
  * Creates the API application without listening: Fastify with the 1 MiB body limit, pino
  * logging (one logger: Fastify logs one line per request, Nest logs through AppLogger), the
- * global error filter and shutdown hooks. main.ts and the HTTP tests share it.
+ * global error filter, the HTTP server's timeouts and header limit (config.http) and shutdown
+ * hooks; configuration warnings are logged first. main.ts and the HTTP tests share it.
  */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = createLogger(config, options.logStream ? { stream: options.logStream } : {});
   const filter = new AllExceptionsFilter({ problemTypeBase: config.publicUrl });
+  for (const warning of configWarnings(config)) logger.warn({ context: 'Config' }, warning);
+  const limits = config.http;
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    // Slow and idle clients are cut off (a slowloris sending a header byte a second holds a
+    // socket only until headersTimeout); Node checks the header and request timers every
+    // connectionsCheckingInterval, so that interval bounds how late the cut comes.
+    connectionTimeout: limits.idleTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(limits.headersTimeoutMs / 4))),
+    },
     ...fastifyLoggingOptions(logger),
     // Errors Fastify's router raises before any route runs (an undecodable URL) never reach
     // Nest's filters: answer them in the same shape here.
