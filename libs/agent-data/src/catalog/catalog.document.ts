@@ -6,7 +6,7 @@ import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './c
 import { centsToUsd } from './money.js';
 import { OBJECTIVE_PACK, PACK_OBJECTIVE, type Objective } from './objectives.js';
 import { CREDIT_PACKS, findPack, STARTER_PACK_ID, type PackCapability, type PackId, type PackRecommendation } from './packs.js';
-import { meterCostCents, OPERATOR_PILOT_DAYS, REVENUE_TIERS, SERVICE_CATALOG, type RevenueTierKey, type ServiceDefinition, type ServiceKey } from './services.js';
+import { AUTOPAY_THRESHOLD_PLACEHOLDER, meterCostCents, OPERATOR_PILOT_DAYS, REVENUE_TIERS, SERVICE_CATALOG, type RevenueTierKey, type ServiceDefinition, type ServiceKey } from './services.js';
 
 export const CATALOG_SOURCE = 'catalog';
 
@@ -161,7 +161,7 @@ export function revenueTierEntries(ctx: CatalogContext, source = CATALOG_SOURCE)
     best_for: t.best_for,
     primary_service_keys: [...t.primary_service_keys],
     buy_now_url: packCheckoutUrl(ctx, { objective: t.objective, pack_id: t.pack_id, source }),
-    included: [...t.included],
+    included: t.included.map((item) => item.replaceAll(AUTOPAY_THRESHOLD_PLACEHOLDER, `${centsToUsd(ctx.autopayThresholdCents)} USD`)),
   }));
 }
 

@@ -148,7 +148,7 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
     'Only successful calls are charged; each charge is committed before the data is sent and shown in X-Credits-Charged and X-Credits-Balance.',
   ];
   if (objective === 'operator_pilot') why.push(`The operator pilot runs ${OPERATOR_PILOT_DAYS} days on a tenant workspace: discovery, evaluation, memos and follow-ups.`);
-  if (objective === 'growth' || objective === 'enterprise') why.push('Autopay keeps agents running: with a saved payment method a top-up is charged when the balance falls under 10 USD.');
+  if (objective === 'growth' || objective === 'enterprise') why.push(`Autopay keeps agents running: with a saved payment method a top-up is charged when the balance falls under ${usd(ctx.autopayThresholdCents)}.`);
 
   const payBody = JSON.stringify({ objective, pack_id: chosen.pack_id });
   return {

@@ -20,11 +20,6 @@ export const SERVICE_DESCRIPTION =
   'billed per successful call from prepaid credits; enterprise tenants also get a private workspace, a tenant event stream and webhooks. ' +
   'The same operations are MCP tools.';
 
-/** D7: agent-surface requests per minute per key unless configured. */
-export const AGENT_RATE_LIMIT_PER_MINUTE = 600;
-/** D19: autopay tops up when a charge leaves the balance under this (default). */
-export const AUTOPAY_THRESHOLD_CENTS = 1_000;
-
 const usd = (cents: number) => centsToUsd(cents);
 const usdText = (cents: number) => `${centsToUsd(cents)} USD`;
 
@@ -140,7 +135,7 @@ export function buildPublicStatus(ctx: CatalogContext, input: StatusInput) {
     authenticated: false,
     meters: meterEntries(ctx),
     packs: CREDIT_PACKS.map((p) => ({ pack_id: p.pack_id, name: p.name, amount_usd: usd(p.amount_cents), credits_usd: usd(p.credits_cents) })),
-    rate_limit: { requests_per_minute_per_key: AGENT_RATE_LIMIT_PER_MINUTE },
+    rate_limit: { requests_per_minute_per_key: ctx.rateLimitPerMinute },
     authentication: {
       ...authentication(ctx),
       note: 'Send your key to this endpoint to see the account, balance_usd, recent ledger entries and autopay state.',
@@ -280,8 +275,8 @@ export function buildGrowth(ctx: CatalogContext) {
       };
     }),
     autopay: {
-      threshold_usd: usd(AUTOPAY_THRESHOLD_CENTS),
-      rule: `After a charge leaves the balance under ${usdText(AUTOPAY_THRESHOLD_CENTS)} and a saved payment method exists, one top-up of the chosen pack is charged; never two at once.`,
+      threshold_usd: usd(ctx.autopayThresholdCents),
+      rule: `After a charge leaves the balance under ${usdText(ctx.autopayThresholdCents)} and a saved payment method exists, one top-up of the chosen pack is charged; never two at once.`,
       enable: [
         `POST ${endpointUrl(ctx, 'setup_intent')} and confirm the client_secret with the payment processor's SDK.`,
         `POST ${endpointUrl(ctx, 'attach_payment_method')}.`,
@@ -370,7 +365,7 @@ export function buildRecovery(ctx: CatalogContext) {
       {
         status: 429,
         codes: codes(429),
-        cause: `More than ${AGENT_RATE_LIMIT_PER_MINUTE} requests per minute on one key (default).`,
+        cause: `More than ${ctx.rateLimitPerMinute} requests per minute on one key.`,
         steps: ['Wait retry_after seconds (Retry-After header), then retry.', 'Spread work over time; X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds) show the window.'],
       },
       {
@@ -467,7 +462,7 @@ export function buildTrust(ctx: CatalogContext) {
       'Deliveries are signed: X-Service-Signature: sha256=<hex HMAC-SHA256 of the body with your secret>.',
       'Failed deliveries are retried at +1 min, +5 min, +30 min and +2 h; only delivered events are charged.',
     ],
-    limits: { requests_per_minute_per_key: AGENT_RATE_LIMIT_PER_MINUTE, body_limit_bytes: 1024 * 1024 },
+    limits: { requests_per_minute_per_key: ctx.rateLimitPerMinute, body_limit_bytes: 1024 * 1024 },
     audit: `GET ${endpointUrl(ctx, 'status')} with your key lists recent ledger entries.`,
   };
 }
@@ -508,7 +503,7 @@ export function buildTraffic(ctx: CatalogContext) {
     })),
     pay_link: `${endpointUrl(ctx, 'pay')}?objective=starter&source=your-ref`,
     rate_limits: {
-      requests_per_minute_per_key: AGENT_RATE_LIMIT_PER_MINUTE,
+      requests_per_minute_per_key: ctx.rateLimitPerMinute,
       headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
       on_limit: '429 with Retry-After and retry_after (seconds)',
     },
