@@ -2,6 +2,7 @@
  * GET /api/v1/agents/catalog (spec "Pack entry in the catalog response", "Service catalogue
  * entry", "Revenue tier entry" and the catalog row of "information and guidance").
  */
+import { AGENT_API_PREFIX, MCP_TOOLS, pathStatus, toolStatus, type RouteStatus } from './agent-surface.js';
 import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { centsToUsd } from './money.js';
 import { OBJECTIVE_PACK, PACK_OBJECTIVE, type Objective } from './objectives.js';
@@ -53,6 +54,12 @@ export interface ServiceCatalogEntry {
   buy_now_url: string;
   upgrade_url?: string;
   includes: string[];
+  /** planned when one of its endpoints is not served yet. */
+  status: RouteStatus;
+  /** The included endpoints not served yet; absent when none. */
+  planned_endpoints?: string[];
+  /** The included MCP tools that cannot be called yet; absent when none. */
+  planned_mcp_methods?: string[];
 }
 
 export interface RevenueTierEntry {
@@ -134,22 +141,29 @@ export function enterpriseUpgrade(ctx: CatalogContext, source: string, keyId?: s
 }
 
 export function serviceCatalogEntries(ctx: CatalogContext, source = CATALOG_SOURCE): ServiceCatalogEntry[] {
-  return SERVICE_CATALOG.map((s) => ({
-    key: s.key,
-    name: s.name,
-    access: s.access,
-    revenue_priority: s.revenue_priority,
-    pricing_model: s.pricing_model,
-    outcome: s.outcome,
-    primary_meters: [...s.primary_meters],
-    // "Default" cost: at the D17 default prices, whatever the deployment configured.
-    estimated_default_cost_usd: centsToUsd(meterCostCents(s.primary_meters)),
-    included_endpoints: [...s.included_endpoints],
-    included_mcp_methods: [...s.included_mcp_methods],
-    buy_now_url: packCheckoutUrl(ctx, { objective: s.objective, pack_id: s.pack_id, source }),
-    ...(s.access === 'enterprise' ? { upgrade_url: enterprisePageUrl(ctx) } : {}),
-    includes: [...s.includes],
-  }));
+  return SERVICE_CATALOG.map((s) => {
+    const plannedEndpoints = s.included_endpoints.filter((p) => pathStatus(p.slice(AGENT_API_PREFIX.length)) === 'planned');
+    const plannedTools = s.included_mcp_methods.filter((name) => toolStatus(MCP_TOOLS.find((t) => t.name === name)!) === 'planned');
+    return {
+      key: s.key,
+      name: s.name,
+      access: s.access,
+      revenue_priority: s.revenue_priority,
+      pricing_model: s.pricing_model,
+      outcome: s.outcome,
+      primary_meters: [...s.primary_meters],
+      // "Default" cost: at the D17 default prices, whatever the deployment configured.
+      estimated_default_cost_usd: centsToUsd(meterCostCents(s.primary_meters)),
+      included_endpoints: [...s.included_endpoints],
+      included_mcp_methods: [...s.included_mcp_methods],
+      buy_now_url: packCheckoutUrl(ctx, { objective: s.objective, pack_id: s.pack_id, source }),
+      ...(s.access === 'enterprise' ? { upgrade_url: enterprisePageUrl(ctx) } : {}),
+      includes: [...s.includes],
+      status: plannedEndpoints.length ? 'planned' : 'available',
+      ...(plannedEndpoints.length ? { planned_endpoints: plannedEndpoints } : {}),
+      ...(plannedTools.length ? { planned_mcp_methods: plannedTools } : {}),
+    };
+  });
 }
 
 export function revenueTierEntries(ctx: CatalogContext, source = CATALOG_SOURCE): RevenueTierEntry[] {

@@ -16,6 +16,8 @@ const packId = z.enum(PACK_IDS);
 const objective = z.enum(OBJECTIVES);
 const meter = z.enum(METER_NAMES);
 const strings = z.array(z.string().min(1));
+/** Whether a route is served today (agent-surface.ts, RouteStatus). */
+const routeStatus = z.enum(['available', 'planned']);
 
 /** `{version: "v1", as_of, data}` (spec "Response envelope"). */
 export function envelopeSchema<T extends z.ZodType>(data: T, id?: string) {
@@ -65,6 +67,12 @@ export const serviceCatalogEntrySchema = z
     buy_now_url: url,
     upgrade_url: url.optional(),
     includes: strings,
+    /** planned when one of its endpoints is not served yet. */
+    status: routeStatus,
+    /** The included endpoints that are not served yet (absent: none). */
+    planned_endpoints: strings.min(1).optional(),
+    /** The included MCP tools that cannot be called yet (absent: none). */
+    planned_mcp_methods: strings.min(1).optional(),
   })
   .meta({ id: 'AgentServiceCatalogEntry' });
 
@@ -140,7 +148,10 @@ export const guidanceSchema = envelopeSchema(
     twenty_four_seven_path: pathLink,
     operator_pilot_path: pathLink.extend({ duration_days: z.int() }),
     enterprise_upgrade: enterpriseUpgrade,
+    /** The operations served today, by name. */
     endpoints: z.record(z.string(), url),
+    /** Operations of the spec not served yet, by name (absent: none). */
+    planned_endpoints: z.record(z.string(), url).optional(),
     payment_flow: strings.min(1),
   }),
   'AgentPurchaseGuidance',
@@ -170,7 +181,7 @@ export const noQuery = z.object({});
 
 // ------------------------------------------------------------------ information documents
 
-const meterEntry = z.strictObject({ meter, price_usd: usd, description: z.string(), charged_on: z.string(), access: z.enum(['self_serve', 'enterprise']) });
+const meterEntry = z.strictObject({ meter, price_usd: usd, description: z.string(), charged_on: z.string(), access: z.enum(['self_serve', 'enterprise']), status: routeStatus });
 const meterPrice = z.strictObject({ meter, price_usd: usd });
 const authEntry = z.strictObject({ header: z.literal('x-api-key'), alternative: z.string(), key_prefix: z.string(), issued_by: z.array(url), rotation: url, enterprise: z.string() });
 const operation = z.strictObject({
@@ -182,9 +193,10 @@ const operation = z.strictObject({
   summary: z.string(),
   meter: meter.nullable(),
   price_usd: usd.nullable(),
+  status: routeStatus,
 });
 const descriptors = z.record(z.string(), url);
-const flow = z.strictObject({ key: z.string(), name: z.string(), steps: strings.min(1) });
+const flow = z.strictObject({ key: z.string(), name: z.string(), status: routeStatus, steps: strings.min(1) });
 const workflow = z.strictObject({
   key: z.string(),
   name: z.string(),
@@ -193,7 +205,9 @@ const workflow = z.strictObject({
   estimated_default_cost_usd: usd,
   estimated_cost_usd: usd,
   steps_mode: z.enum(['sequence', 'any_one']),
-  steps: z.array(z.strictObject({ method: z.string(), url, mcp_tool: z.string().nullable(), meter: meter.nullable(), price_usd: usd.nullable() })).min(1),
+  steps: z.array(z.strictObject({ method: z.string(), url, mcp_tool: z.string().nullable(), meter: meter.nullable(), price_usd: usd.nullable(), status: routeStatus })).min(1),
+  /** planned when one of its steps is. */
+  status: routeStatus,
 });
 const attribution = z.array(z.strictObject({ name: z.string(), where: z.string(), meaning: z.string() })).min(1);
 
@@ -237,7 +251,10 @@ export const capabilitiesSchema = envelopeSchema(
     operations: z.array(operation).min(1),
     mcp: z.strictObject({
       endpoint: url,
-      tools: z.array(z.strictObject({ name: z.string(), description: z.string(), equivalent: z.string(), auth: z.string(), meter: meter.nullable(), price_usd: usd.nullable() })).min(1),
+      status: routeStatus,
+      tools: z
+        .array(z.strictObject({ name: z.string(), description: z.string(), equivalent: z.string(), auth: z.string(), meter: meter.nullable(), price_usd: usd.nullable(), status: routeStatus }))
+        .min(1),
     }),
     meters: z.array(meterEntry).length(METER_NAMES.length),
     services: z.array(z.strictObject({ key: z.enum(SERVICE_KEYS), name: z.string(), access: z.string(), outcome: z.string() })).length(SERVICE_KEYS.length),
@@ -246,6 +263,7 @@ export const capabilitiesSchema = envelopeSchema(
     authentication: authEntry,
     auth_levels: z.array(z.strictObject({ auth: z.string(), meaning: z.string() })).min(1),
     descriptors,
+    planned_descriptors: descriptors.optional(),
   }),
   'AgentCapabilities',
 );
@@ -257,7 +275,8 @@ export const quickstartSchema = envelopeSchema(
     headers: z.record(z.string(), z.string()),
     workflows: z.array(workflow).length(5),
     check_call: url,
-    mcp_endpoint: url,
+    /** Null while the MCP endpoint is planned. */
+    mcp_endpoint: url.nullable(),
   }),
   'AgentQuickstart',
 );
@@ -348,8 +367,9 @@ export const manifestSchema = envelopeSchema(
       meters: z.array(meterPrice).length(METER_NAMES.length),
     }),
     operations: z.array(operation).min(1),
-    mcp: z.strictObject({ endpoint: url, tools: strings.min(1) }),
+    mcp: z.strictObject({ endpoint: url, status: routeStatus, tools: strings.min(1) }),
     descriptors,
+    planned_descriptors: descriptors.optional(),
     documents: z.record(z.string(), url),
   }),
   'AgentManifest',
@@ -388,6 +408,7 @@ export const trafficSchema = envelopeSchema(
     pay_link: url,
     rate_limits: z.strictObject({ requests_per_minute_per_key: z.int(), headers: strings, on_limit: z.string() }),
     discovery_documents: descriptors,
+    planned_discovery_documents: descriptors.optional(),
     registry_packs: z.array(z.strictObject({ target: z.enum(REGISTRY_TARGETS), url })).length(REGISTRY_TARGETS.length),
   }),
   'AgentTraffic',
@@ -436,21 +457,26 @@ export const registryPackSchema = envelopeSchema(
       description: z.string(),
       auth: registryAuth,
       ...registryLinks,
-      ai_plugin_url: url,
+      /** Null while the descriptor is planned. */
+      ai_plugin_url: url.nullable(),
+      /** Only functions whose HTTP operation is served. */
       tools: z
         .array(z.strictObject({ type: z.literal('function'), function: z.strictObject({ name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), description: z.string(), parameters: jsonSchema }) }))
         .min(1),
       calls: z.array(z.strictObject({ function: z.string(), method: z.string(), url, meter: meter.nullable() })).min(1),
+      /** Function names of the spec's tools whose operation is not served yet (absent: none). */
+      planned_tools: strings.min(1).optional(),
     }),
     z.strictObject({
       target: z.literal('mcp'),
-      server: z.strictObject({ name: z.string(), title: z.string(), description: z.string(), url, transport: z.string() }),
+      server: z.strictObject({ name: z.string(), title: z.string(), description: z.string(), url, transport: z.string(), status: routeStatus }),
       auth: registryAuth,
-      server_json_url: url,
-      well_known_url: url,
+      /** Null while the descriptor is planned. */
+      server_json_url: url.nullable(),
+      well_known_url: url.nullable(),
       ...registryLinks,
       tools: z
-        .array(z.strictObject({ name: z.string(), description: z.string(), input_schema: jsonSchema, meter: meter.nullable(), price_usd: usd.nullable(), auth: z.string() }))
+        .array(z.strictObject({ name: z.string(), description: z.string(), input_schema: jsonSchema, meter: meter.nullable(), price_usd: usd.nullable(), auth: z.string(), status: routeStatus }))
         .min(1),
     }),
     z.strictObject({
@@ -460,8 +486,9 @@ export const registryPackSchema = envelopeSchema(
       base_url: url,
       auth: registryAuth,
       ...registryLinks,
-      llms_txt_url: url,
-      agent_feed_url: url,
+      /** Null while the descriptor is planned. */
+      llms_txt_url: url.nullable(),
+      agent_feed_url: url.nullable(),
       call_to_action: z.string(),
       pricing: z.strictObject({
         currency: z.literal('USD'),
@@ -469,7 +496,7 @@ export const registryPackSchema = envelopeSchema(
         packs: z.array(z.strictObject({ pack_id: packId, name: z.string(), amount_usd: usd, credits_usd: usd, checkout_redirect_url: url })).length(PACK_IDS.length),
         meters: z.array(meterPrice).length(METER_NAMES.length),
       }),
-      operations: z.array(z.strictObject({ name: z.string(), method: z.string(), url, description: z.string(), auth: z.string() })).min(1),
+      operations: z.array(z.strictObject({ name: z.string(), method: z.string(), url, description: z.string(), auth: z.string(), status: routeStatus })).min(1),
     }),
   ]),
   'AgentRegistryPack',

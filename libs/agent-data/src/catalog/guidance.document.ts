@@ -2,7 +2,7 @@
  * Purchase guidance: GET /api/v1/agents/quote and GET /api/v1/agents/recommend-tier (spec
  * "Option entry in a purchase-guidance response" and the paragraph after it).
  */
-import { AGENT_ENDPOINTS } from './agent-surface.js';
+import { AGENT_ENDPOINTS, endpointStatus } from './agent-surface.js';
 import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { enterpriseUpgrade, fastestRevenueBody, operatorPilotBody, type EnterpriseUpgrade, type PayRequestBody } from './catalog.document.js';
 import { METER_NAMES, type MeterName } from './meters.js';
@@ -74,7 +74,10 @@ export interface GuidanceData {
   twenty_four_seven_path: PathLink;
   operator_pilot_path: PathLink & { duration_days: number };
   enterprise_upgrade: EnterpriseUpgrade;
+  /** The operations served today, by name. */
   endpoints: Record<string, string>;
+  /** Operations of the spec not served yet, by name; absent when none. */
+  planned_endpoints?: Record<string, string>;
   payment_flow: string[];
 }
 
@@ -151,6 +154,9 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
   if (objective === 'growth' || objective === 'enterprise') why.push(`Autopay keeps agents running: with a saved payment method a top-up is charged when the balance falls under ${usd(ctx.autopayThresholdCents)}.`);
 
   const payBody = JSON.stringify({ objective, pack_id: chosen.pack_id });
+  const endpoints = (status: 'available' | 'planned') =>
+    Object.fromEntries(AGENT_ENDPOINTS.filter((e) => endpointStatus(e) === status).map((e) => [e.name, agentUrl(ctx, e.path)]));
+  const planned = endpoints('planned');
   return {
     objective: request.objective ?? objective,
     segment,
@@ -173,7 +179,8 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
     twenty_four_seven_path: link(ctx, 'growth', request.source, request.key_id),
     operator_pilot_path: { ...link(ctx, 'operator_pilot', request.source, request.key_id), duration_days: OPERATOR_PILOT_DAYS },
     enterprise_upgrade: enterpriseUpgrade(ctx, request.source, request.key_id),
-    endpoints: Object.fromEntries(AGENT_ENDPOINTS.map((e) => [e.name, agentUrl(ctx, e.path)])),
+    endpoints: endpoints('available'),
+    ...(Object.keys(planned).length ? { planned_endpoints: planned } : {}),
     payment_flow: [
       `POST ${endpointUrl(ctx, 'pay')} with ${payBody}: the answer carries key.id, key.api_key (store it, it is shown once) and starter_checkout.url.`,
       `Open starter_checkout.url and pay ${usd(chosen.amount_cents)} on the hosted checkout.`,

@@ -3,7 +3,22 @@
  * guidance"): each is a pure function of the catalogue data and a CatalogContext, so every
  * document quotes the same packs, meters, prices and links.
  */
-import { AGENT_ENDPOINTS, DESCRIPTOR_PATHS, MCP_TOOLS, REGISTRY_TARGETS, findEndpoint, type AgentEndpoint, type EndpointAuth } from './agent-surface.js';
+import {
+  AGENT_ENDPOINTS,
+  DESCRIPTOR_PATHS,
+  descriptorStatus,
+  endpointStatus,
+  findEndpoint,
+  MCP_TOOLS,
+  meterStatus,
+  pathStatus,
+  REGISTRY_TARGETS,
+  toolStatus,
+  type AgentEndpoint,
+  type DescriptorName,
+  type EndpointAuth,
+  type RouteStatus,
+} from './agent-surface.js';
 import { agentBaseUrl, agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { callToAction, enterprisePageUrl, fastestRevenueBody, operatorPilotBody, revenueTierEntries } from './catalog.document.js';
 import { AGENT_ERRORS } from './error-catalog.js';
@@ -37,6 +52,8 @@ export function meterEntries(ctx: CatalogContext) {
     description: m.description,
     charged_on: m.charged_on,
     access: m.enterprise ? ('enterprise' as const) : ('self_serve' as const),
+    /** planned while no operation that charges it is served. */
+    status: meterStatus(m.meter),
   }));
 }
 
@@ -50,6 +67,7 @@ function operationEntry(ctx: CatalogContext, e: AgentEndpoint) {
     summary: e.summary,
     meter: e.meter ?? null,
     price_usd: e.meter ? usd(ctx.prices[e.meter]) : null,
+    status: endpointStatus(e),
   };
 }
 
@@ -64,13 +82,38 @@ function authentication(ctx: CatalogContext) {
   };
 }
 
-function descriptorUrls(ctx: CatalogContext) {
-  return Object.fromEntries(Object.entries(DESCRIPTOR_PATHS).map(([k, p]) => [k, `${ctx.baseUrl}${p}`])) as Record<keyof typeof DESCRIPTOR_PATHS, string>;
+/** The descriptor documents of one status, by name. */
+function descriptorUrls(ctx: CatalogContext, status: RouteStatus) {
+  return Object.fromEntries(
+    Object.entries(DESCRIPTOR_PATHS)
+      .filter(([name]) => descriptorStatus(name as DescriptorName) === status)
+      .map(([name, path]) => [name, `${ctx.baseUrl}${path}`]),
+  ) as Partial<Record<DescriptorName, string>>;
 }
+
+/** `{[key]: served descriptors, [planned_key]: the others}`; the planned map only when there are any. */
+function descriptorMaps<K extends string>(ctx: CatalogContext, key: K) {
+  const planned = descriptorUrls(ctx, 'planned');
+  return {
+    [key]: descriptorUrls(ctx, 'available'),
+    ...(Object.keys(planned).length ? { [`planned_${key}`]: planned } : {}),
+  } as Record<K, Partial<Record<DescriptorName, string>>> & Partial<Record<`planned_${K}`, Partial<Record<DescriptorName, string>>>>;
+}
+
+/** A status for several routes: planned when any of them is. */
+const allOf = (...statuses: RouteStatus[]): RouteStatus => (statuses.includes('planned') ? 'planned' : 'available');
 
 function workflowEntries(ctx: CatalogContext) {
   return QUICKSTART_WORKFLOWS.map((w) => {
     const charged = w.steps_mode === 'any_one' ? w.meters.slice(0, 1) : w.meters;
+    const steps = w.steps.map((s) => ({
+      method: s.method,
+      url: agentUrl(ctx, s.path),
+      mcp_tool: s.mcp_tool ?? null,
+      meter: s.meter ?? null,
+      price_usd: s.meter ? usd(ctx.prices[s.meter]) : null,
+      status: pathStatus(s.path, s.method),
+    }));
     return {
       key: w.key,
       name: w.name,
@@ -79,13 +122,8 @@ function workflowEntries(ctx: CatalogContext) {
       estimated_default_cost_usd: usd(meterCostCents(charged)),
       estimated_cost_usd: usd(meterCostCents(charged, ctx.prices)),
       steps_mode: w.steps_mode,
-      steps: w.steps.map((s) => ({
-        method: s.method,
-        url: agentUrl(ctx, s.path),
-        mcp_tool: s.mcp_tool ?? null,
-        meter: s.meter ?? null,
-        price_usd: s.meter ? usd(ctx.prices[s.meter]) : null,
-      })),
+      steps,
+      status: allOf(...steps.map((s) => s.status)),
     };
   });
 }
@@ -95,6 +133,7 @@ function paymentFlows(ctx: CatalogContext) {
     {
       key: 'instant',
       name: 'Key and checkout in one call',
+      status: endpointStatus('pay'),
       steps: [
         `POST ${endpointUrl(ctx, 'pay')} (all body fields optional): returns key.id, key.api_key and starter_checkout.url.`,
         'Open starter_checkout.url and pay; credits are granted when the payment completes.',
@@ -104,6 +143,7 @@ function paymentFlows(ctx: CatalogContext) {
     {
       key: 'direct_charge',
       name: 'Charge a saved payment method',
+      status: allOf(endpointStatus('setup_intent'), endpointStatus('attach_payment_method'), endpointStatus('topup_charge')),
       steps: [
         `POST ${endpointUrl(ctx, 'setup_intent')}: returns client_secret.`,
         "Confirm the client secret with the payment processor's client SDK.",
@@ -114,6 +154,7 @@ function paymentFlows(ctx: CatalogContext) {
     {
       key: 'redirect',
       name: 'Checkout link',
+      status: endpointStatus('checkout_link'),
       steps: [`GET ${endpointUrl(ctx, 'checkout_link')}?objective=…&pack_id=… (add key_id to bind it to a key): 303 to the hosted checkout, or {url} with Accept: application/json.`],
     },
   ];
@@ -204,9 +245,18 @@ export function buildCapabilities(ctx: CatalogContext) {
     operations: AGENT_ENDPOINTS.map((e) => operationEntry(ctx, e)),
     mcp: {
       endpoint: endpointUrl(ctx, 'mcp'),
+      status: endpointStatus('mcp'),
       tools: MCP_TOOLS.map((t) => {
         const e = findEndpoint(t.endpoint);
-        return { name: t.name, description: t.description, equivalent: `${e.method} ${agentUrl(ctx, e.path)}`, auth: t.auth, meter: t.meter ?? null, price_usd: t.meter ? usd(ctx.prices[t.meter]) : null };
+        return {
+          name: t.name,
+          description: t.description,
+          equivalent: `${e.method} ${agentUrl(ctx, e.path)}`,
+          auth: t.auth,
+          meter: t.meter ?? null,
+          price_usd: t.meter ? usd(ctx.prices[t.meter]) : null,
+          status: toolStatus(t),
+        };
       }),
     },
     meters: meterEntries(ctx),
@@ -215,7 +265,7 @@ export function buildCapabilities(ctx: CatalogContext) {
     payment_flows: paymentFlows(ctx),
     authentication: authentication(ctx),
     auth_levels: Object.entries(AUTH_MEANING).map(([auth, meaning]) => ({ auth, meaning })),
-    descriptors: descriptorUrls(ctx),
+    ...descriptorMaps(ctx, 'descriptors'),
   };
 }
 
@@ -234,7 +284,8 @@ export function buildQuickstart(ctx: CatalogContext) {
     headers: { 'x-api-key': '<key.api_key>', accept: 'application/json' },
     workflows: workflowEntries(ctx),
     check_call: `${endpointUrl(ctx, 'pay_check')}?objective=starter`,
-    mcp_endpoint: endpointUrl(ctx, 'mcp'),
+    /** Null while the MCP endpoint is planned. */
+    mcp_endpoint: endpointStatus('mcp') === 'available' ? endpointUrl(ctx, 'mcp') : null,
   };
 }
 
@@ -299,8 +350,13 @@ export function buildAcquisition(ctx: CatalogContext) {
     summary: 'An agent gets access without a human: one call returns a key and a hosted checkout.',
     flows: [
       ...paymentFlows(ctx),
-      { key: 'signup', name: 'Sign up (starter checkout)', steps: [`POST ${endpointUrl(ctx, 'signup')} (optional source_ref): a key with a pack_29 checkout.`] },
-      { key: 'mcp_signup', name: 'Sign up from an MCP client', steps: [`Call the tool svc.signup on ${endpointUrl(ctx, 'mcp')}.`] },
+      { key: 'signup', name: 'Sign up (starter checkout)', status: endpointStatus('signup'), steps: [`POST ${endpointUrl(ctx, 'signup')} (optional source_ref): a key with a pack_29 checkout.`] },
+      {
+        key: 'mcp_signup',
+        name: 'Sign up from an MCP client',
+        status: toolStatus(MCP_TOOLS.find((t) => t.name === 'svc.signup')!),
+        steps: [`Call the tool svc.signup on ${endpointUrl(ctx, 'mcp')}.`],
+      },
     ],
     check_call: {
       method: 'GET',
@@ -421,8 +477,8 @@ export function buildManifest(ctx: CatalogContext) {
       meters: meterEntries(ctx).map(({ meter, price_usd }) => ({ meter, price_usd })),
     },
     operations: AGENT_ENDPOINTS.map((e) => operationEntry(ctx, e)),
-    mcp: { endpoint: endpointUrl(ctx, 'mcp'), tools: MCP_TOOLS.map((t) => t.name) },
-    descriptors: descriptorUrls(ctx),
+    mcp: { endpoint: endpointUrl(ctx, 'mcp'), status: endpointStatus('mcp'), tools: MCP_TOOLS.map((t) => t.name) },
+    ...descriptorMaps(ctx, 'descriptors'),
     documents: {
       catalog: endpointUrl(ctx, 'catalog'),
       quickstart: endpointUrl(ctx, 'quickstart'),
@@ -507,7 +563,7 @@ export function buildTraffic(ctx: CatalogContext) {
       headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
       on_limit: '429 with Retry-After and retry_after (seconds)',
     },
-    discovery_documents: descriptorUrls(ctx),
+    ...descriptorMaps(ctx, 'discovery_documents'),
     registry_packs: REGISTRY_TARGETS.map((t) => ({ target: t, url: `${endpointUrl(ctx, 'registry_pack')}/${t}` })),
   };
 }

@@ -1,9 +1,21 @@
 /**
  * Registration material for agent registries: GET /api/v1/agents/registry-pack (index) and
  * /agents/registry-pack/{openai|mcp|generic}. Built from the MCP tool table, so the three packs
- * list the same operations, meters and prices.
+ * list the same operations, meters and prices; the OpenAI pack only the functions whose HTTP
+ * operation is served, the others every tool with its status.
  */
-import { DESCRIPTOR_PATHS, findEndpoint, MCP_TOOLS, REGISTRY_TARGETS, type McpTool, type RegistryTarget } from './agent-surface.js';
+import {
+  DESCRIPTOR_PATHS,
+  descriptorStatus,
+  endpointStatus,
+  findEndpoint,
+  MCP_TOOLS,
+  REGISTRY_TARGETS,
+  toolStatus,
+  type DescriptorName,
+  type McpTool,
+  type RegistryTarget,
+} from './agent-surface.js';
 import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { callToAction, catalogPackEntries } from './catalog.document.js';
 import { meterEntries, SERVICE_DESCRIPTION, SERVICE_NAME } from './information.documents.js';
@@ -59,6 +71,14 @@ function auth(ctx: CatalogContext) {
   };
 }
 
+/** A descriptor's address, or null while it is planned. */
+function descriptorUrl(ctx: CatalogContext, name: DescriptorName): string | null {
+  return descriptorStatus(name) === 'available' ? `${ctx.baseUrl}${DESCRIPTOR_PATHS[name]}` : null;
+}
+
+/** The tools whose HTTP operation is served (function calling goes over HTTP, not MCP). */
+const httpCallable = (t: McpTool) => endpointStatus(t.endpoint) === 'available';
+
 function links(ctx: CatalogContext) {
   return {
     openapi_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.openapi}`,
@@ -90,6 +110,8 @@ export function openAiFunctionName(mcpName: string): string {
 }
 
 function buildOpenAi(ctx: CatalogContext) {
+  const tools = MCP_TOOLS.filter(httpCallable);
+  const planned = MCP_TOOLS.filter((t) => !httpCallable(t)).map((t) => openAiFunctionName(t.name));
   return {
     target: 'openai' as const,
     format: 'openai.tools',
@@ -97,16 +119,17 @@ function buildOpenAi(ctx: CatalogContext) {
     description: SERVICE_DESCRIPTION,
     auth: auth(ctx),
     ...links(ctx),
-    ai_plugin_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.ai_plugin}`,
-    tools: MCP_TOOLS.map((t) => ({
+    ai_plugin_url: descriptorUrl(ctx, 'ai_plugin'),
+    tools: tools.map((t) => ({
       type: 'function' as const,
       function: { name: openAiFunctionName(t.name), description: toolDescription(ctx, t), parameters: toolInput(t) },
     })),
     // How to execute each function call over HTTP.
-    calls: MCP_TOOLS.map((t) => {
+    calls: tools.map((t) => {
       const e = findEndpoint(t.endpoint);
       return { function: openAiFunctionName(t.name), method: e.method, url: agentUrl(ctx, e.path), meter: t.meter ?? null };
     }),
+    ...(planned.length ? { planned_tools: planned } : {}),
   };
 }
 
@@ -119,10 +142,11 @@ function buildMcp(ctx: CatalogContext) {
       description: SERVICE_DESCRIPTION,
       url: endpointUrl(ctx, 'mcp'),
       transport: 'streamable-http',
+      status: endpointStatus('mcp'),
     },
     auth: auth(ctx),
-    server_json_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.mcp_server}`,
-    well_known_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.well_known_mcp_server}`,
+    server_json_url: descriptorUrl(ctx, 'mcp_server'),
+    well_known_url: descriptorUrl(ctx, 'well_known_mcp_server'),
     ...links(ctx),
     tools: MCP_TOOLS.map((t) => ({
       name: t.name,
@@ -131,6 +155,7 @@ function buildMcp(ctx: CatalogContext) {
       meter: t.meter ?? null,
       price_usd: t.meter ? centsToUsd(ctx.prices[t.meter]) : null,
       auth: t.auth,
+      status: toolStatus(t),
     })),
   };
 }
@@ -143,8 +168,8 @@ function buildGeneric(ctx: CatalogContext) {
     base_url: agentBaseUrl(ctx),
     auth: auth(ctx),
     ...links(ctx),
-    llms_txt_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.llms_txt}`,
-    agent_feed_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.agent_feed}`,
+    llms_txt_url: descriptorUrl(ctx, 'llms_txt'),
+    agent_feed_url: descriptorUrl(ctx, 'agent_feed'),
     call_to_action: callToAction(ctx),
     pricing: {
       currency: 'USD',
@@ -154,7 +179,7 @@ function buildGeneric(ctx: CatalogContext) {
     },
     operations: MCP_TOOLS.map((t) => {
       const e = findEndpoint(t.endpoint);
-      return { name: t.name, method: e.method, url: agentUrl(ctx, e.path), description: toolDescription(ctx, t), auth: t.auth };
+      return { name: t.name, method: e.method, url: agentUrl(ctx, e.path), description: toolDescription(ctx, t), auth: t.auth, status: endpointStatus(e) };
     }),
   };
 }
