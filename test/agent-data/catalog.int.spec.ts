@@ -5,28 +5,17 @@ import type { z } from 'zod';
 import { FakeClock, loadConfig } from '#common';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#eventstore';
 import { AGENT_ACCOUNT_STATUS, AGENT_ENDPOINTS, AGENT_ERRORS, CatalogContextProvider, type AgentAccountStatusProvider } from '#agent-data';
-import {
-  acquisitionSchema,
-  capabilitiesSchema,
-  catalogSchema,
-  conversionSchema,
-  errorCatalogSchema,
-  growthSchema,
-  guidanceSchema,
-  manifestSchema,
-  offersSchema,
-  quickstartSchema,
-  recoverySchema,
-  registryIndexSchema,
-  registryPackSchema,
-  statusSchema,
-  trafficSchema,
-  trustSchema,
-  valueProofSchema,
-} from '../../libs/agent-data/src/catalog/catalog.schemas.js';
+import { acquisitionSchema, trafficSchema } from '../../libs/agent-data/src/catalog/acquisition.documents.js';
+import { capabilitiesSchema, manifestSchema, quickstartSchema } from '../../libs/agent-data/src/catalog/capabilities.documents.js';
+import { catalogSchema } from '../../libs/agent-data/src/catalog/catalog.document.js';
+import { guidanceSchema } from '../../libs/agent-data/src/catalog/guidance.document.js';
 import { AgentsInformationController } from '../../libs/agent-data/src/catalog/http/agents-information.http.controller.js';
+import { leadsInfoSchema } from '../../libs/agent-data/src/catalog/leads/leads-info.document.js';
 import { leadReceivedSchema } from '../../libs/agent-data/src/catalog/leads/submit-lead/submit-lead.schema.js';
-import { leadsInfoSchema } from '../../libs/agent-data/src/catalog/catalog.schemas.js';
+import { conversionSchema, growthSchema, offersSchema, valueProofSchema } from '../../libs/agent-data/src/catalog/purchase.documents.js';
+import { errorCatalogSchema, recoverySchema } from '../../libs/agent-data/src/catalog/recovery.documents.js';
+import { registryIndexSchema, registryPackSchema } from '../../libs/agent-data/src/catalog/registry-pack.document.js';
+import { statusSchema, trustSchema } from '../../libs/agent-data/src/catalog/status.documents.js';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 
 const NOW = '2026-05-04T03:02:01.000Z';

@@ -4,6 +4,7 @@
  * list the same operations, meters and prices; the OpenAI pack only the functions whose HTTP
  * operation is served, the others every tool with its status.
  */
+import { z } from 'zod';
 import {
   DESCRIPTOR_PATHS,
   descriptorStatus,
@@ -18,8 +19,11 @@ import {
 } from './agent-surface.js';
 import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { callToAction, catalogPackEntries } from './catalog.document.js';
-import { meterEntries, SERVICE_DESCRIPTION, SERVICE_NAME } from './information.documents.js';
+import { envelopeSchema, meter, packId, routeStatus, strings, url, usd } from './catalog.schemas.js';
+import { meterEntries, meterPrice, SERVICE_DESCRIPTION, SERVICE_NAME } from './information.parts.js';
+import { METER_NAMES } from './meters.js';
 import { centsToUsd } from './money.js';
+import { PACK_IDS } from './packs.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -194,3 +198,82 @@ export function buildRegistryPack(ctx: CatalogContext, target: RegistryTarget) {
       return buildGeneric(ctx);
   }
 }
+
+// ---------------------------------------------------------------- schemas
+
+const jsonSchema = z.record(z.string(), z.unknown());
+
+const registryAuth = z.strictObject({
+  type: z.literal('api_key'),
+  header: z.literal('x-api-key'),
+  alternative: z.string(),
+  obtain: z.strictObject({ method: z.literal('POST'), url, returns: z.string() }),
+});
+
+const registryLinks = { openapi_url: url, catalog_url: url, quickstart_url: url };
+
+export const registryIndexSchema = envelopeSchema(
+  z.strictObject({
+    name: z.string(),
+    description: z.string(),
+    targets: z.array(z.strictObject({ target: z.enum(REGISTRY_TARGETS), url, description: z.string() })).length(REGISTRY_TARGETS.length),
+    ...registryLinks,
+  }),
+  'AgentRegistryIndex',
+);
+
+export const registryPackSchema = envelopeSchema(
+  z.discriminatedUnion('target', [
+    z.strictObject({
+      target: z.literal('openai'),
+      format: z.literal('openai.tools'),
+      name: z.string(),
+      description: z.string(),
+      auth: registryAuth,
+      ...registryLinks,
+      /** Null while the descriptor is planned. */
+      ai_plugin_url: url.nullable(),
+      /** Only functions whose HTTP operation is served. */
+      tools: z
+        .array(z.strictObject({ type: z.literal('function'), function: z.strictObject({ name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), description: z.string(), parameters: jsonSchema }) }))
+        .min(1),
+      calls: z.array(z.strictObject({ function: z.string(), method: z.string(), url, meter: meter.nullable() })).min(1),
+      /** Function names of the spec's tools whose operation is not served yet (absent: none). */
+      planned_tools: strings.min(1).optional(),
+    }),
+    z.strictObject({
+      target: z.literal('mcp'),
+      server: z.strictObject({ name: z.string(), title: z.string(), description: z.string(), url, transport: z.string(), status: routeStatus }),
+      auth: registryAuth,
+      /** Null while the descriptor is planned. */
+      server_json_url: url.nullable(),
+      well_known_url: url.nullable(),
+      ...registryLinks,
+      tools: z
+        .array(z.strictObject({ name: z.string(), description: z.string(), input_schema: jsonSchema, meter: meter.nullable(), price_usd: usd.nullable(), auth: z.string(), status: routeStatus }))
+        .min(1),
+    }),
+    z.strictObject({
+      target: z.literal('generic'),
+      name: z.string(),
+      description: z.string(),
+      base_url: url,
+      auth: registryAuth,
+      ...registryLinks,
+      /** Null while the descriptor is planned. */
+      llms_txt_url: url.nullable(),
+      agent_feed_url: url.nullable(),
+      call_to_action: z.string(),
+      pricing: z.strictObject({
+        currency: z.literal('USD'),
+        model: z.string(),
+        packs: z.array(z.strictObject({ pack_id: packId, name: z.string(), amount_usd: usd, credits_usd: usd, checkout_redirect_url: url })).length(PACK_IDS.length),
+        meters: z.array(meterPrice).length(METER_NAMES.length),
+      }),
+      operations: z.array(z.strictObject({ name: z.string(), method: z.string(), url, description: z.string(), auth: z.string(), status: routeStatus })).min(1),
+    }),
+  ]),
+  'AgentRegistryPack',
+);
+
+export const registryTargetParams = z.object({ target: z.string().min(1).max(64) });
