@@ -5,28 +5,17 @@ import type { z } from 'zod';
 import { FakeClock, loadConfig } from '#kernel';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#eventstore';
 import { AGENT_ACCOUNT_STATUS, AGENT_ENDPOINTS, AGENT_ERRORS, CatalogContextProvider, type AgentAccountStatusProvider } from '#agent-data';
-import {
-  acquisitionSchema,
-  capabilitiesSchema,
-  catalogSchema,
-  conversionSchema,
-  errorCatalogSchema,
-  growthSchema,
-  guidanceSchema,
-  manifestSchema,
-  offersSchema,
-  quickstartSchema,
-  recoverySchema,
-  registryIndexSchema,
-  registryPackSchema,
-  statusSchema,
-  trafficSchema,
-  trustSchema,
-  valueProofSchema,
-} from '../../libs/agent-data/src/catalog/catalog.schemas.js';
+import { acquisitionSchema, trafficSchema } from '../../libs/agent-data/src/catalog/acquisition.documents.js';
+import { capabilitiesSchema, manifestSchema, quickstartSchema } from '../../libs/agent-data/src/catalog/capabilities.documents.js';
+import { catalogSchema } from '../../libs/agent-data/src/catalog/catalog.document.js';
+import { guidanceSchema } from '../../libs/agent-data/src/catalog/guidance.document.js';
 import { AgentsInformationController } from '../../libs/agent-data/src/catalog/http/agents-information.http.controller.js';
+import { leadsInfoSchema } from '../../libs/agent-data/src/catalog/leads/leads-info.document.js';
 import { leadReceivedSchema } from '../../libs/agent-data/src/catalog/leads/submit-lead/submit-lead.schema.js';
-import { leadsInfoSchema } from '../../libs/agent-data/src/catalog/catalog.schemas.js';
+import { conversionSchema, growthSchema, offersSchema, valueProofSchema } from '../../libs/agent-data/src/catalog/purchase.documents.js';
+import { errorCatalogSchema, recoverySchema } from '../../libs/agent-data/src/catalog/recovery.documents.js';
+import { registryIndexSchema, registryPackSchema } from '../../libs/agent-data/src/catalog/registry-pack.document.js';
+import { statusSchema, trustSchema } from '../../libs/agent-data/src/catalog/status.documents.js';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 
 const NOW = '2026-05-04T03:02:01.000Z';
@@ -238,10 +227,9 @@ describe('agent catalogue and guidance over HTTP', () => {
       assert.ok(doc.paths[templated]?.get, `GET ${templated}`);
     }
     assert.ok(doc.paths['/api/v1/agents/leads']?.post);
-    // The manifest lists no operation that does not exist: onboarding, billing and information
-    // are served now (data reads, workspace and MCP are listed as the spec has them; their
-    // features check themselves in).
-    for (const e of AGENT_ENDPOINTS.filter((x) => ['onboarding', 'billing', 'information'].includes(x.group))) {
+    // The manifest offers no operation that does not exist: every row not marked planned is
+    // served (advertised-routes.int.spec.ts requests them all).
+    for (const e of AGENT_ENDPOINTS.filter((x) => x.status !== 'planned')) {
       assert.ok(doc.paths[`/api/v1${e.path}`]?.[e.method.toLowerCase()], `${e.method} /api/v1${e.path} is listed in AGENT_ENDPOINTS but not served`);
     }
   });

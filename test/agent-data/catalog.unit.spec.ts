@@ -22,10 +22,10 @@ import {
   type CatalogContext,
 } from '#agent-data';
 import { leadDecider } from '../../libs/agent-data/src/catalog/leads/lead.decider.js';
-import { buildQuickstart } from '../../libs/agent-data/src/catalog/information.documents.js';
+import { buildQuickstart } from '../../libs/agent-data/src/catalog/capabilities.documents.js';
 
 const BASE = 'https://api.example.test';
-const ctx: CatalogContext = { baseUrl: BASE, prices: meterPrices(), env: 'test' };
+const ctx: CatalogContext = { baseUrl: BASE, prices: meterPrices(), env: 'test', rateLimitPerMinute: 600, autopayThresholdCents: 1000 };
 
 /** The spec's "Credit packs" table and the flags/capabilities paragraph, verbatim. */
 const SPEC_PACKS = [

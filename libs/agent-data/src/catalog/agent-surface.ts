@@ -2,10 +2,21 @@
  * The agent data surface as a table (spec "Agent data API" endpoint tables and the MCP tool
  * table): the guidance documents, the manifest and the registry packs are all built from it, so
  * they list the same operations with the same meters. Paths are relative to /api/v1.
+ *
+ * Rows the spec lists but this service does not serve yet (the workspace, the MCP endpoint and
+ * so every MCP tool, most descriptors) are `planned`. The documents never offer a planned route
+ * as callable: an object describing one carries `status: "planned"`, a name → URL map keeps it
+ * out and lists it under a `planned_…` sibling, and a single link to it is null.
  */
 import type { MeterName } from './meters.js';
 
 export const AGENT_API_PREFIX = '/api/v1';
+
+/**
+ * Whether a route answers today. `planned` routes are in the spec's tables but not served yet
+ * (they answer 404): the documents list them marked as planned, never as callable.
+ */
+export type RouteStatus = 'available' | 'planned';
 
 /** Who may call: anyone, any agent key, a key optionally (richer answer with one), a tenant-bound key. */
 export type EndpointAuth = 'none' | 'key' | 'key_optional' | 'tenant_key';
@@ -21,6 +32,8 @@ export interface AgentEndpoint {
   summary: string;
   /** Charged per successful call. */
   meter?: MeterName;
+  /** Absent: served (available). */
+  status?: 'planned';
 }
 
 export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
@@ -61,16 +74,16 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
   { name: 'company_profile', method: 'GET', path: '/companies/{id}', group: 'data', auth: 'key', summary: 'Company profile', meter: 'read.company_profile' },
   { name: 'company_score', method: 'GET', path: '/companies/{id}/score', group: 'data', auth: 'key', summary: 'Company score (0-100, named components, model version)', meter: 'read.company_score' },
   { name: 'model_health', method: 'GET', path: '/model/health', group: 'data', auth: 'none', summary: 'Scoring model version and data freshness' },
-  { name: 'workspace_companies', method: 'GET', path: '/workspace/companies', group: 'workspace', auth: 'tenant_key', summary: 'List tenant companies', meter: 'read.workspace.company' },
-  { name: 'workspace_memo', method: 'GET', path: '/workspace/companies/{id}/memo', group: 'workspace', auth: 'tenant_key', summary: 'Read the current memo', meter: 'read.workspace.memo' },
-  { name: 'workspace_update_memo', method: 'PATCH', path: '/workspace/companies/{id}/memo', group: 'workspace', auth: 'tenant_key', summary: 'Update the memo', meter: 'write.workspace.note' },
-  { name: 'workspace_deals', method: 'GET', path: '/workspace/deals', group: 'workspace', auth: 'tenant_key', summary: 'List deals' },
-  { name: 'workspace_update_deal', method: 'PATCH', path: '/workspace/deals/{id}', group: 'workspace', auth: 'tenant_key', summary: 'Update a deal', meter: 'write.workspace.note' },
-  { name: 'workspace_followup', method: 'POST', path: '/workspace/companies/{id}/follow-ups', group: 'workspace', auth: 'tenant_key', summary: 'Create or update a follow-up', meter: 'write.workspace.followup' },
-  { name: 'workspace_events', method: 'GET', path: '/workspace/events', group: 'workspace', auth: 'tenant_key', summary: 'Read the tenant event stream', meter: 'read.workspace.events' },
-  { name: 'workspace_create_webhook', method: 'POST', path: '/workspace/webhooks/subscriptions', group: 'workspace', auth: 'tenant_key', summary: 'Create a webhook subscription; each push is charged deliver.workspace.webhook', meter: 'write.workspace.webhook' },
-  { name: 'workspace_webhook_deliveries', method: 'GET', path: '/workspace/webhooks/deliveries', group: 'workspace', auth: 'tenant_key', summary: 'List webhook deliveries' },
-  { name: 'mcp', method: 'POST', path: '/mcp', group: 'mcp', auth: 'key_optional', summary: 'Remote MCP endpoint: the same operations as tools' },
+  { name: 'workspace_companies', method: 'GET', path: '/workspace/companies', group: 'workspace', auth: 'tenant_key', summary: 'List tenant companies', meter: 'read.workspace.company', status: 'planned' },
+  { name: 'workspace_memo', method: 'GET', path: '/workspace/companies/{id}/memo', group: 'workspace', auth: 'tenant_key', summary: 'Read the current memo', meter: 'read.workspace.memo', status: 'planned' },
+  { name: 'workspace_update_memo', method: 'PATCH', path: '/workspace/companies/{id}/memo', group: 'workspace', auth: 'tenant_key', summary: 'Update the memo', meter: 'write.workspace.note', status: 'planned' },
+  { name: 'workspace_deals', method: 'GET', path: '/workspace/deals', group: 'workspace', auth: 'tenant_key', summary: 'List deals', status: 'planned' },
+  { name: 'workspace_update_deal', method: 'PATCH', path: '/workspace/deals/{id}', group: 'workspace', auth: 'tenant_key', summary: 'Update a deal', meter: 'write.workspace.note', status: 'planned' },
+  { name: 'workspace_followup', method: 'POST', path: '/workspace/companies/{id}/follow-ups', group: 'workspace', auth: 'tenant_key', summary: 'Create or update a follow-up', meter: 'write.workspace.followup', status: 'planned' },
+  { name: 'workspace_events', method: 'GET', path: '/workspace/events', group: 'workspace', auth: 'tenant_key', summary: 'Read the tenant event stream', meter: 'read.workspace.events', status: 'planned' },
+  { name: 'workspace_create_webhook', method: 'POST', path: '/workspace/webhooks/subscriptions', group: 'workspace', auth: 'tenant_key', summary: 'Create a webhook subscription; each push is charged deliver.workspace.webhook', meter: 'write.workspace.webhook', status: 'planned' },
+  { name: 'workspace_webhook_deliveries', method: 'GET', path: '/workspace/webhooks/deliveries', group: 'workspace', auth: 'tenant_key', summary: 'List webhook deliveries', status: 'planned' },
+  { name: 'mcp', method: 'POST', path: '/mcp', group: 'mcp', auth: 'key_optional', summary: 'Remote MCP endpoint: the same operations as tools', status: 'planned' },
 ] satisfies AgentEndpoint[]);
 
 export interface McpTool {
@@ -105,7 +118,37 @@ export function findEndpoint(name: string): AgentEndpoint {
   return e;
 }
 
-/** Descriptor documents of the spec, served at the site root. */
+/** Whether the operation is served today. */
+export function endpointStatus(endpoint: AgentEndpoint | string): RouteStatus {
+  return (typeof endpoint === 'string' ? findEndpoint(endpoint) : endpoint).status ?? 'available';
+}
+
+/**
+ * Whether a path under /api/v1 (templated as in the table, query ignored) is served with
+ * `method` (any method when none is given); paths the table does not list are taken as served.
+ */
+export function pathStatus(path: string, method?: AgentEndpoint['method']): RouteStatus {
+  const bare = path.split('?')[0]!;
+  const rows = AGENT_ENDPOINTS.filter((e) => e.path === bare && (!method || e.method === method));
+  return rows.length && rows.every((e) => endpointStatus(e) === 'planned') ? 'planned' : 'available';
+}
+
+/** Meters charged by something other than an operation of the table: the operation that sets it up. */
+const METER_SET_UP_BY: Partial<Record<MeterName, string>> = { 'deliver.workspace.webhook': 'workspace_create_webhook' };
+
+/** A meter is charged today once one operation that charges it (or sets its charges up) is served. */
+export function meterStatus(meter: MeterName): RouteStatus {
+  const via = METER_SET_UP_BY[meter];
+  const rows = AGENT_ENDPOINTS.filter((e) => e.meter === meter || e.name === via);
+  return rows.some((e) => endpointStatus(e) === 'available') ? 'available' : 'planned';
+}
+
+/** A tool can be called once the MCP endpoint and the operation it stands for are both served. */
+export function toolStatus(tool: McpTool): RouteStatus {
+  return endpointStatus('mcp') === 'available' && endpointStatus(tool.endpoint) === 'available' ? 'available' : 'planned';
+}
+
+/** Descriptor documents of the spec, at the site root. */
 export const DESCRIPTOR_PATHS = Object.freeze({
   openapi: '/docs/api/openapi.v1.yaml',
   llms_txt: '/llms.txt',
@@ -115,6 +158,14 @@ export const DESCRIPTOR_PATHS = Object.freeze({
   mcp_server: '/mcp/server.json',
   well_known_mcp_server: '/.well-known/mcp-server.json',
 });
+export type DescriptorName = keyof typeof DESCRIPTOR_PATHS;
+
+/** Descriptors not served yet (404): only the OpenAPI document is. */
+export const PLANNED_DESCRIPTORS: ReadonlySet<DescriptorName> = new Set(['llms_txt', 'agent_feed', 'ai_plugin', 'service_agent', 'mcp_server', 'well_known_mcp_server']);
+
+export function descriptorStatus(name: DescriptorName): RouteStatus {
+  return PLANNED_DESCRIPTORS.has(name) ? 'planned' : 'available';
+}
 
 /** Targets of /agents/registry-pack/{target}. */
 export const REGISTRY_TARGETS = ['openai', 'mcp', 'generic'] as const;

@@ -8,8 +8,8 @@ const MAX_CACHED_DOCUMENTS = 256;
 
 /**
  * The deployment's catalogue context: effective meter prices (validated once, at start-up: an
- * unknown meter in SVC_METER_PRICES_USD stops the app), the environment, and the public base
- * URL of each request.
+ * unknown meter in SVC_METER_PRICES_USD stops the app), the environment, the configured rate
+ * limit and autopay threshold, and the public base URL of each request.
  */
 @Injectable()
 export class CatalogContextProvider {
@@ -24,7 +24,13 @@ export class CatalogContextProvider {
   }
 
   forRequest(request: RequestOrigin | undefined): CatalogContext {
-    return { baseUrl: publicBaseUrl(request, this.config), prices: this.prices, env: this.config.env };
+    return {
+      baseUrl: publicBaseUrl(request, this.config),
+      prices: this.prices,
+      env: this.config.env,
+      rateLimitPerMinute: this.config.agentRateLimitPerMinute,
+      autopayThresholdCents: this.config.autopayThresholdCents,
+    };
   }
 
   envelope<T>(data: T): AgentEnvelope<T> {
@@ -33,8 +39,8 @@ export class CatalogContextProvider {
 
   /**
    * A fixed document (a pure function of the context) in a fresh envelope. Built once per
-   * document and base URL: the prices and environment do not change while the app runs. The
-   * cache is small and cleared when full, since base URLs come from Host headers.
+   * document and base URL: the prices, environment and limits do not change while the app
+   * runs. The cache is small and cleared when full, since base URLs come from Host headers.
    */
   document<T>(name: string, request: RequestOrigin | undefined, build: (ctx: CatalogContext) => T): AgentEnvelope<T> {
     const ctx = this.forRequest(request);

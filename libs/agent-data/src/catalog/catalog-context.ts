@@ -1,6 +1,7 @@
 /**
  * What every catalogue document is built from besides the fixed data: where the service is
- * reachable (absolute links), the effective meter prices and the deployment environment.
+ * reachable (absolute links), the effective meter prices, the deployment environment and its
+ * configured limits.
  * The builders are pure functions of it, so HTTP, MCP and descriptor documents agree.
  */
 import { AGENT_API_PREFIX, findEndpoint } from './agent-surface.js';
@@ -13,6 +14,10 @@ export interface CatalogContext {
   baseUrl: string;
   prices: MeterPrices;
   env: 'test' | 'live';
+  /** Agent-surface requests per minute per key (SVC_AGENT_RATE_LIMIT_PER_MINUTE, D7). */
+  rateLimitPerMinute: number;
+  /** Autopay tops up when a charge leaves the balance under this (SVC_AUTOPAY_THRESHOLD_USD, D19). */
+  autopayThresholdCents: number;
 }
 
 /** The agent API root: {baseUrl}/api/v1 (the spec's {agent_base_url}). */

@@ -2,11 +2,25 @@
  * GET /api/v1/agents/catalog (spec "Pack entry in the catalog response", "Service catalogue
  * entry", "Revenue tier entry" and the catalog row of "information and guidance").
  */
+import { z } from 'zod';
+import { AGENT_API_PREFIX, MCP_TOOLS, pathStatus, toolStatus, type RouteStatus } from './agent-surface.js';
 import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
+import { envelopeSchema, meter, packId, payBody, routeStatus, strings, url, usd } from './catalog.schemas.js';
 import { centsToUsd } from '#kernel';
 import { OBJECTIVE_PACK, PACK_OBJECTIVE, type Objective } from './objectives.js';
 import { CREDIT_PACKS, findPack, STARTER_PACK_ID, type PackCapability, type PackId, type PackRecommendation } from './packs.js';
-import { meterCostCents, OPERATOR_PILOT_DAYS, REVENUE_TIERS, SERVICE_CATALOG, type RevenueTierKey, type ServiceDefinition, type ServiceKey } from './services.js';
+import {
+  AUTOPAY_THRESHOLD_PLACEHOLDER,
+  meterCostCents,
+  OPERATOR_PILOT_DAYS,
+  REVENUE_TIER_KEYS,
+  REVENUE_TIERS,
+  SERVICE_CATALOG,
+  SERVICE_KEYS,
+  type RevenueTierKey,
+  type ServiceDefinition,
+  type ServiceKey,
+} from './services.js';
 
 export const CATALOG_SOURCE = 'catalog';
 
@@ -53,6 +67,12 @@ export interface ServiceCatalogEntry {
   buy_now_url: string;
   upgrade_url?: string;
   includes: string[];
+  /** planned when one of its endpoints is not served yet. */
+  status: RouteStatus;
+  /** The included endpoints not served yet; absent when none. */
+  planned_endpoints?: string[];
+  /** The included MCP tools that cannot be called yet; absent when none. */
+  planned_mcp_methods?: string[];
 }
 
 export interface RevenueTierEntry {
@@ -134,22 +154,29 @@ export function enterpriseUpgrade(ctx: CatalogContext, source: string, keyId?: s
 }
 
 export function serviceCatalogEntries(ctx: CatalogContext, source = CATALOG_SOURCE): ServiceCatalogEntry[] {
-  return SERVICE_CATALOG.map((s) => ({
-    key: s.key,
-    name: s.name,
-    access: s.access,
-    revenue_priority: s.revenue_priority,
-    pricing_model: s.pricing_model,
-    outcome: s.outcome,
-    primary_meters: [...s.primary_meters],
-    // "Default" cost: at the D17 default prices, whatever the deployment configured.
-    estimated_default_cost_usd: centsToUsd(meterCostCents(s.primary_meters)),
-    included_endpoints: [...s.included_endpoints],
-    included_mcp_methods: [...s.included_mcp_methods],
-    buy_now_url: packCheckoutUrl(ctx, { objective: s.objective, pack_id: s.pack_id, source }),
-    ...(s.access === 'enterprise' ? { upgrade_url: enterprisePageUrl(ctx) } : {}),
-    includes: [...s.includes],
-  }));
+  return SERVICE_CATALOG.map((s) => {
+    const plannedEndpoints = s.included_endpoints.filter((p) => pathStatus(p.slice(AGENT_API_PREFIX.length)) === 'planned');
+    const plannedTools = s.included_mcp_methods.filter((name) => toolStatus(MCP_TOOLS.find((t) => t.name === name)!) === 'planned');
+    return {
+      key: s.key,
+      name: s.name,
+      access: s.access,
+      revenue_priority: s.revenue_priority,
+      pricing_model: s.pricing_model,
+      outcome: s.outcome,
+      primary_meters: [...s.primary_meters],
+      // "Default" cost: at the D17 default prices, whatever the deployment configured.
+      estimated_default_cost_usd: centsToUsd(meterCostCents(s.primary_meters)),
+      included_endpoints: [...s.included_endpoints],
+      included_mcp_methods: [...s.included_mcp_methods],
+      buy_now_url: packCheckoutUrl(ctx, { objective: s.objective, pack_id: s.pack_id, source }),
+      ...(s.access === 'enterprise' ? { upgrade_url: enterprisePageUrl(ctx) } : {}),
+      includes: [...s.includes],
+      status: plannedEndpoints.length ? 'planned' : 'available',
+      ...(plannedEndpoints.length ? { planned_endpoints: plannedEndpoints } : {}),
+      ...(plannedTools.length ? { planned_mcp_methods: plannedTools } : {}),
+    };
+  });
 }
 
 export function revenueTierEntries(ctx: CatalogContext, source = CATALOG_SOURCE): RevenueTierEntry[] {
@@ -161,7 +188,7 @@ export function revenueTierEntries(ctx: CatalogContext, source = CATALOG_SOURCE)
     best_for: t.best_for,
     primary_service_keys: [...t.primary_service_keys],
     buy_now_url: packCheckoutUrl(ctx, { objective: t.objective, pack_id: t.pack_id, source }),
-    included: [...t.included],
+    included: t.included.map((item) => item.replaceAll(AUTOPAY_THRESHOLD_PLACEHOLDER, `${centsToUsd(ctx.autopayThresholdCents)} USD`)),
   }));
 }
 
@@ -186,3 +213,73 @@ export function buildCatalog(ctx: CatalogContext): CatalogData {
     enterprise_upgrade: enterpriseUpgrade(ctx, CATALOG_SOURCE),
   };
 }
+
+// ---------------------------------------------------------------- schemas
+
+const purchasePathSchema = z.strictObject({ endpoint: url, method: z.literal('POST'), pack_id: packId, request_body_template: payBody });
+
+export const catalogPackEntrySchema = z
+  .strictObject({
+    pack_id: packId,
+    name: z.string(),
+    amount_usd: usd,
+    base_credits_usd: usd,
+    payment_link: z.null(),
+    checkout_redirect_url: url,
+    offers: z.array(z.never()),
+    recommendation: z.strictObject({ fastest_revenue: z.boolean(), twenty_four_seven: z.boolean(), operator_pilot: z.boolean(), enterprise: z.boolean() }),
+    capabilities: z.array(z.enum(['entry-access', 'quickstart', 'proof-workloads', 'production-usage', 'autopay', 'continuous-discovery'])),
+  })
+  .meta({ id: 'AgentCatalogPack' });
+
+export const serviceCatalogEntrySchema = z
+  .strictObject({
+    key: z.enum(SERVICE_KEYS),
+    name: z.string(),
+    access: z.enum(['self_serve', 'enterprise']),
+    revenue_priority: z.enum(['now', 'expansion', 'enterprise']),
+    pricing_model: z.enum(['prepaid_per_call', 'prepaid_per_event', 'enterprise_commit']),
+    outcome: z.string(),
+    primary_meters: z.array(meter),
+    estimated_default_cost_usd: usd,
+    included_endpoints: strings,
+    included_mcp_methods: strings,
+    buy_now_url: url,
+    upgrade_url: url.optional(),
+    includes: strings,
+    /** planned when one of its endpoints is not served yet. */
+    status: routeStatus,
+    /** The included endpoints that are not served yet (absent: none). */
+    planned_endpoints: strings.min(1).optional(),
+    /** The included MCP tools that cannot be called yet (absent: none). */
+    planned_mcp_methods: strings.min(1).optional(),
+  })
+  .meta({ id: 'AgentServiceCatalogEntry' });
+
+export const revenueTierSchema = z
+  .strictObject({
+    key: z.enum(REVENUE_TIER_KEYS),
+    name: z.string(),
+    buyer: z.string(),
+    pricing_model: z.string(),
+    best_for: z.string(),
+    primary_service_keys: z.array(z.enum(SERVICE_KEYS)),
+    buy_now_url: url,
+    included: strings,
+  })
+  .meta({ id: 'AgentRevenueTier' });
+
+export const enterpriseUpgradeSchema = z.strictObject({ objective: z.literal('enterprise'), pack_id: packId, checkout_redirect_url: url, page_url: url });
+
+export const catalogSchema = envelopeSchema(
+  z.strictObject({
+    catalog: z.array(catalogPackEntrySchema),
+    call_to_action: z.string().min(1),
+    fastest_revenue_path: purchasePathSchema,
+    operator_pilot_path: purchasePathSchema,
+    service_catalog: z.array(serviceCatalogEntrySchema),
+    revenue_tiers: z.array(revenueTierSchema),
+    enterprise_upgrade: enterpriseUpgradeSchema,
+  }),
+  'AgentCatalog',
+);

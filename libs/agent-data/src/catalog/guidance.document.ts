@@ -2,12 +2,14 @@
  * Purchase guidance: GET /api/v1/agents/quote and GET /api/v1/agents/recommend-tier (spec
  * "Option entry in a purchase-guidance response" and the paragraph after it).
  */
-import { AGENT_ENDPOINTS } from './agent-surface.js';
+import { z } from 'zod';
+import { AGENT_ENDPOINTS, endpointStatus } from './agent-surface.js';
 import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
-import { enterpriseUpgrade, fastestRevenueBody, operatorPilotBody, type EnterpriseUpgrade, type PayRequestBody } from './catalog.document.js';
+import { enterpriseUpgrade, enterpriseUpgradeSchema, fastestRevenueBody, operatorPilotBody, type EnterpriseUpgrade, type PayRequestBody } from './catalog.document.js';
+import { envelopeSchema, meter, objective, packId, payBody, strings, url, usd } from './catalog.schemas.js';
 import { METER_NAMES, type MeterName } from './meters.js';
 import { centsToUsd } from '#kernel';
-import { OBJECTIVE_PACK, RECOMMENDED_OBJECTIVE, toObjective, type Objective, type ObjectiveValue } from './objectives.js';
+import { OBJECTIVE_PACK, OBJECTIVE_VALUES, RECOMMENDED_OBJECTIVE, toObjective, type Objective, type ObjectiveValue } from './objectives.js';
 import { CREDIT_PACKS, findPack, type CreditPack, type PackId } from './packs.js';
 import { meterCostCents, OPERATOR_PILOT_DAYS, QUICKSTART_WORKFLOWS } from './services.js';
 
@@ -74,7 +76,10 @@ export interface GuidanceData {
   twenty_four_seven_path: PathLink;
   operator_pilot_path: PathLink & { duration_days: number };
   enterprise_upgrade: EnterpriseUpgrade;
+  /** The operations served today, by name. */
   endpoints: Record<string, string>;
+  /** Operations of the spec not served yet, by name; absent when none. */
+  planned_endpoints?: Record<string, string>;
   payment_flow: string[];
 }
 
@@ -107,7 +112,7 @@ function link(ctx: CatalogContext, objective: Objective, source: string, keyId?:
   return { objective, pack_id, checkout_redirect_url: packCheckoutUrl(ctx, { objective, pack_id, source, ...(keyId ? { key_id: keyId } : {}) }) };
 }
 
-const usd = (cents: number) => `${centsToUsd(cents)} USD`;
+const usdText = (cents: number) => `${centsToUsd(cents)} USD`;
 
 export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): GuidanceData {
   const objective: Objective = toObjective(request.objective) ?? (request.segment ? SEGMENT_OBJECTIVE[request.segment] : 'starter');
@@ -136,21 +141,24 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
   const evaluations = value.workflows_covered['evaluate_company'] ?? 0;
   const message =
     (aggressive && !request.pack_id && chosenId !== base ? `Aggressive recommendation: ${chosenId} instead of ${base}. ` : '') +
-    `For objective ${objective} (segment ${segment}) buy ${chosen.pack_id} (${chosen.name}): ${usd(chosen.amount_cents)} for ${usd(chosen.credits_cents)} of credits, ` +
+    `For objective ${objective} (segment ${segment}) buy ${chosen.pack_id} (${chosen.name}): ${usdText(chosen.amount_cents)} for ${usdText(chosen.credits_cents)} of credits, ` +
     `enough for ${discovery} discovery calls or ${evaluations} company evaluations at current prices.`;
 
   const why: string[] = [
     `One call gives a key and a checkout: POST ${endpointUrl(ctx, 'pay')} with {"objective":"${objective}","pack_id":"${chosen.pack_id}"}.`,
     `${chosen.pack_id} pays for ${discovery} discovery calls or ${evaluations} company evaluations at current prices.`,
     bonus > 0
-      ? `${chosen.pack_id} grants ${usd(bonus)} of bonus credits (${usd(chosen.credits_cents)} for ${usd(chosen.amount_cents)}).`
+      ? `${chosen.pack_id} grants ${usdText(bonus)} of bonus credits (${usdText(chosen.credits_cents)} for ${usdText(chosen.amount_cents)}).`
       : `Larger packs grant bonus credits: pack_99 gives 110 USD for 99 USD, up to pack_10000 with 12500 USD for 10000 USD.`,
     'Only successful calls are charged; each charge is committed before the data is sent and shown in X-Credits-Charged and X-Credits-Balance.',
   ];
   if (objective === 'operator_pilot') why.push(`The operator pilot runs ${OPERATOR_PILOT_DAYS} days on a tenant workspace: discovery, evaluation, memos and follow-ups.`);
-  if (objective === 'growth' || objective === 'enterprise') why.push('Autopay keeps agents running: with a saved payment method a top-up is charged when the balance falls under 10 USD.');
+  if (objective === 'growth' || objective === 'enterprise') why.push(`Autopay keeps agents running: with a saved payment method a top-up is charged when the balance falls under ${usdText(ctx.autopayThresholdCents)}.`);
 
   const payBody = JSON.stringify({ objective, pack_id: chosen.pack_id });
+  const endpoints = (status: 'available' | 'planned') =>
+    Object.fromEntries(AGENT_ENDPOINTS.filter((e) => endpointStatus(e) === status).map((e) => [e.name, agentUrl(ctx, e.path)]));
+  const planned = endpoints('planned');
   return {
     objective: request.objective ?? objective,
     segment,
@@ -173,13 +181,91 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
     twenty_four_seven_path: link(ctx, 'growth', request.source, request.key_id),
     operator_pilot_path: { ...link(ctx, 'operator_pilot', request.source, request.key_id), duration_days: OPERATOR_PILOT_DAYS },
     enterprise_upgrade: enterpriseUpgrade(ctx, request.source, request.key_id),
-    endpoints: Object.fromEntries(AGENT_ENDPOINTS.map((e) => [e.name, agentUrl(ctx, e.path)])),
+    endpoints: endpoints('available'),
+    ...(Object.keys(planned).length ? { planned_endpoints: planned } : {}),
     payment_flow: [
       `POST ${endpointUrl(ctx, 'pay')} with ${payBody}: the answer carries key.id, key.api_key (store it, it is shown once) and starter_checkout.url.`,
-      `Open starter_checkout.url and pay ${usd(chosen.amount_cents)} on the hosted checkout.`,
-      `The payment grants ${usd(chosen.credits_cents)} of credits: GET ${endpointUrl(ctx, 'status')} with x-api-key shows balance_usd.`,
+      `Open starter_checkout.url and pay ${usdText(chosen.amount_cents)} on the hosted checkout.`,
+      `The payment grants ${usdText(chosen.credits_cents)} of credits: GET ${endpointUrl(ctx, 'status')} with x-api-key shows balance_usd.`,
       `Call paid reads with x-api-key, e.g. GET ${agentUrl(ctx, '/discovery/top?limit=10')}; each success is charged its meter price.`,
       `On 402 insufficient_credits follow next_actions, or save a payment method (POST ${endpointUrl(ctx, 'setup_intent')}, then ${endpointUrl(ctx, 'attach_payment_method')}) and charge ${endpointUrl(ctx, 'topup_charge')} with save_for_autopay true.`,
     ],
   };
 }
+
+// ---------------------------------------------------------------- schemas
+
+const pathLink = z.strictObject({ objective, pack_id: packId, checkout_redirect_url: url });
+
+export const guidanceOptionSchema = z
+  .strictObject({
+    pack_id: packId,
+    amount_usd: usd,
+    credits_usd: usd,
+    effective_credits_usd: usd,
+    checkout_url: url.nullable(),
+    checkout_redirect_url: url,
+    offer_code: z.string().nullable(),
+    preferred_for_objective: z.boolean(),
+  })
+  .meta({ id: 'AgentPurchaseOption' });
+
+export const packValueSchema = z
+  .strictObject({
+    pack_id: packId,
+    amount_usd: usd,
+    credits_usd: usd,
+    bonus_usd: usd,
+    calls_covered: z.record(meter, z.int().min(0)),
+    workflows_covered: z.record(z.string(), z.int().min(0)),
+  })
+  .meta({ id: 'AgentPackValue' });
+
+export const guidanceSchema = envelopeSchema(
+  z.strictObject({
+    objective: z.string(),
+    segment: z.enum(SEGMENTS),
+    recommended_objective: z.literal('starter_proof'),
+    aggressive: z.boolean(),
+    message: z.string().min(1),
+    why_buy_now: strings.min(1),
+    options: z.array(guidanceOptionSchema),
+    primary_buy_now: z.strictObject({ endpoint: url, method: z.literal('POST'), note: z.string(), pack_id: packId, amount_usd: usd, offer_code: z.string().nullable() }),
+    selected_pack_value: packValueSchema,
+    fastest_revenue_path: payBody,
+    operator_pilot_payload_template: payBody,
+    twenty_four_seven_path: pathLink,
+    operator_pilot_path: pathLink.extend({ duration_days: z.int() }),
+    enterprise_upgrade: enterpriseUpgradeSchema,
+    /** The operations served today, by name. */
+    endpoints: z.record(z.string(), url),
+    /** Operations of the spec not served yet, by name (absent: none). */
+    planned_endpoints: z.record(z.string(), url).optional(),
+    payment_flow: strings.min(1),
+  }),
+  'AgentPurchaseGuidance',
+);
+
+// ---------------------------------------------------------------- request schemas
+
+const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+const keyId = z.string().regex(/^key_[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a key id (key_…)');
+
+const source = z.string().regex(/^[A-Za-z0-9._~-]{1,64}$/, 'expected 1 to 64 characters of A-Z a-z 0-9 . _ ~ -');
+
+export const quoteQuery = z.object({
+  objective: z.enum(OBJECTIVE_VALUES).optional(),
+  segment: z.enum(SEGMENTS).optional(),
+  pack_id: packId.optional(),
+  source: source.optional(),
+  key_id: keyId.optional(),
+});
+
+export const recommendTierQuery = z.object({
+  objective: z.enum(OBJECTIVE_VALUES).optional(),
+  segment: z.enum(SEGMENTS).optional(),
+  aggressive: bool.optional(),
+  source: source.optional(),
+  key_id: keyId.optional(),
+});

@@ -1,13 +1,29 @@
 /**
  * Registration material for agent registries: GET /api/v1/agents/registry-pack (index) and
  * /agents/registry-pack/{openai|mcp|generic}. Built from the MCP tool table, so the three packs
- * list the same operations, meters and prices.
+ * list the same operations, meters and prices; the OpenAI pack only the functions whose HTTP
+ * operation is served, the others every tool with its status.
  */
-import { DESCRIPTOR_PATHS, findEndpoint, MCP_TOOLS, REGISTRY_TARGETS, type McpTool, type RegistryTarget } from './agent-surface.js';
+import { z } from 'zod';
+import {
+  DESCRIPTOR_PATHS,
+  descriptorStatus,
+  endpointStatus,
+  findEndpoint,
+  MCP_TOOLS,
+  REGISTRY_TARGETS,
+  toolStatus,
+  type DescriptorName,
+  type McpTool,
+  type RegistryTarget,
+} from './agent-surface.js';
 import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { callToAction, catalogPackEntries } from './catalog.document.js';
-import { meterEntries, SERVICE_DESCRIPTION, SERVICE_NAME } from './information.documents.js';
+import { envelopeSchema, meter, packId, routeStatus, strings, url, usd } from './catalog.schemas.js';
+import { meterEntries, meterPrice, SERVICE_DESCRIPTION, SERVICE_NAME } from './information.parts.js';
+import { METER_NAMES } from './meters.js';
 import { centsToUsd } from '#kernel';
+import { PACK_IDS } from './packs.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -59,6 +75,14 @@ function auth(ctx: CatalogContext) {
   };
 }
 
+/** A descriptor's address, or null while it is planned. */
+function descriptorUrl(ctx: CatalogContext, name: DescriptorName): string | null {
+  return descriptorStatus(name) === 'available' ? `${ctx.baseUrl}${DESCRIPTOR_PATHS[name]}` : null;
+}
+
+/** The tools whose HTTP operation is served (function calling goes over HTTP, not MCP). */
+const httpCallable = (t: McpTool) => endpointStatus(t.endpoint) === 'available';
+
 function links(ctx: CatalogContext) {
   return {
     openapi_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.openapi}`,
@@ -90,6 +114,8 @@ export function openAiFunctionName(mcpName: string): string {
 }
 
 function buildOpenAi(ctx: CatalogContext) {
+  const tools = MCP_TOOLS.filter(httpCallable);
+  const planned = MCP_TOOLS.filter((t) => !httpCallable(t)).map((t) => openAiFunctionName(t.name));
   return {
     target: 'openai' as const,
     format: 'openai.tools',
@@ -97,16 +123,17 @@ function buildOpenAi(ctx: CatalogContext) {
     description: SERVICE_DESCRIPTION,
     auth: auth(ctx),
     ...links(ctx),
-    ai_plugin_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.ai_plugin}`,
-    tools: MCP_TOOLS.map((t) => ({
+    ai_plugin_url: descriptorUrl(ctx, 'ai_plugin'),
+    tools: tools.map((t) => ({
       type: 'function' as const,
       function: { name: openAiFunctionName(t.name), description: toolDescription(ctx, t), parameters: toolInput(t) },
     })),
     // How to execute each function call over HTTP.
-    calls: MCP_TOOLS.map((t) => {
+    calls: tools.map((t) => {
       const e = findEndpoint(t.endpoint);
       return { function: openAiFunctionName(t.name), method: e.method, url: agentUrl(ctx, e.path), meter: t.meter ?? null };
     }),
+    ...(planned.length ? { planned_tools: planned } : {}),
   };
 }
 
@@ -119,10 +146,11 @@ function buildMcp(ctx: CatalogContext) {
       description: SERVICE_DESCRIPTION,
       url: endpointUrl(ctx, 'mcp'),
       transport: 'streamable-http',
+      status: endpointStatus('mcp'),
     },
     auth: auth(ctx),
-    server_json_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.mcp_server}`,
-    well_known_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.well_known_mcp_server}`,
+    server_json_url: descriptorUrl(ctx, 'mcp_server'),
+    well_known_url: descriptorUrl(ctx, 'well_known_mcp_server'),
     ...links(ctx),
     tools: MCP_TOOLS.map((t) => ({
       name: t.name,
@@ -131,6 +159,7 @@ function buildMcp(ctx: CatalogContext) {
       meter: t.meter ?? null,
       price_usd: t.meter ? centsToUsd(ctx.prices[t.meter]) : null,
       auth: t.auth,
+      status: toolStatus(t),
     })),
   };
 }
@@ -143,8 +172,8 @@ function buildGeneric(ctx: CatalogContext) {
     base_url: agentBaseUrl(ctx),
     auth: auth(ctx),
     ...links(ctx),
-    llms_txt_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.llms_txt}`,
-    agent_feed_url: `${ctx.baseUrl}${DESCRIPTOR_PATHS.agent_feed}`,
+    llms_txt_url: descriptorUrl(ctx, 'llms_txt'),
+    agent_feed_url: descriptorUrl(ctx, 'agent_feed'),
     call_to_action: callToAction(ctx),
     pricing: {
       currency: 'USD',
@@ -154,7 +183,7 @@ function buildGeneric(ctx: CatalogContext) {
     },
     operations: MCP_TOOLS.map((t) => {
       const e = findEndpoint(t.endpoint);
-      return { name: t.name, method: e.method, url: agentUrl(ctx, e.path), description: toolDescription(ctx, t), auth: t.auth };
+      return { name: t.name, method: e.method, url: agentUrl(ctx, e.path), description: toolDescription(ctx, t), auth: t.auth, status: endpointStatus(e) };
     }),
   };
 }
@@ -169,3 +198,82 @@ export function buildRegistryPack(ctx: CatalogContext, target: RegistryTarget) {
       return buildGeneric(ctx);
   }
 }
+
+// ---------------------------------------------------------------- schemas
+
+const jsonSchema = z.record(z.string(), z.unknown());
+
+const registryAuth = z.strictObject({
+  type: z.literal('api_key'),
+  header: z.literal('x-api-key'),
+  alternative: z.string(),
+  obtain: z.strictObject({ method: z.literal('POST'), url, returns: z.string() }),
+});
+
+const registryLinks = { openapi_url: url, catalog_url: url, quickstart_url: url };
+
+export const registryIndexSchema = envelopeSchema(
+  z.strictObject({
+    name: z.string(),
+    description: z.string(),
+    targets: z.array(z.strictObject({ target: z.enum(REGISTRY_TARGETS), url, description: z.string() })).length(REGISTRY_TARGETS.length),
+    ...registryLinks,
+  }),
+  'AgentRegistryIndex',
+);
+
+export const registryPackSchema = envelopeSchema(
+  z.discriminatedUnion('target', [
+    z.strictObject({
+      target: z.literal('openai'),
+      format: z.literal('openai.tools'),
+      name: z.string(),
+      description: z.string(),
+      auth: registryAuth,
+      ...registryLinks,
+      /** Null while the descriptor is planned. */
+      ai_plugin_url: url.nullable(),
+      /** Only functions whose HTTP operation is served. */
+      tools: z
+        .array(z.strictObject({ type: z.literal('function'), function: z.strictObject({ name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), description: z.string(), parameters: jsonSchema }) }))
+        .min(1),
+      calls: z.array(z.strictObject({ function: z.string(), method: z.string(), url, meter: meter.nullable() })).min(1),
+      /** Function names of the spec's tools whose operation is not served yet (absent: none). */
+      planned_tools: strings.min(1).optional(),
+    }),
+    z.strictObject({
+      target: z.literal('mcp'),
+      server: z.strictObject({ name: z.string(), title: z.string(), description: z.string(), url, transport: z.string(), status: routeStatus }),
+      auth: registryAuth,
+      /** Null while the descriptor is planned. */
+      server_json_url: url.nullable(),
+      well_known_url: url.nullable(),
+      ...registryLinks,
+      tools: z
+        .array(z.strictObject({ name: z.string(), description: z.string(), input_schema: jsonSchema, meter: meter.nullable(), price_usd: usd.nullable(), auth: z.string(), status: routeStatus }))
+        .min(1),
+    }),
+    z.strictObject({
+      target: z.literal('generic'),
+      name: z.string(),
+      description: z.string(),
+      base_url: url,
+      auth: registryAuth,
+      ...registryLinks,
+      /** Null while the descriptor is planned. */
+      llms_txt_url: url.nullable(),
+      agent_feed_url: url.nullable(),
+      call_to_action: z.string(),
+      pricing: z.strictObject({
+        currency: z.literal('USD'),
+        model: z.string(),
+        packs: z.array(z.strictObject({ pack_id: packId, name: z.string(), amount_usd: usd, credits_usd: usd, checkout_redirect_url: url })).length(PACK_IDS.length),
+        meters: z.array(meterPrice).length(METER_NAMES.length),
+      }),
+      operations: z.array(z.strictObject({ name: z.string(), method: z.string(), url, description: z.string(), auth: z.string(), status: routeStatus })).min(1),
+    }),
+  ]),
+  'AgentRegistryPack',
+);
+
+export const registryTargetParams = z.object({ target: z.string().min(1).max(64) });

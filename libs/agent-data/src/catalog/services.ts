@@ -135,6 +135,9 @@ export const SERVICE_CATALOG: readonly ServiceDefinition[] = Object.freeze([
   },
 ] satisfies ServiceDefinition[]);
 
+/** Placeholder for the configured autopay threshold ("25 USD") in revenue tier texts. */
+export const AUTOPAY_THRESHOLD_PLACEHOLDER = '{autopay_threshold}';
+
 export const REVENUE_TIER_KEYS = ['builder_proof', 'builder_continuous', 'operator_pilot', 'enterprise_workspace'] as const;
 export type RevenueTierKey = (typeof REVENUE_TIER_KEYS)[number];
 
@@ -145,6 +148,7 @@ export interface RevenueTierDefinition {
   pricing_model: ServiceDefinition['pricing_model'];
   best_for: string;
   primary_service_keys: readonly ServiceKey[];
+  /** AUTOPAY_THRESHOLD_PLACEHOLDER in an item stands for the deployment's threshold (revenueTierEntries fills it in). */
   included: readonly string[];
   pack_id: PackId;
   objective: Objective;
@@ -169,7 +173,7 @@ export const REVENUE_TIERS: readonly RevenueTierDefinition[] = Object.freeze([
     pricing_model: 'prepaid_per_call',
     best_for: 'Continuous discovery and evaluation with autopay top-ups',
     primary_service_keys: ['find', 'evaluate', 'monitor'],
-    included: ['pack_499: 575 USD of credits for 499 USD', 'Autopay when the balance falls under 10 USD', 'Everything in builder proof'],
+    included: ['pack_499: 575 USD of credits for 499 USD', `Autopay when the balance falls under ${AUTOPAY_THRESHOLD_PLACEHOLDER}`, 'Everything in builder proof'],
     pack_id: 'pack_499',
     objective: 'growth',
   },

@@ -7,48 +7,16 @@ import { EVENT_STORE, type EventStore } from '#eventstore';
 import { REGISTRY_TARGETS, type RegistryTarget } from '../agent-surface.js';
 import { AGENT_ACCOUNT_STATUS, type AgentAccountStatusProvider, type AgentStatusRequest, hasAgentCredential } from '../agent-status.hook.js';
 import { CatalogContextProvider } from '../catalog-context.provider.js';
-import { buildCatalog } from '../catalog.document.js';
-import {
-  acquisitionSchema,
-  capabilitiesSchema,
-  catalogSchema,
-  conversionSchema,
-  errorCatalogSchema,
-  growthSchema,
-  guidanceSchema,
-  manifestSchema,
-  noQuery,
-  offersSchema,
-  quickstartSchema,
-  quoteQuery,
-  recommendTierQuery,
-  recoverySchema,
-  registryIndexSchema,
-  registryPackSchema,
-  registryTargetParams,
-  statusSchema,
-  trafficSchema,
-  trustSchema,
-  valueProofSchema,
-} from '../catalog.schemas.js';
+import { acquisitionSchema, buildAcquisition, buildTraffic, trafficSchema } from '../acquisition.documents.js';
+import { buildCapabilities, buildManifest, buildQuickstart, capabilitiesSchema, manifestSchema, quickstartSchema } from '../capabilities.documents.js';
+import { buildCatalog, catalogSchema } from '../catalog.document.js';
+import { noQuery } from '../catalog.schemas.js';
 import { agentError } from '../error-catalog.js';
-import { buildGuidance } from '../guidance.document.js';
-import {
-  buildAcquisition,
-  buildCapabilities,
-  buildConversion,
-  buildErrorCatalog,
-  buildGrowth,
-  buildManifest,
-  buildOffers,
-  buildPublicStatus,
-  buildQuickstart,
-  buildRecovery,
-  buildTraffic,
-  buildTrust,
-  buildValueProof,
-} from '../information.documents.js';
-import { buildRegistryIndex, buildRegistryPack } from '../registry-pack.document.js';
+import { buildGuidance, guidanceSchema, quoteQuery, recommendTierQuery } from '../guidance.document.js';
+import { buildConversion, buildGrowth, buildOffers, buildValueProof, conversionSchema, growthSchema, offersSchema, valueProofSchema } from '../purchase.documents.js';
+import { buildErrorCatalog, buildRecovery, errorCatalogSchema, recoverySchema } from '../recovery.documents.js';
+import { buildRegistryIndex, buildRegistryPack, registryIndexSchema, registryPackSchema, registryTargetParams } from '../registry-pack.document.js';
+import { buildPublicStatus, buildTrust, statusSchema, trustSchema } from '../status.documents.js';
 
 const TAGS = ['agent information'];
 const PING_TIMEOUT_MS = 1000;
