@@ -8,3 +8,4 @@ export * from './decider/decider.js';
 export * from './money/money.js';
 export * from './secrets/secret-box.js';
 export * from './secrets/secret-keys.js';
+export * from './json/json-limits.js';

@@ -9,7 +9,8 @@ export interface AgentDoc {
   account_id: string;
   name: string;
   template: AgentTemplate;
-  config: Record<string, unknown>;
+  /** The free-form config as JSON text: stores never parse a client's nesting (SQLite, MongoDB limits). */
+  config_json: string;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -21,7 +22,7 @@ export const AGENTS_COLLECTION = 'platform_agents';
 
 export const agentsProjection: ProjectionDefinition = {
   name: AGENTS_PROJECTION,
-  version: 1,
+  version: 2,
   eventTypes: AGENT_EVENT_TYPES,
   collections: [
     {
@@ -39,7 +40,7 @@ export const agentsProjection: ProjectionDefinition = {
           account_id: d.account_id,
           name: d.name,
           template: d.template,
-          config: d.config,
+          config_json: JSON.stringify(d.config),
           created_by: d.created_by,
           created_at: d.created_at,
           updated_at: d.created_at,
@@ -50,7 +51,7 @@ export const agentsProjection: ProjectionDefinition = {
       case 'AgentUpdated': {
         const d = event.data;
         const doc = await ctx.get<AgentDoc>(AGENTS_COLLECTION, d.agent_id);
-        if (doc) ctx.upsert(AGENTS_COLLECTION, { ...doc, name: d.name, config: d.config, updated_at: d.updated_at });
+        if (doc) ctx.upsert(AGENTS_COLLECTION, { ...doc, name: d.name, config_json: JSON.stringify(d.config), updated_at: d.updated_at });
         return;
       }
     }

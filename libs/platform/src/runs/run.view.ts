@@ -43,7 +43,7 @@ export function toRunView(doc: RunDoc): RunView {
     repository: doc.repository,
     pull_request: doc.pull_request,
     ref: doc.ref,
-    config: doc.config,
+    config: JSON.parse(doc.config_json) as Record<string, unknown>,
     queued_at: doc.queued_at,
     started_at: doc.started_at,
     finished_at: doc.finished_at,

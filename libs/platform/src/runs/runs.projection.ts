@@ -13,7 +13,8 @@ export interface RunDoc {
   repository: RepositoryRef;
   pull_request: PullRequestRef | null;
   ref: string | null;
-  config: Record<string, unknown>;
+  /** The agent's config as JSON text (see AgentDoc.config_json). */
+  config_json: string;
   queued_by: string | null;
   queued_at: string;
   claimed_by: string | null;
@@ -47,7 +48,7 @@ export const findingDocId = (runId: string, seq: number) => `${runId}:${String(s
 
 export const runsProjection: ProjectionDefinition = {
   name: RUNS_PROJECTION,
-  version: 1,
+  version: 2,
   eventTypes: RUN_EVENT_TYPES,
   collections: [
     {
@@ -77,7 +78,7 @@ export const runsProjection: ProjectionDefinition = {
         repository: d.repository,
         pull_request: d.pull_request,
         ref: d.ref,
-        config: d.config,
+        config_json: JSON.stringify(d.config),
         queued_by: d.queued_by,
         queued_at: d.queued_at,
         claimed_by: null,
