@@ -136,6 +136,8 @@ export const configSchema = z.object({
   /** Webhook requests in flight at most, and per target host (a slow receiver holds only its own). */
   SVC_WEBHOOK_CONCURRENCY: int(256, 1, 10000),
   SVC_WEBHOOK_CONCURRENCY_PER_HOST: int(16, 1, 1000),
+  /** Webhooks one account (or tenant) may have at once, deleted ones not counted. */
+  SVC_WEBHOOKS_PER_ACCOUNT: int(20, 1, 10_000),
   /** D9: a run still running this many minutes after its claim fails with code `timeout`. */
   SVC_RUN_TIMEOUT_MINUTES: int(60, 1, 10_080),
   /** Encrypts webhook signing secrets at rest; unset = a key made in SVC_DATA_DIR/secrets.key. */
@@ -184,6 +186,8 @@ export interface AppConfig {
   webhookTimeoutMs: number;
   webhookConcurrency: number;
   webhookConcurrencyPerHost: number;
+  /** SVC_WEBHOOKS_PER_ACCOUNT: webhooks an owner may have at once. */
+  webhooksPerAccount: number;
   /** SVC_RUN_TIMEOUT_MINUTES in ms: a runner's lease on a claimed run. */
   runTimeoutMs: number;
   /** SVC_SECRETS_KEY: the key sealing secrets at rest; unset = `{dataDir}/secrets.key`. */
@@ -285,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookTimeoutMs: c.SVC_WEBHOOK_TIMEOUT_MS,
     webhookConcurrency: c.SVC_WEBHOOK_CONCURRENCY,
     webhookConcurrencyPerHost: c.SVC_WEBHOOK_CONCURRENCY_PER_HOST,
+    webhooksPerAccount: c.SVC_WEBHOOKS_PER_ACCOUNT,
     runTimeoutMs: c.SVC_RUN_TIMEOUT_MINUTES * 60_000,
     secretsKey: c.SVC_SECRETS_KEY,
     secretsOldKeys: c.SVC_SECRETS_OLD_KEYS ?? [],

@@ -41,6 +41,15 @@ export class WebhookReadModel {
     return doc;
   }
 
+  /** How many webhooks (active or disabled) the owner has, counting at most `atMost + 1`. */
+  async countWebhooks(channel: string, owner: WebhookOwner, atMost: number): Promise<number> {
+    const { names } = this.channels.get(channel);
+    const result = await this.projections
+      .collection<WebhookDoc>(names.projection, names.webhooks)
+      .find({ owner_id: owner.id, status: { $in: ['active', 'disabled'] } }, { limit: atMost + 1 });
+    return result.items.length;
+  }
+
   /** Newest first (D6 keyset pages). */
   async listWebhooks(channel: string, owner: WebhookOwner, limit: number, cursor?: string): Promise<ListPage<WebhookView>> {
     const { names } = this.channels.get(channel);
