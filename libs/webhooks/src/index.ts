@@ -1,5 +1,5 @@
 // The webhook delivery engine (issue 5): shared by the platform's /v1/webhooks and, later, the
-// agent surface's workspace subscriptions. See docs/decisions.md "Webhooks (issue 5)".
+// agent surface's workspace subscriptions. See docs/adr/0047-webhook-channels.md (and 0040-0046).
 
 // Channels: owners, envelopes, sources
 export * from './engine/channel.js';

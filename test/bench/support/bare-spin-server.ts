@@ -1,6 +1,6 @@
 // Child process for measuring what a route of any code can reach on this machine: bare Fastify
 // answering the empty list page after a busy-wait of BENCH_SPIN_US µs of wall time (default 0).
-// Compare two with bench-ab (docs/decisions.md, "what this machine lets the aims mean"):
+// Compare two with bench-ab (docs/performance.md, "What this machine lets the aims mean"):
 //   node scripts/bench-ab.mjs --server dist/test/bench/support/bare-spin-server.js --env-b "BENCH_SPIN_US=25" .
 // Prints {url, keys: []} when ready; exits on SIGTERM/SIGINT.
 import Fastify from 'fastify';
