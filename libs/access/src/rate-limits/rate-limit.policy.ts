@@ -123,3 +123,13 @@ export function rateLimitExceeded(decision: RateLimitDecision): AppError {
     { ...decision.headers, 'Retry-After': String(retryAfter) },
   );
 }
+
+/** Counts one hit of `counter` in fixed windows given by length and limit (anonymous limits). */
+export function checkCounter(
+  store: RateLimitStore,
+  counter: string,
+  list: Array<{ seconds: number; limit: number }>,
+  now: Date,
+): RateLimitDecision | Promise<RateLimitDecision> {
+  return checkWindows(store, counter, windows(list), now);
+}

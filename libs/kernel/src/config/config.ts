@@ -79,6 +79,21 @@ const hostList = z
     return hosts;
   });
 
+/** A hop count (`1`) or addresses / CIDR ranges; never "trust everyone". */
+const trustedProxies = z
+  .string()
+  .trim()
+  .transform((v, ctx): number | string[] => {
+    if (/^\d+$/.test(v)) return Number(v);
+    const list = v.split(',').map((p) => p.trim()).filter(Boolean);
+    const bad = list.find((p) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(p));
+    if (bad !== undefined || list.length === 0) {
+      ctx.addIssue({ code: 'custom', message: `expected a hop count or proxy addresses / CIDR ranges separated by commas${bad ? `, got "${bad}"` : ''}` });
+      return z.NEVER;
+    }
+    return list;
+  });
+
 /**
  * Every environment variable the service reads, with its default. README's configuration
  * table mirrors this schema; keep them together.
@@ -123,6 +138,13 @@ export const configSchema = z.object({
     .min(0, { message: 'expected at least 0' })
     .max(1_000_000, { message: 'expected at most 1000000' })
     .default(10),
+  /** Anonymous writes (OWASP API4): accounts made per client address per hour, other writes per minute. */
+  SVC_SIGNUP_LIMIT_PER_HOUR: int(30, 1, 1_000_000),
+  SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: int(60, 1, 1_000_000),
+  /** All anonymous writes of all addresses together, per minute (a ceiling for spread-out floods). */
+  SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: int(1200, 1, 100_000_000),
+  /** Proxies whose X-Forwarded-For is believed: a hop count, or addresses/CIDRs comma-separated. */
+  SVC_TRUSTED_PROXIES: trustedProxies.optional(),
   /** D7: requests per minute allowed to one agent key on /api/v1. */
   SVC_AGENT_RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000_000),
   /** Documents held by the read cache per projection that this process runs (0 = no read cache). */
@@ -174,6 +196,10 @@ export interface AppConfig {
   stripeApiUrl?: string;
   /** SVC_AUTOPAY_THRESHOLD_USD in cents (D19). */
   autopayThresholdCents: number;
+  /** Limits on anonymous writes per client address (and all together), OWASP API4. */
+  anonymousLimits: { signupsPerHour: number; writesPerMinute: number; globalPerMinute: number };
+  /** SVC_TRUSTED_PROXIES: whose X-Forwarded-For gives the client address; unset = the socket's. */
+  trustedProxies?: number | string[];
   /** SVC_AGENT_RATE_LIMIT_PER_MINUTE (D7: 600). */
   agentRateLimitPerMinute: number;
   /** SVC_READ_CACHE_DOCUMENTS: documents held by the read cache per locally run projection (0 = off). */
@@ -283,6 +309,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripeApiUrl: c.STRIPE_API_URL?.replace(/\/+$/, ''),
     autopayThresholdCents: Math.round(c.SVC_AUTOPAY_THRESHOLD_USD * 100),
     agentRateLimitPerMinute: c.SVC_AGENT_RATE_LIMIT_PER_MINUTE,
+    anonymousLimits: {
+      signupsPerHour: c.SVC_SIGNUP_LIMIT_PER_HOUR,
+      writesPerMinute: c.SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE,
+      globalPerMinute: c.SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE,
+    },
+    trustedProxies: c.SVC_TRUSTED_PROXIES,
     readCacheDocuments: c.SVC_READ_CACHE_DOCUMENTS,
     demoData: c.SVC_DEMO_DATA === 'true',
     webhookAllowPrivate: c.SVC_WEBHOOK_ALLOW_PRIVATE === 'true',

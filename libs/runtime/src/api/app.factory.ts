@@ -23,6 +23,10 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   const limits = config.http;
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    // request.ip is the socket's address unless the peer is a configured proxy: a client's own
+    // X-Forwarded-For is never believed (anonymous limits count per address).
+    // (Fastify takes a hop count too; its adapter's type omits it.)
+    trustProxy: (config.trustedProxies ?? false) as boolean | string | string[],
     // Slow and idle clients are cut off (a slowloris sending a header byte a second holds a
     // socket only until headersTimeout); Node checks the header and request timers every
     // connectionsCheckingInterval, so that interval bounds how late the cut comes.

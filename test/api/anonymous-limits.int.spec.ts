@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Controller, Module, Post } from '@nestjs/common';
+import { AnonymousLimit } from '#access';
+import { startTestApi, type TestApi } from './support/test-api.js';
+
+@Controller('test/anonymous')
+class AnonymousRoutes {
+  @Post('signup')
+  @AnonymousLimit('signup')
+  signup(): { ok: true } {
+    return { ok: true };
+  }
+
+  @Post('write')
+  @AnonymousLimit('write')
+  write(): { ok: true } {
+    return { ok: true };
+  }
+}
+
+@Module({ controllers: [AnonymousRoutes] })
+class AnonymousRoutesModule {}
+
+const post = (api: TestApi, path: string, headers: Record<string, string> = {}) =>
+  fetch(`${api.url}/test/anonymous/${path}`, { method: 'POST', headers });
+
+describe('anonymous writes are limited per client address and in all (OWASP API4)', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi({
+      imports: [AnonymousRoutesModule],
+      env: { SVC_SIGNUP_LIMIT_PER_HOUR: '2', SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: '3', SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '1000' },
+    });
+  });
+  after(async () => {
+    await api?.close();
+  });
+
+  it('refuses the signup past the hourly limit with 429, Retry-After and next actions', async () => {
+    assert.equal((await post(api, 'signup')).status, 201);
+    assert.equal((await post(api, 'signup')).status, 201);
+    const refused = await post(api, 'signup');
+    assert.equal(refused.status, 429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 3600, `Retry-After ${retryAfter}`);
+    const body = (await refused.json()) as { code: string; retry_after: number; next_actions: Array<{ action: string }> };
+    assert.equal(body.code, 'RATE_LIMIT_EXCEEDED');
+    assert.equal(body.retry_after, retryAfter);
+    assert.deepEqual(body.next_actions.map((a) => a.action), ['retry_later', 'use_existing_key']);
+  });
+
+  it('counts other writes per minute apart from signups', async () => {
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await post(api, 'write')).status);
+    assert.deepEqual(statuses, [201, 201, 201, 429]);
+  });
+
+  it('a client cannot reset its count with its own X-Forwarded-For (no trusted proxy configured)', async () => {
+    const spoofed = await post(api, 'write', { 'x-forwarded-for': '203.0.113.7' });
+    assert.equal(spoofed.status, 429);
+  });
+});
+
+describe('behind a trusted proxy the client address comes from X-Forwarded-For; a global ceiling holds', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi({
+      imports: [AnonymousRoutesModule],
+      env: { SVC_TRUSTED_PROXIES: '127.0.0.1', SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: '2', SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '5' },
+    });
+  });
+  after(async () => {
+    await api?.close();
+  });
+
+  it('counts each forwarded client apart, and all of them against the ceiling', async () => {
+    const from = (ip: string) => post(api, 'write', { 'x-forwarded-for': ip });
+    assert.deepEqual([(await from('198.51.100.1')).status, (await from('198.51.100.1')).status, (await from('198.51.100.1')).status], [201, 201, 429]);
+    assert.equal((await from('198.51.100.2')).status, 201, 'another client has its own budget');
+    assert.equal((await from('198.51.100.3')).status, 201);
+    // 5 counted in all (the refused one included): the next client meets the ceiling.
+    const ceiling = await from('198.51.100.4');
+    assert.equal(ceiling.status, 429);
+    assert.match(((await ceiling.json()) as { message: string }).message, /all clients together/);
+  });
+});
