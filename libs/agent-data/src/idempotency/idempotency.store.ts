@@ -25,6 +25,13 @@ export interface IdempotencyOptions {
   leaseMs?: number;
   /** How long a concurrent duplicate waits for the first to finish. Default 10 s. */
   waitMs?: number;
+  /**
+   * Mixed into every response's encryption key (from the secrets key, SVC_SECRETS_KEY or the
+   * key file), so the store and a client's Idempotency-Key together still cannot open a
+   * response: reading a key back from a leaked log line and a database copy needs the server
+   * too. Without it (tests of the store alone) the key is derived from the Idempotency-Key only.
+   */
+  serverSecret?: Buffer;
 }
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
@@ -38,7 +45,7 @@ interface IdempotencyDoc extends Doc {
   lease_until: string;
   expires_at: string;
   created_at: string;
-  /** AES-256-GCM of the response, keyed by the idempotency key itself (base64 iv|tag|data). */
+  /** AES-256-GCM of the response, keyed by the idempotency key and the server secret (base64 iv|tag|data). */
   response: string | null;
 }
 
@@ -50,8 +57,9 @@ interface IdempotencyDoc extends Doc {
  * A failed execution releases the claim, so errors are never replayed.
  *
  * Responses may hold secrets (a new API key). They are stored encrypted with a key derived from
- * the Idempotency-Key value, and the document id is a hash of it: the store alone reveals
- * nothing, and only a client presenting the same Idempotency-Key can read a response back.
+ * the Idempotency-Key value and a server secret, and the document id is a hash of it: the store
+ * alone reveals nothing, and only a client presenting the same Idempotency-Key to this service
+ * can read a response back.
  */
 export class IdempotencyStore {
   private readonly ttlMs: number;
@@ -59,6 +67,7 @@ export class IdempotencyStore {
   private readonly waitMs: number;
   private readonly waiters = new Map<string, Set<() => void>>();
   private lastPurge = 0;
+  private readonly serverSecret: Buffer;
 
   constructor(
     private readonly documents: DocumentStore,
@@ -68,6 +77,7 @@ export class IdempotencyStore {
     this.ttlMs = options.ttlMs ?? 24 * 3600_000;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.waitMs = options.waitMs ?? 10_000;
+    this.serverSecret = options.serverSecret ?? Buffer.from('svc-idempotency-v1');
   }
 
   static validKey(key: string): boolean {
@@ -90,7 +100,9 @@ export class IdempotencyStore {
         throw Errors.conflict('This Idempotency-Key was used with other parameters; use a new key for a new request.', 'IDEMPOTENCY_KEY_REUSED');
       }
       if (live?.state === 'done' && live.response) {
-        return { ...decrypt(live.response, request), replayed: true };
+        const opened = decrypt(live.response, request, this.serverSecret);
+        if (opened) return { ...opened, replayed: true };
+        // Unreadable (the secrets key rotated since): the key starts over once its lease is past.
       }
       const claimable = !live || live.lease_until <= now.toISOString();
       if (claimable) {
@@ -136,7 +148,7 @@ export class IdempotencyStore {
       await this.release(claim).catch(() => undefined);
       throw error;
     }
-    const done: IdempotencyDoc = { ...claim, state: 'done', response: encrypt(response, request) };
+    const done: IdempotencyDoc = { ...claim, state: 'done', response: encrypt(response, request, this.serverSecret) };
     try {
       await this.documents.applyBatch([{ kind: 'cas', collection: IDEMPOTENCY_COLLECTION, doc: done, expect: { token: claim.token } }]);
     } catch (error) {
@@ -186,20 +198,29 @@ export class IdempotencyStore {
   }
 }
 
-function cipherKey(request: IdempotentRequest): Buffer {
-  return Buffer.from(hkdfSync('sha256', request.key, 'svc-idempotency-v1', request.scope, 32));
+function cipherKey(request: IdempotentRequest, serverSecret: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', request.key, serverSecret, request.scope, 32));
 }
 
-function encrypt(response: StoredResponse, request: IdempotentRequest): string {
+function encrypt(response: StoredResponse, request: IdempotentRequest, serverSecret: Buffer): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', cipherKey(request), iv);
+  const cipher = createCipheriv('aes-256-gcm', cipherKey(request, serverSecret), iv);
   const data = Buffer.concat([cipher.update(JSON.stringify(response), 'utf8'), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64');
 }
 
-function decrypt(stored: string, request: IdempotentRequest): StoredResponse {
+/** The stored response, or undefined when it does not open with this server secret. */
+function decrypt(stored: string, request: IdempotentRequest, serverSecret: Buffer): StoredResponse | undefined {
+  try {
+    return open(stored, request, serverSecret);
+  } catch {
+    return undefined;
+  }
+}
+
+function open(stored: string, request: IdempotentRequest, serverSecret: Buffer): StoredResponse {
   const raw = Buffer.from(stored, 'base64');
-  const decipher = createDecipheriv('aes-256-gcm', cipherKey(request), raw.subarray(0, 12));
+  const decipher = createDecipheriv('aes-256-gcm', cipherKey(request, serverSecret), raw.subarray(0, 12));
   decipher.setAuthTag(raw.subarray(12, 28));
   return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as StoredResponse;
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
 /** Prefix of a sealed value (format version 1). */
 const PREFIX = 'sb1.';
@@ -83,6 +83,14 @@ export class SecretBox {
     } catch {
       throw new SecretBoxError(`sealed value does not authenticate with key ${keyId} (changed, or belongs to another record)`);
     }
+  }
+
+  /**
+   * A 32-byte key for another purpose, derived from the current key (HKDF-SHA256): a server
+   * secret to mix into keys that must not be computable from client input alone.
+   */
+  derive(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.keys.get(this.currentKeyId)!, Buffer.alloc(0), purpose, KEY_BYTES));
   }
 
   /** Whether `sealed` was sealed with the current key (else `open` + `seal` moves it there). */
