@@ -9,7 +9,8 @@ import { acquisitionSchema, trafficSchema } from '../../libs/agent-data/src/cata
 import { capabilitiesSchema, manifestSchema, quickstartSchema } from '../../libs/agent-data/src/catalog/capabilities.documents.js';
 import { catalogSchema } from '../../libs/agent-data/src/catalog/catalog.document.js';
 import { guidanceSchema } from '../../libs/agent-data/src/catalog/guidance.document.js';
-import { AgentsInformationController } from '../../libs/agent-data/src/catalog/http/agents-information.http.controller.js';
+import { GetStatusHandler } from '../../libs/agent-data/src/catalog/get-status/get-status.handler.js';
+import { GetStatusQuery } from '../../libs/agent-data/src/catalog/get-status/get-status.query.js';
 import { leadsInfoSchema } from '../../libs/agent-data/src/catalog/leads/leads-info.document.js';
 import { leadReceivedSchema } from '../../libs/agent-data/src/catalog/leads/submit-lead/submit-lead.schema.js';
 import { conversionSchema, growthSchema, offersSchema, valueProofSchema } from '../../libs/agent-data/src/catalog/purchase.documents.js';
@@ -260,12 +261,12 @@ describe('agent catalogue with SVC_PUBLIC_URL and meter price overrides', () => 
   });
 });
 
-describe('GET /agents/status with a key', () => {
+describe('GET /agents/status with a key (the status query)', () => {
   const config = loadConfig({ SVC_PUBLIC_URL: 'https://agents.example.com' });
   const catalog = new CatalogContextProvider(config, new FakeClock(NOW));
   const stores = { ping: async () => undefined } as never;
   const controller = (provider: AgentAccountStatusProvider | undefined) =>
-    new AgentsInformationController(
+    new GetStatusHandler(
       catalog,
       {
         get: (token: unknown) => {
@@ -287,10 +288,10 @@ describe('GET /agents/status with a key', () => {
         return { authenticated: true, account: { id: 'acct_1' }, balance_usd: 12.5 };
       },
     };
-    const keyed = (await controller(provider).getStatus(request({ 'x-api-key': 'svc_test_x' }))) as any;
+    const keyed = (await controller(provider).execute(new GetStatusQuery(request({ 'x-api-key': 'svc_test_x' })))) as any;
     statusSchema.parse(keyed);
     assert.deepEqual([keyed.data.authenticated, keyed.data.account, keyed.data.balance_usd, keyed.data.status], [true, { id: 'acct_1' }, 12.5, 'operational']);
-    const anonymous = (await controller(provider).getStatus(request({}))) as any;
+    const anonymous = (await controller(provider).execute(new GetStatusQuery(request({})))) as any;
     assert.equal(anonymous.data.authenticated, false);
     assert.equal(anonymous.data.balance_usd, undefined);
     assert.deepEqual(calls, ['svc_test_x']);
@@ -302,8 +303,8 @@ describe('GET /agents/status with a key', () => {
         throw Object.assign(new Error('bad key'), { status: 401 });
       },
     };
-    await assert.rejects(controller(refusing).getStatus(request({ authorization: 'Bearer nope' })), /bad key/);
-    const none = (await controller(undefined).getStatus(request({ 'x-api-key': 'svc_test_x' }))) as any;
+    await assert.rejects(controller(refusing).execute(new GetStatusQuery(request({ authorization: 'Bearer nope' }))), /bad key/);
+    const none = (await controller(undefined).execute(new GetStatusQuery(request({ 'x-api-key': 'svc_test_x' })))) as any;
     assert.equal(none.data.authenticated, false);
     assert.equal(none.data.links.catalog, 'https://agents.example.com/api/v1/agents/catalog');
   });

@@ -32,6 +32,10 @@ export { buildLeadsInfo } from './catalog/leads/leads-info.document.js';
 export { buildRegistryIndex, buildRegistryPack, openAiFunctionName } from './catalog/registry-pack.document.js';
 export * from './catalog/leads/lead.events.js';
 export { CatalogModule } from './catalog/catalog.module.js';
+export { GetInformationDocumentQuery, INFORMATION_DOCUMENTS, type InformationDocument } from './catalog/get-document/get-document.query.js';
+export { GetGuidanceQuery } from './catalog/get-guidance/get-guidance.query.js';
+export { GetStatusQuery } from './catalog/get-status/get-status.query.js';
+export { GetRegistryPackQuery } from './catalog/get-registry-pack/get-registry-pack.query.js';
 // Accounts, credits, metering and payments (issue 6, items 1–5).
 export { AgentBillingModule, paymentProviderFor } from './agent-billing.module.js';
 export { AgentAuth, AgentAuthenticator, AgentKeyGuard, CurrentAgent, agentKeyFrom, type AgentPrincipal, type AgentRequest } from './auth/agent-auth.js';

@@ -1,7 +1,14 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { CatalogContextProvider } from './catalog-context.provider.js';
-import { AgentsInformationController } from './http/agents-information.http.controller.js';
+import { GetInformationDocumentHandler } from './get-document/get-document.handler.js';
+import { GetInformationDocumentController } from './get-document/get-document.http.controller.js';
+import { GetGuidanceHandler } from './get-guidance/get-guidance.handler.js';
+import { GetGuidanceController } from './get-guidance/get-guidance.http.controller.js';
+import { GetRegistryPackHandler } from './get-registry-pack/get-registry-pack.handler.js';
+import { GetRegistryPackController } from './get-registry-pack/get-registry-pack.http.controller.js';
+import { GetStatusHandler } from './get-status/get-status.handler.js';
+import { GetStatusController } from './get-status/get-status.http.controller.js';
 import { SubmitLeadHandler } from './leads/submit-lead/submit-lead.handler.js';
 import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.controller.js';
 
@@ -12,8 +19,15 @@ import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.contr
  */
 @Module({
   imports: [CqrsModule.forRoot()],
-  controllers: [AgentsInformationController, SubmitLeadController],
-  providers: [CatalogContextProvider, SubmitLeadHandler],
+  controllers: [GetInformationDocumentController, GetGuidanceController, GetStatusController, GetRegistryPackController, SubmitLeadController],
+  providers: [
+    CatalogContextProvider,
+    GetInformationDocumentHandler,
+    GetGuidanceHandler,
+    GetStatusHandler,
+    GetRegistryPackHandler,
+    SubmitLeadHandler,
+  ],
   exports: [CatalogContextProvider],
 })
 export class CatalogModule {}

@@ -1,0 +1,24 @@
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { REGISTRY_TARGETS, type RegistryTarget } from '../agent-surface.js';
+import type { AgentEnvelope } from '../catalog-context.js';
+import { CatalogContextProvider } from '../catalog-context.provider.js';
+import { agentError } from '../error-catalog.js';
+import { buildRegistryIndex, buildRegistryPack } from '../registry-pack.document.js';
+import { GetRegistryPackQuery } from './get-registry-pack.query.js';
+
+const isTarget = (target: string): target is RegistryTarget => (REGISTRY_TARGETS as readonly string[]).includes(target);
+
+@QueryHandler(GetRegistryPackQuery)
+export class GetRegistryPackHandler implements IQueryHandler<GetRegistryPackQuery, AgentEnvelope<unknown>> {
+  constructor(private readonly catalog: CatalogContextProvider) {}
+
+  execute({ target, origin }: GetRegistryPackQuery): Promise<AgentEnvelope<unknown>> {
+    if (target === undefined) return Promise.resolve(this.catalog.document('registry-index', origin, buildRegistryIndex));
+    if (!isTarget(target)) {
+      throw agentError('REGISTRY_TARGET_NOT_FOUND', `No registry pack for "${target}"; targets: ${REGISTRY_TARGETS.join(', ')}.`, {
+        targets: [...REGISTRY_TARGETS],
+      });
+    }
+    return Promise.resolve(this.catalog.document(`registry-pack ${target}`, origin, (ctx) => buildRegistryPack(ctx, target)));
+  }
+}
