@@ -5,7 +5,12 @@ import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGen
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { AgentAccounts } from './accounts/agent-accounts.js';
 import { OpenAgentAccountHandler } from './accounts/commands/open-agent-account/open-agent-account.handler.js';
-import { AgentKeysController } from './accounts/http/keys.http.controller.js';
+import { CreateAgentKeyHandler } from './accounts/create-key/create-key.handler.js';
+import { CreateAgentKeyController } from './accounts/create-key/create-key.http.controller.js';
+import { ListAgentKeysHandler } from './accounts/list-keys/list-keys.handler.js';
+import { ListAgentKeysController } from './accounts/list-keys/list-keys.http.controller.js';
+import { RevokeAgentKeyHandler } from './accounts/revoke-key/revoke-key.handler.js';
+import { RevokeAgentKeyController } from './accounts/revoke-key/revoke-key.http.controller.js';
 import { PayController } from './accounts/http/pay.http.controller.js';
 import { AccountStatusService } from './accounts/status/account-status.service.js';
 import { AgentAuthenticator, AgentKeyGuard, AgentRateLimiter } from './auth/agent-auth.js';
@@ -54,7 +59,15 @@ class RawBodyInstaller implements OnModuleInit {
 @Global()
 @Module({
   imports: [CqrsModule.forRoot()],
-  controllers: [PayController, AgentKeysController, BillingController, StripeWebhookController, SandboxController],
+  controllers: [
+    PayController,
+    CreateAgentKeyController,
+    ListAgentKeysController,
+    RevokeAgentKeyController,
+    BillingController,
+    StripeWebhookController,
+    SandboxController,
+  ],
   providers: [
     {
       provide: PAYMENT_PROVIDER,
@@ -77,6 +90,9 @@ class RawBodyInstaller implements OnModuleInit {
     AutopayRunner,
     Idempotency,
     OpenAgentAccountHandler,
+    CreateAgentKeyHandler,
+    ListAgentKeysHandler,
+    RevokeAgentKeyHandler,
     AccountStatusService,
     { provide: AGENT_ACCOUNT_STATUS, useExisting: AccountStatusService },
   ],

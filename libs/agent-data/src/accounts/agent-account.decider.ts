@@ -31,6 +31,12 @@ export type AgentAccountState =
       customers: Partial<Record<PaymentProviderName, string>>;
       paymentMethods: SavedPaymentMethod[];
       checkoutSessions: number;
+      /**
+       * The active keys as this stream knows them: the set after its last key event, or null
+       * for an account opened before keys were recorded here (the handler then passes the set
+       * the read model shows, once; from the first key event on the stream is the authority).
+       */
+      activeKeyIds: string[] | null;
     };
 
 export type AgentAccountCommand =
@@ -69,7 +75,13 @@ export type AgentAccountCommand =
       keyId: string | null;
       purpose: CheckoutPurpose;
       now: Date;
-    };
+    }
+  | { type: 'RecordAgentKeyIssued'; keyId: string; knownActiveKeyIds: string[]; now: Date }
+  /**
+   * Never leaves the account without an active key: revocations are decided on this stream,
+   * one at a time (expected revision), so two keys revoking each other at once cannot both win.
+   */
+  | { type: 'RevokeAgentKey'; keyId: string; knownActiveKeyIds: string[]; now: Date };
 
 function open(state: AgentAccountState): Extract<AgentAccountState, { status: 'open' }> {
   if (state.status !== 'open') throw Errors.notFound('No such agent account.', 'ACCOUNT_NOT_FOUND');
@@ -98,6 +110,7 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
           customers: {},
           paymentMethods: [],
           checkoutSessions: 0,
+          activeKeyIds: null,
         };
       }
       case 'PaymentCustomerLinked':
@@ -119,6 +132,9 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
       }
       case 'CheckoutSessionOpened':
         return state.status === 'open' ? { ...state, checkoutSessions: state.checkoutSessions + 1 } : state;
+      case 'AgentKeyIssued':
+      case 'AgentKeyRevoked':
+        return state.status === 'open' ? { ...state, activeKeyIds: [...event.data.active_key_ids] } : state;
       default:
         return assertNever(event);
     }
@@ -192,8 +208,31 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
           },
         ];
       }
+      case 'RecordAgentKeyIssued': {
+        const s = open(state);
+        const active = s.activeKeyIds ?? command.knownActiveKeyIds.filter((id) => id !== command.keyId);
+        if (s.activeKeyIds?.includes(command.keyId)) return [];
+        return [
+          {
+            type: 'AgentKeyIssued',
+            data: { account_id: s.accountId, key_id: command.keyId, active_key_ids: [...active, command.keyId], issued_at: at },
+          },
+        ];
+      }
+      case 'RevokeAgentKey': {
+        const s = open(state);
+        const active = s.activeKeyIds ?? command.knownActiveKeyIds;
+        // Not an active key of this account: nothing to decide here (the key's own stream answers).
+        if (!active.includes(command.keyId)) return [];
+        const remaining = active.filter((id) => id !== command.keyId);
+        if (remaining.length === 0) throw lastActiveKey();
+        return [{ type: 'AgentKeyRevoked', data: { account_id: s.accountId, key_id: command.keyId, active_key_ids: remaining, revoked_at: at } }];
+      }
       default:
         return assertNever(command);
     }
   },
 };
+
+export const lastActiveKey = () =>
+  Errors.conflict('This is the account’s only active key; create another (POST /api/v1/agents/keys) before revoking it.', 'LAST_ACTIVE_KEY');

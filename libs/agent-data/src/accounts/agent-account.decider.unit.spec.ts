@@ -72,4 +72,46 @@ describe('agent account decider', () => {
           data: { account_id: 'acct_1', provider: 'stripe', session_id: 'cs_1', pack_id: 'pack_99', amount_cents: 9900, credits_cents: 11000, key_id: 'key_1', purpose: 'starter', opened_at: at },
         },
       ]));
+
+  describe('active keys: never revoke the last one', () => {
+    const issued = (keyId: string, active: string[]): AgentAccountEvent => ({
+      type: 'AgentKeyIssued',
+      data: { account_id: 'acct_1', key_id: keyId, active_key_ids: active, issued_at: at },
+    });
+    const revoked = (keyId: string, active: string[]): AgentAccountEvent => ({
+      type: 'AgentKeyRevoked',
+      data: { account_id: 'acct_1', key_id: keyId, active_key_ids: active, revoked_at: at },
+    });
+    const revoke = (keyId: string, known: string[] = []): AgentAccountCommand => ({ type: 'RevokeAgentKey', keyId, knownActiveKeyIds: known, now });
+    const issue = (keyId: string, known: string[] = []): AgentAccountCommand => ({ type: 'RecordAgentKeyIssued', keyId, knownActiveKeyIds: known, now });
+
+    it('records issued keys as the active set; the same key twice changes nothing', () => {
+      spec.given([opened]).when(issue('key_a')).then([issued('key_a', ['key_a'])]);
+      spec.given([opened, issued('key_a', ['key_a'])]).when(issue('key_b')).then([issued('key_b', ['key_a', 'key_b'])]);
+      spec.given([opened, issued('key_a', ['key_a'])]).when(issue('key_a')).then([]);
+    });
+
+    it('revokes a key while another stays active, and refuses the last one (409 LAST_ACTIVE_KEY)', () => {
+      const two = [opened, issued('key_a', ['key_a']), issued('key_b', ['key_a', 'key_b'])];
+      spec.given(two).when(revoke('key_a')).then([revoked('key_a', ['key_b'])]);
+      spec.given([...two, revoked('key_a', ['key_b'])]).when(revoke('key_b')).thenThrows((e) => e.code === 'LAST_ACTIVE_KEY' && e.status === 409);
+    });
+
+    it('two keys revoking each other: whichever is decided second sees the first and is refused', () => {
+      const two = [opened, issued('key_a', ['key_a']), issued('key_b', ['key_a', 'key_b'])];
+      // key_a revokes key_b first; key_b's revocation of key_a is then decided on that history.
+      spec.given([...two, revoked('key_b', ['key_a'])]).when(revoke('key_a')).thenThrows((e) => e.code === 'LAST_ACTIVE_KEY');
+    });
+
+    it('an account opened before key events takes the known set once; from then on its own history decides', () => {
+      spec.given([opened]).when(revoke('key_a', ['key_a', 'key_b'])).then([revoked('key_a', ['key_b'])]);
+      spec.given([opened]).when(revoke('key_a', ['key_a'])).thenThrows((e) => e.code === 'LAST_ACTIVE_KEY');
+      // The stream's set wins over a stale known set.
+      spec.given([opened, revoked('key_a', ['key_b'])]).when(revoke('key_b', ['key_a', 'key_b'])).thenThrows((e) => e.code === 'LAST_ACTIVE_KEY');
+    });
+
+    it('a key the account does not hold active is not decided here (its own stream answers)', () => {
+      spec.given([opened, issued('key_a', ['key_a'])]).when(revoke('key_other')).then([]);
+    });
+  });
 });

@@ -53,11 +53,28 @@ export type AgentAccountEvent =
         purpose: CheckoutPurpose;
         opened_at: string;
       };
+    }
+  | {
+      /** A key of the account was issued; `active_key_ids` is the whole active set after it. */
+      type: 'AgentKeyIssued';
+      data: { account_id: string; key_id: string; active_key_ids: string[]; issued_at: string };
+    }
+  | {
+      /** A key of the account is being revoked; `active_key_ids` is the active set after it. */
+      type: 'AgentKeyRevoked';
+      data: { account_id: string; key_id: string; active_key_ids: string[]; revoked_at: string };
     };
 
 /** Why a hosted checkout was opened: the starter checkout of a new key, a checkout link, a top-up. */
 export type CheckoutPurpose = 'starter' | 'checkout_link' | 'topup';
 
-export const AGENT_ACCOUNT_EVENT_TYPES: AgentAccountEvent['type'][] = ['AgentAccountOpened', 'PaymentCustomerLinked', 'PaymentMethodAttached', 'CheckoutSessionOpened'];
+export const AGENT_ACCOUNT_EVENT_TYPES: AgentAccountEvent['type'][] = [
+  'AgentAccountOpened',
+  'PaymentCustomerLinked',
+  'PaymentMethodAttached',
+  'CheckoutSessionOpened',
+  'AgentKeyIssued',
+  'AgentKeyRevoked',
+];
 
 export const agentAccountStream = (accountId: string) => `agentaccount-${accountId}`;

@@ -114,6 +114,13 @@ export class PaymentFulfilment {
     } catch (error) {
       if (!(error instanceof AppError && error.code === 'KEY_EXISTS')) throw error;
     }
+    // The account's stream knows its keys (LAST_ACTIVE_KEY); recording the same key twice is a no-op.
+    await this.accounts.decide(claim.account_id, {
+      type: 'RecordAgentKeyIssued',
+      keyId: claim.key_id,
+      knownActiveKeyIds: [],
+      now: this.clock.now(),
+    });
     this.logger.log(`checkout ${checkout.sessionId} opened account ${claim.account_id}`);
     return { accountId: claim.account_id, keyId: claim.key_id };
   }

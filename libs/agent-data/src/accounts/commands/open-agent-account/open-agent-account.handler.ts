@@ -56,6 +56,8 @@ export class OpenAgentAccountHandler implements ICommandHandler<OpenAgentAccount
         creator: { operator: true },
       }),
     );
+    // From its first key on, the account's stream knows its active keys (LAST_ACTIVE_KEY).
+    await this.accounts.decide(accountId, { type: 'RecordAgentKeyIssued', keyId: key.id, knownActiveKeyIds: [], now });
     const checkout = await this.checkouts.open({
       accountId,
       keyId: key.id,
