@@ -3,7 +3,6 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '#kernel';
-import { deciderSpec } from '#kernel/testing';
 import { publicBaseUrl } from '#http';
 import {
   AGENT_ERRORS,
@@ -21,7 +20,6 @@ import {
   STARTER_PACK_ID,
   type CatalogContext,
 } from '#agent-data';
-import { leadDecider } from '../../libs/agent-data/src/catalog/leads/lead.decider.js';
 import { buildQuickstart } from '../../libs/agent-data/src/catalog/capabilities.documents.js';
 
 const BASE = 'https://api.example.test';
@@ -321,46 +319,6 @@ describe('error catalogue', () => {
       assert.ok(entry, `${code} is answered on the agent surface but missing from libs/agent-data/src/catalog/error-catalog.ts`);
       if (status !== undefined) assert.equal(entry.status, status, `status of ${code}`);
     }
-  });
-});
-
-describe('lead decider', () => {
-  const spec = deciderSpec(leadDecider);
-  const now = new Date('2026-03-01T10:00:00.000Z');
-
-  it('records a new lead with the pilot terms and defaults', () => {
-    spec
-      .given([])
-      .when({ type: 'SubmitLead', leadId: 'lead_1', contactEmail: ' Ops@Example.com ', useCase: 'screen deals', now })
-      .then([
-        {
-          type: 'OperatorPilotLeadSubmitted',
-          data: {
-            lead_id: 'lead_1',
-            contact_email: 'ops@example.com',
-            company: null,
-            agent_name: null,
-            use_case: 'screen deals',
-            objective: 'operator_pilot',
-            pack_id: 'pack_2499',
-            expected_monthly_calls: null,
-            message: null,
-            source_ref: null,
-            pilot_days: 14,
-            submitted_at: '2026-03-01T10:00:00.000Z',
-          },
-        },
-      ]);
-  });
-
-  it('funds an enterprise lead with pack_10000 unless a pack is named, and refuses a second submit on the same id', () => {
-    const given = spec.given([]);
-    const events = leadDecider.decide({ type: 'SubmitLead', leadId: 'lead_2', contactEmail: 'a@b.co', objective: 'enterprise', now }, leadDecider.initialState);
-    assert.equal(events[0]!.data.pack_id, 'pack_10000');
-    given.when({ type: 'SubmitLead', leadId: 'lead_2', contactEmail: 'a@b.co', objective: 'enterprise', packId: 'pack_499', now }).then([
-      { ...events[0]!, data: { ...events[0]!.data, pack_id: 'pack_499' } },
-    ]);
-    spec.given(events).when({ type: 'SubmitLead', leadId: 'lead_2', contactEmail: 'a@b.co', now }).thenThrows((e) => e.status === 409);
   });
 });
 

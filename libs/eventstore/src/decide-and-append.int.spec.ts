@@ -31,6 +31,23 @@ describe('decideAndAppend (load stream → fold → decide → append with the e
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('decides first on a state the caller knows (no read), and reads the stream after a conflict', async () => {
+    let reads = 0;
+    const counting = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'readStream') return (...args: Parameters<EventStore['readStream']>) => (reads++, target.readStream(...args));
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const fresh = await decideAndAppend(counting, 'counter-known', counter, { type: 'Increment', max: 10 }, { known: { state: { value: 0 }, revision: null } });
+    assert.equal(fresh.revision, 0);
+    assert.equal(reads, 0, 'a stream known to be new is not read');
+    // A wrong guess (the stream exists now): the append conflicts, the stream is read, the decision is made again.
+    const again = await decideAndAppend(counting, 'counter-known', counter, { type: 'Increment', max: 10 }, { known: { state: { value: 0 }, revision: null } });
+    assert.deepEqual(again.state, { value: 2 });
+    assert.equal(reads, 1);
+  });
+
   it('creates the stream (no_stream), then appends at the exact revision, returning position and state', async () => {
     const first = await decideAndAppend(store, 'counter-a', counter, { type: 'Increment', max: 10 }, { metadata: { request_id: 'r1' } });
     assert.deepEqual(first.events, [{ type: 'Incremented', data: { value: 1 } }]);

@@ -13,7 +13,7 @@ export interface LoadedState<S> {
   revision: number | null;
 }
 
-export interface DecideAndAppendOptions {
+export interface DecideAndAppendOptions<S = unknown> {
   /** Stored with every new event (request id, causation, ...). */
   metadata?: Record<string, unknown>;
   /**
@@ -21,6 +21,12 @@ export interface DecideAndAppendOptions {
    * between (WrongExpectedRevisionError). Default 3; the last conflict is thrown (→ 409).
    */
   retries?: number;
+  /**
+   * The state the caller already holds, used for the first decision instead of reading the
+   * stream (an importer that knows a stream is new saves a read per record). A conflict reads
+   * the stream as usual.
+   */
+  known?: LoadedState<S>;
 }
 
 export interface DecideAndAppendResult<E, S> {
@@ -59,11 +65,11 @@ export async function decideAndAppend<C, E extends DomainEvent, S>(
   stream: string,
   decider: Decider<C, E, S>,
   command: C,
-  options: DecideAndAppendOptions = {},
+  options: DecideAndAppendOptions<S> = {},
 ): Promise<DecideAndAppendResult<E, S>> {
   const retries = options.retries ?? 3;
   for (let attempt = 0; ; attempt++) {
-    const { state, revision } = await loadState(store, stream, decider);
+    const { state, revision } = attempt === 0 && options.known ? options.known : await loadState(store, stream, decider);
     const events = decider.decide(command, state);
     if (events.length === 0) return { events, state, position: null, revision };
     try {

@@ -1,12 +1,13 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
-import { EVENT_STORE, type EventStore, WrongExpectedRevisionError } from '#eventstore';
-import { DEMO_DATA_STREAM, type DemoDataEvent } from '../company.events.js';
+import { decideAndAppend, EVENT_STORE, type EventStore, loadState } from '#eventstore';
+import { DEMO_DATA_STREAM } from '../company.events.js';
 import { COMPANY_STREAM_PREFIX } from '../company.profile.js';
 import { CompanyImporter, type ImportSummary } from '../import/company-importer.js';
 import { valueRecords } from '../import/record-sources.js';
 import { DEMO_COUNT, DEMO_SEED, demoCompanies } from './demo-companies.js';
+import { demoDataDecider } from './demo-data.decider.js';
 
 export type SeedOutcome =
   | { kind: 'seeded'; summary: ImportSummary }
@@ -20,8 +21,9 @@ export type SeedOutcome =
  * (fixed seed) unless SVC_DEMO_DATA=false, so a first `npm start` answers with real-looking data.
  *
  * - Runs in the background once the HTTP server listens: start-up is not delayed.
- * - Race-free across processes: the first to append `DemoCompaniesClaimed` to `demo-companies`
- *   with `no_stream` seeds; the others see the stream and stop.
+ * - Race-free across processes: the claim is a decision (demo-data.decider.ts) appended with
+ *   the expected revision; a process that loses the race re-decides on the winner's claim and
+ *   stops.
  * - Once per store: `DemoCompaniesSeeded` marks it done. A process stopped mid-way leaves the
  *   claim alone; the next start resumes with the claim's seed and day, and the import appends
  *   only what is missing (records already stored are unchanged).
@@ -75,53 +77,40 @@ export class DemoDataSeeder implements OnApplicationBootstrap, BeforeApplication
 
   /** Seeds the store if it is fresh and nobody else does (see the class comment). */
   async seed(signal?: AbortSignal): Promise<SeedOutcome> {
-    let claim: Extract<DemoDataEvent, { type: 'DemoCompaniesClaimed' }>['data'] | null = null;
-    let revision: number | null = null;
-    for await (const e of this.events.readStream(DEMO_DATA_STREAM)) {
-      const event = { type: e.type, data: e.data } as DemoDataEvent;
-      if (event.type === 'DemoCompaniesSeeded' || event.type === 'DemoCompaniesSkipped') return { kind: 'done-before' };
-      if (event.type === 'DemoCompaniesClaimed') claim = event.data;
-      revision = e.revision;
-    }
+    const { state } = await loadState(this.events, DEMO_DATA_STREAM, demoDataDecider);
+    if (state.status === 'done') return { kind: 'done-before' };
+    let claim = state.status === 'claimed' ? state.claim : null;
     if (!claim) {
-      const now = this.clock.now();
-      if (await this.hasCompanies()) {
-        await this.appendOnce({ type: 'DemoCompaniesSkipped', data: { reason: 'the store already has companies', at: now.toISOString() } }, 'no_stream');
-        return { kind: 'not-fresh' };
-      }
-      claim = { seed: DEMO_SEED, count: DEMO_COUNT, as_of: now.toISOString().slice(0, 10), at: now.toISOString() };
-      const claimed = await this.appendOnce({ type: 'DemoCompaniesClaimed', data: claim }, 'no_stream');
-      if (!claimed) return { kind: 'claimed-elsewhere' };
-      revision = 0;
+      const storeHasCompanies = await this.hasCompanies();
+      const result = await decideAndAppend(this.events, DEMO_DATA_STREAM, demoDataDecider, {
+        type: 'ClaimDemoData',
+        storeHasCompanies,
+        seed: DEMO_SEED,
+        count: DEMO_COUNT,
+        now: this.clock.now(),
+      });
+      const ours = result.events[0];
+      if (ours?.type === 'DemoCompaniesSkipped') return { kind: 'not-fresh' };
+      if (ours?.type !== 'DemoCompaniesClaimed') return { kind: 'claimed-elsewhere' };
+      claim = ours.data;
     }
     const summary = await this.importer.run(valueRecords(demoCompanies({ seed: claim.seed, count: claim.count, asOf: claim.as_of })), {
       source: 'demo',
       ...(signal ? { signal } : {}),
     });
     if (signal?.aborted) return { kind: 'aborted' };
-    await this.appendOnce(
-      {
-        type: 'DemoCompaniesSeeded',
-        data: { seed: claim.seed, count: claim.count, imported: summary.imported, updated: summary.updated, unchanged: summary.unchanged, at: this.clock.now().toISOString() },
-      },
-      revision ?? 0,
-    );
+    await decideAndAppend(this.events, DEMO_DATA_STREAM, demoDataDecider, {
+      type: 'CompleteDemoData',
+      imported: summary.imported,
+      updated: summary.updated,
+      unchanged: summary.unchanged,
+      now: this.clock.now(),
+    });
     return { kind: 'seeded', summary };
   }
 
   private async hasCompanies(): Promise<boolean> {
     for await (const _ of this.events.readAll({ filter: { streamPrefixes: [COMPANY_STREAM_PREFIX] }, maxCount: 1 })) return true;
     return false;
-  }
-
-  /** Appends unless another process changed the stream first (then false). */
-  private async appendOnce(event: DemoDataEvent, expected: 'no_stream' | number): Promise<boolean> {
-    try {
-      await this.events.append(DEMO_DATA_STREAM, [event], expected);
-      return true;
-    } catch (error) {
-      if (error instanceof WrongExpectedRevisionError) return false;
-      throw error;
-    }
   }
 }

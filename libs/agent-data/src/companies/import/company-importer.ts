@@ -1,7 +1,7 @@
 import type { Clock } from '#kernel';
-import { type EventStore, type ExpectedRevision, loadState, WrongExpectedRevisionError } from '#eventstore';
+import { decideAndAppend, type EventStore } from '#eventstore';
 import { checkCompanyRecord } from '../company-record.schema.js';
-import { companyDecider, type CompanyCommand, type CompanyState } from '../company.decider.js';
+import { companyDecider, type CompanyCommand } from '../company.decider.js';
 import type { CompanyEvent } from '../company.events.js';
 import { COMPANY_STREAM_PREFIX, type CompanyProfileData, companyIdFor, companyStream, profileHash } from '../company.profile.js';
 import type { SourceRecord } from './record-sources.js';
@@ -145,27 +145,15 @@ export class CompanyImporter {
   }
 
   private async write(id: string, profile: CompanyProfileData, hash: string, known: Known | null, at: Date, source: string): Promise<Outcome> {
-    const stream = companyStream(id);
     const command: CompanyCommand = { type: 'ImportCompany', companyId: id, profile, source, at, contentHash: hash };
-    let state: CompanyState = companyDecider.initialState;
-    let expected: ExpectedRevision = 'no_stream';
-    // A changed company: its stored profile is needed to tell what changed.
-    if (known) ({ state, expected } = await this.load(stream));
-    for (let attempt = 0; ; attempt++) {
-      const events = companyDecider.decide(command, state);
-      if (events.length === 0) return { kind: 'unchanged', known: null };
-      try {
-        const result = await this.events.append(stream, events, expected);
-        return { kind: events[0]!.type === 'CompanyImported' ? 'imported' : 'updated', known: { revision: result.nextExpectedRevision, hash } };
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
-        ({ state, expected } = await this.load(stream));
-      }
-    }
-  }
-
-  private async load(stream: string): Promise<{ state: CompanyState; expected: ExpectedRevision }> {
-    const loaded = await loadState(this.events, stream, companyDecider);
-    return { state: loaded.state, expected: loaded.revision ?? 'no_stream' };
+    // A company never stored: its stream is new, no read needed. A changed one: its stored
+    // profile is read to tell what changed. decideAndAppend re-reads on a conflict.
+    const result = await decideAndAppend(this.events, companyStream(id), companyDecider, command, {
+      retries: MAX_CONFLICT_RETRIES,
+      ...(known ? {} : { known: { state: companyDecider.initialState, revision: null } }),
+    });
+    const first = result.events[0];
+    if (!first || result.revision === null) return { kind: 'unchanged', known: null };
+    return { kind: first.type === 'CompanyImported' ? 'imported' : 'updated', known: { revision: result.revision, hash } };
   }
 }
