@@ -9,3 +9,5 @@ export * from './money/money.js';
 export * from './secrets/secret-box.js';
 export * from './secrets/secret-keys.js';
 export * from './json/json-limits.js';
+export * from './async/maybe-promise.js';
+export * from './cache/bounded-cache.js';

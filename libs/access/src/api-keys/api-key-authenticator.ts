@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '#kernel';
+import { APP_CONFIG, type AppConfig, BoundedCache, type MaybePromise, whenReady } from '#kernel';
 import { parseApiKey } from '../keys/api-key-format.js';
 import { ProjectionStore } from '#projections';
 import { unauthorized } from '../auth/auth-errors.js';
@@ -15,16 +15,13 @@ export const KEY_CACHE_TTL_MS = 500;
 export const KEY_CACHE_WATCHED_TTL_MS = 60_000;
 /** Revocations remembered ahead of the read model (see revoked). */
 const REVOKED_MAX = 100_000;
-/** The cache is cleared when it grows past this (only live keys can fill it). */
+/** Keys held at most (only live keys can fill it); the oldest go first. */
 const KEY_CACHE_MAX = 50_000;
 
-interface CacheEntry {
-  doc: Pick<ApiKeyDoc, 'id' | 'account_id' | 'scopes' | 'surface' | 'environment' | 'key_hash' | 'revoked_at'> & {
-    /** The key's principal, made once (frozen: every request of the key shares it). */
-    principal?: ApiKeyPrincipal;
-  };
-  expires: number;
-}
+type CachedKey = Pick<ApiKeyDoc, 'id' | 'account_id' | 'scopes' | 'surface' | 'environment' | 'key_hash' | 'revoked_at'> & {
+  /** The key's principal, made once (frozen: every request of the key shares it). */
+  principal?: ApiKeyPrincipal;
+};
 
 const SURFACE_NAMES: Record<KeySurface, string> = { platform: 'the platform API (/v1)', agent: 'the agent data API (/api/v1)' };
 
@@ -38,12 +35,16 @@ const SURFACE_NAMES: Record<KeySurface, string> = { platform: 'the platform API 
  * key's value, so a cached request skips the checksum and the SHA-256 too; a revoke in this
  * process drops its entry at once (`revoked`). While ApiKeyRevocationWatch reports every
  * revocation of every process, entries live KEY_CACHE_WATCHED_TTL_MS. Failures throw 401 AppErrors.
+ * This is the one key cache of the process: both surfaces authenticate through it.
  */
 @Injectable()
 export class ApiKeyAuthenticator {
-  private readonly cache = new Map<string, CacheEntry>();
-  /** Keys revoked (here, or elsewhere as the watch reports) whose read-model document may not show it yet. */
-  private readonly revokedHere = new Set<string>();
+  private readonly cache = new BoundedCache<string, CachedKey>({ maxEntries: KEY_CACHE_MAX });
+  /**
+   * Keys revoked (here, or elsewhere as the watch reports) whose read-model document may not
+   * show it yet. Bounded: long before this many, the read model shows the older ones by itself.
+   */
+  private readonly revokedHere = new BoundedCache<string, true>({ maxEntries: REVOKED_MAX });
   private ttlMs = KEY_CACHE_TTL_MS;
 
   constructor(
@@ -57,13 +58,11 @@ export class ApiKeyAuthenticator {
    * parsing, hashing or promise: the path of nearly every request); otherwise a promise.
    * Failures of the synchronous path throw.
    */
-  authenticate(rawKey: string, surface: KeySurface): ApiKeyPrincipal | Promise<ApiKeyPrincipal> {
-    const doc = this.cached(rawKey);
-    if (doc) return this.principalOf(doc, surface);
-    return this.lookup(rawKey).then((found) => this.principalOf(found, surface));
+  authenticate(rawKey: string, surface: KeySurface): MaybePromise<ApiKeyPrincipal> {
+    return whenReady(this.cache.get(rawKey) ?? this.lookup(rawKey), (doc) => this.principalOf(doc, surface));
   }
 
-  private principalOf(doc: CacheEntry['doc'], surface: KeySurface): ApiKeyPrincipal {
+  private principalOf(doc: CachedKey, surface: KeySurface): ApiKeyPrincipal {
     if (doc.revoked_at !== null || this.revokedHere.has(doc.id)) throw unauthorized('REVOKED_KEY', 'The API key has been revoked.');
     if (doc.surface !== surface) {
       throw unauthorized('KEY_WRONG_SURFACE', `This key was issued for ${SURFACE_NAMES[doc.surface]} and is not accepted here.`);
@@ -82,9 +81,7 @@ export class ApiKeyAuthenticator {
 
   /** Refuse a key at once: it was just revoked (the read model follows). */
   revoked(keyId: string): void {
-    // Bounded: long before this many, the read model shows the older revocations by itself.
-    if (this.revokedHere.size >= REVOKED_MAX) this.revokedHere.clear();
-    this.revokedHere.add(keyId);
+    this.revokedHere.set(keyId, true);
     this.invalidate(keyId);
   }
 
@@ -99,16 +96,11 @@ export class ApiKeyAuthenticator {
 
   /** Forget what the cache holds about a key. */
   invalidate(keyId: string): void {
-    for (const [hash, entry] of this.cache) if (entry.doc.id === keyId) this.cache.delete(hash);
-  }
-
-  private cached(rawKey: string): CacheEntry['doc'] | undefined {
-    const entry = this.cache.get(rawKey);
-    return entry && entry.expires > performance.now() ? entry.doc : undefined;
+    this.cache.deleteWhere((doc) => doc.id === keyId);
   }
 
   /** Shape, checksum and environment first (no lookup for those), then the read model by hash. */
-  private async lookup(rawKey: string): Promise<CacheEntry['doc']> {
+  private async lookup(rawKey: string): Promise<CachedKey> {
     const parsed = parseApiKey(rawKey);
     if (!parsed.ok) {
       throw unauthorized(
@@ -119,7 +111,6 @@ export class ApiKeyAuthenticator {
     if (parsed.env !== this.config.env) {
       throw unauthorized('KEY_WRONG_ENVIRONMENT', `This is a ${parsed.env} key; this deployment accepts svc_${this.config.env}_ keys only.`);
     }
-    const now = performance.now();
     const { items } = await this.projections.collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION).find({ key_hash: parsed.hash }, { limit: 1 });
     const doc = items[0];
     if (!doc || !sameHash(doc.key_hash, parsed.hash)) {
@@ -129,21 +120,17 @@ export class ApiKeyAuthenticator {
     }
     // Once the read model shows the revocation, the local mark is no longer needed.
     if (doc.revoked_at !== null) this.revokedHere.delete(doc.id);
-    if (this.cache.size >= KEY_CACHE_MAX) this.cache.clear();
-    const entry: CacheEntry = {
-      doc: {
-        id: doc.id,
-        account_id: doc.account_id,
-        scopes: Object.freeze([...doc.scopes]) as string[],
-        surface: doc.surface,
-        environment: doc.environment,
-        key_hash: doc.key_hash,
-        revoked_at: doc.revoked_at,
-      },
-      expires: now + this.ttlMs,
+    const cached: CachedKey = {
+      id: doc.id,
+      account_id: doc.account_id,
+      scopes: Object.freeze([...doc.scopes]) as string[],
+      surface: doc.surface,
+      environment: doc.environment,
+      key_hash: doc.key_hash,
+      revoked_at: doc.revoked_at,
     };
-    this.cache.set(rawKey, entry);
-    return entry.doc;
+    this.cache.set(rawKey, cached, this.ttlMs);
+    return cached;
   }
 }
 

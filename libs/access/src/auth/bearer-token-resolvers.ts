@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { MaybePromise } from '#kernel';
 import { ApiKeyAuthenticator } from '../api-keys/api-key-authenticator.js';
 import { unauthorized } from './auth-errors.js';
 import type { Principal } from './principal.js';
@@ -44,7 +45,7 @@ export class BearerTokenResolvers {
   }
 
   /** The first resolver's principal: a value when every step answered at once, else a promise. */
-  resolve(token: string, from = 0): Principal | Promise<Principal> {
+  resolve(token: string, from = 0): MaybePromise<Principal> {
     for (let i = from; i < this.resolvers.length; i++) {
       const answer = this.resolvers[i]!.resolve(token);
       if (answer instanceof Promise) return answer.then((principal) => principal ?? this.resolve(token, i + 1));

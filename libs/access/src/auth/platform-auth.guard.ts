@@ -1,4 +1,5 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type MaybePromise, whenReady } from '#kernel';
 import { Reflector } from '@nestjs/core';
 import { PlatformRateLimiter } from '../rate-limits/platform-rate-limiter.js';
 import { unauthorized } from './auth-errors.js';
@@ -38,37 +39,30 @@ export class PlatformAuthGuard implements CanActivate {
   }
 
   /** Synchronous (no promise for Nest to await) when the key is cached and the counters are in memory. */
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+  canActivate(context: ExecutionContext): MaybePromise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<HttpRequest>();
     // Applied on both a controller and a route, it must authenticate and count once.
     if (request.principal) return true;
-    const principal = this.authenticate(request);
-    if (principal instanceof Promise) return principal.then((p) => this.admit(context, request, http.getResponse<HttpReply>(), p));
-    return this.admit(context, request, http.getResponse<HttpReply>(), principal);
+    return whenReady(this.authenticate(request), (principal) => this.admit(context, request, http.getResponse<HttpReply>(), principal));
   }
 
   /** Counts the authenticated request (D7 headers, 429), then checks the route's scope (403). */
-  private admit(context: ExecutionContext, request: HttpRequest, reply: HttpReply, principal: Principal): boolean | Promise<boolean> {
+  private admit(context: ExecutionContext, request: HttpRequest, reply: HttpReply, principal: Principal): MaybePromise<boolean> {
     request.principal = principal;
-    const counted = this.rateLimiter.enforce(principal, reply);
-    if (counted) {
-      return counted.then(() => {
-        this.scopes.assert(context, request, principal);
-        return true;
-      });
-    }
-    this.scopes.assert(context, request, principal);
-    return true;
+    return whenReady(this.rateLimiter.enforce(principal, reply), () => {
+      this.scopes.assert(context, request, principal);
+      return true;
+    });
   }
 
-  private authenticate(request: HttpRequest): Principal | Promise<Principal> {
+  private authenticate(request: HttpRequest): MaybePromise<Principal> {
     const header = request.headers.authorization;
     const authorization = Array.isArray(header) ? header[0] : header;
     // Only the header reaches passport: passport-http-bearer would also take `access_token`
     // from the body or query string, where keys end up in logs and caches.
     const outcome = this.strategy.authenticateRequest({ headers: authorization === undefined ? {} : { authorization } });
-    return outcome instanceof Promise ? outcome.then((o) => principalOf(o, authorization)) : principalOf(outcome, authorization);
+    return whenReady(outcome, (o) => principalOf(o, authorization));
   }
 }
 

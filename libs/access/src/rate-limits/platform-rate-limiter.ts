@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock } from '#kernel';
+import { CLOCK, type Clock, type MaybePromise, whenReady } from '#kernel';
 import type { Principal } from '../auth/principal.js';
 import { checkRateLimit, enforceDecision } from './rate-limit.policy.js';
 import { ACCOUNT_RATE_LIMITS, type AccountRateLimits, RATE_LIMIT_STORE, type RateLimits, type RateLimitStore } from './rate-limit.port.js';
@@ -28,13 +28,11 @@ export class PlatformRateLimiter {
   ) {}
 
   /** Undefined when it decided synchronously (limits cached, counters in memory), else a promise. */
-  enforce(principal: Principal, reply: Reply): Promise<void> | undefined {
-    const limits = this.cachedLimits(principal.accountId);
-    if (!limits) return this.limitsOf(principal.accountId).then((l) => this.decide(principal, l, reply));
-    return this.decide(principal, limits, reply);
+  enforce(principal: Principal, reply: Reply): MaybePromise<void> {
+    return whenReady(this.cachedLimits(principal.accountId) ?? this.limitsOf(principal.accountId), (limits) => this.decide(principal, limits, reply));
   }
 
-  private decide(principal: Principal, limits: RateLimits, reply: Reply): Promise<void> | undefined {
+  private decide(principal: Principal, limits: RateLimits, reply: Reply): MaybePromise<void> {
     return enforceDecision(checkRateLimit(this.store, principal.accountId, limits, this.clock.now()), reply);
   }
 

@@ -1,4 +1,4 @@
-import { AppError } from '#kernel';
+import { AppError, type MaybePromise, whenReady } from '#kernel';
 import { type RateLimits, windowStart, type RateLimitStore } from './rate-limit.port.js';
 
 export interface RateLimitDecision {
@@ -103,8 +103,14 @@ function decide(windows: readonly Window[], counts: number[], now: Date): RateLi
  * decision still to come (a remote counter store) is applied when it comes: the promise is
  * returned; a decision at hand returns undefined.
  */
-export function enforceDecision(decision: RateLimitDecision | Promise<RateLimitDecision>, reply: { header(name: string, value: string): unknown }): Promise<void> | undefined {
-  if (decision instanceof Promise) return decision.then((d) => enforceDecision(d, reply));
+export function enforceDecision(
+  decision: MaybePromise<RateLimitDecision>,
+  reply: { header(name: string, value: string): unknown },
+): MaybePromise<void> {
+  return whenReady(decision, (d) => apply(d, reply));
+}
+
+function apply(decision: RateLimitDecision, reply: { header(name: string, value: string): unknown }): undefined {
   reply.header('X-RateLimit-Limit', decision.headers['X-RateLimit-Limit']);
   reply.header('X-RateLimit-Remaining', decision.headers['X-RateLimit-Remaining']);
   reply.header('X-RateLimit-Reset', decision.headers['X-RateLimit-Reset']);

@@ -1,6 +1,6 @@
 import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Inject, Injectable, UseGuards } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
-import { type ApiKeyPrincipal, ApiKeyAuthenticator, ApiKeyUsageTracker, checkKeyRateLimit, enforceDecision, KEY_CACHE_TTL_MS, RATE_LIMIT_STORE, type RateLimitStore, unauthorized } from '#access';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock, type MaybePromise, whenReady } from '#kernel';
+import { type ApiKeyPrincipal, ApiKeyAuthenticator, checkKeyRateLimit, enforceDecision, RATE_LIMIT_STORE, type RateLimitStore, unauthorized } from '#access';
 
 /** Who an agent-surface request acts for: an agent key of the account. */
 export type AgentPrincipal = ApiKeyPrincipal;
@@ -28,62 +28,30 @@ export function agentKeyFrom(headers: AgentRequest['headers']): string | undefin
 }
 
 /**
- * Resolves agent keys with the platform's authenticator (lookup by SHA-256 in the shared
- * api-keys read model): a platform key here gets 401 KEY_WRONG_SURFACE (D1).
+ * Resolves agent keys with the access lib's authenticator (lookup by SHA-256 in the shared
+ * api-keys read model, its one key cache): a platform key here gets 401 KEY_WRONG_SURFACE (D1).
+ * A key revoked anywhere is refused as soon as that cache knows (at once in the revoking process,
+ * through the revocation watch elsewhere), with no second cache in front of it.
  */
-/** Keys resolved recently, by value: at most this many (cleared when full). */
-const CACHE_MAX = 50_000;
-
 @Injectable()
 export class AgentAuthenticator {
-  /**
-   * Principals of keys resolved in the last KEY_CACHE_TTL_MS, by key value, so the hot path of a
-   * paid call skips the checksum and SHA-256 (the platform authenticator caches by hash). Held
-   * in memory only, like the request that carried the key; the same staleness bound as the
-   * platform's cache, and `forget` drops a key at once when this process revokes it.
-   */
-  private readonly cache = new Map<string, { principal: AgentPrincipal; expires: number }>();
-
-  constructor(
-    private readonly keys: ApiKeyAuthenticator,
-    private readonly usage: ApiKeyUsageTracker,
-  ) {}
+  constructor(private readonly keys: ApiKeyAuthenticator) {}
 
   /**
    * The principal of the request; 401 when it has no key or a key that does not work here.
    * Synchronous for a key resolved recently (the hot path of a paid call), else a promise.
    */
-  require(request: AgentRequest): AgentPrincipal | Promise<AgentPrincipal> {
+  require(request: AgentRequest): MaybePromise<AgentPrincipal> {
     if (request.principal) return request.principal;
     const raw = agentKeyFrom(request.headers);
     if (raw === undefined) throw unauthorized('MISSING_AUTH', 'An API key is required: send it in the x-api-key header (or Authorization: Bearer).');
-    const now = performance.now();
-    const cached = this.cache.get(raw);
-    if (cached && cached.expires > now) {
-      this.usage.touch(cached.principal.keyId);
-      request.principal = cached.principal;
-      return cached.principal;
-    }
-    return this.resolve(request, raw, now);
-  }
-
-  private async resolve(request: AgentRequest, raw: string, now: number): Promise<AgentPrincipal> {
-    const principal = await this.keys.authenticate(raw, 'agent');
-    if (this.cache.size >= CACHE_MAX) this.cache.clear();
-    this.cache.set(raw, { principal, expires: now + KEY_CACHE_TTL_MS });
-    request.principal = principal;
-    return principal;
+    return whenReady(this.keys.authenticate(raw, 'agent'), (principal) => (request.principal = principal));
   }
 
   /** Like require, but a request without any key header is anonymous (undefined). */
   async optional(request: AgentRequest): Promise<AgentPrincipal | undefined> {
     if (agentKeyFrom(request.headers) === undefined) return undefined;
     return this.require(request);
-  }
-
-  /** Forget a key at once (this process revoked it). */
-  forget(keyId: string): void {
-    for (const [raw, entry] of this.cache) if (entry.principal.keyId === keyId) this.cache.delete(raw);
   }
 }
 
@@ -106,7 +74,7 @@ export class AgentRateLimiter {
   ) {}
 
   /** Undefined when it decided synchronously (counters in memory), else a promise. */
-  enforce(principal: AgentPrincipal, reply: Reply): Promise<void> | undefined {
+  enforce(principal: AgentPrincipal, reply: Reply): MaybePromise<void> {
     return enforceDecision(checkKeyRateLimit(this.store, principal.keyId, this.config.agentRateLimitPerMinute, this.clock.now()), reply);
   }
 }
@@ -120,20 +88,17 @@ export class AgentKeyGuard implements CanActivate {
   ) {}
 
   /** Synchronous (no promise for Nest to await) when the key is cached and the counters are in memory. */
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+  canActivate(context: ExecutionContext): MaybePromise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<AgentRequest & { rateLimited?: boolean }>();
-    const principal = this.auth.require(request);
-    if (principal instanceof Promise) return principal.then((p) => this.count(request, http.getResponse<Reply>(), p));
-    return this.count(request, http.getResponse<Reply>(), principal);
+    return whenReady(this.auth.require(request), (principal) => this.count(request, http.getResponse<Reply>(), principal));
   }
 
-  private count(request: AgentRequest & { rateLimited?: boolean }, reply: Reply, principal: AgentPrincipal): boolean | Promise<boolean> {
+  private count(request: AgentRequest & { rateLimited?: boolean }, reply: Reply, principal: AgentPrincipal): MaybePromise<boolean> {
     // Applied on a controller and a route, or by two decorators: counted once.
     if (request.rateLimited) return true;
     request.rateLimited = true;
-    const counted = this.limiter.enforce(principal, reply);
-    return counted ? counted.then(() => true) : true;
+    return whenReady(this.limiter.enforce(principal, reply), () => true);
   }
 }
 

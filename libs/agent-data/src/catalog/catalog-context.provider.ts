@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
+import { APP_CONFIG, type AppConfig, BoundedCache, CLOCK, type Clock } from '#kernel';
 import { publicBaseUrl, type RequestOrigin } from '#http';
 import { agentEnvelope, type AgentEnvelope, type CatalogContext } from './catalog-context.js';
 import { meterPrices, type MeterPrices } from './meters.js';
@@ -14,7 +14,7 @@ const MAX_CACHED_DOCUMENTS = 256;
 @Injectable()
 export class CatalogContextProvider {
   readonly prices: MeterPrices;
-  private readonly documents = new Map<string, unknown>();
+  private readonly documents = new BoundedCache<string, unknown>({ maxEntries: MAX_CACHED_DOCUMENTS });
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -40,14 +40,13 @@ export class CatalogContextProvider {
   /**
    * A fixed document (a pure function of the context) in a fresh envelope. Built once per
    * document and base URL: the prices, environment and limits do not change while the app
-   * runs. The cache is small and cleared when full, since base URLs come from Host headers.
+   * runs. The cache is bounded (oldest out), since base URLs come from Host headers.
    */
   document<T>(name: string, request: RequestOrigin | undefined, build: (ctx: CatalogContext) => T): AgentEnvelope<T> {
     const ctx = this.forRequest(request);
     const key = `${name} ${ctx.baseUrl}`;
     let data = this.documents.get(key) as T | undefined;
     if (data === undefined) {
-      if (this.documents.size >= MAX_CACHED_DOCUMENTS) this.documents.clear();
       data = build(ctx);
       this.documents.set(key, data);
     }

@@ -3,7 +3,6 @@ import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { RevokeApiKeyCommand } from '#access';
 import { CLOCK, type Clock } from '#kernel';
 import { ProjectionStore } from '#projections';
-import { AgentAuthenticator } from '../../auth/agent-auth.js';
 import { AgentAccounts } from '../agent-accounts.js';
 import { activeAgentKeyIds } from '../active-agent-keys.js';
 import { RevokeAgentKeyCommand } from './revoke-key.command.js';
@@ -11,7 +10,8 @@ import { RevokeAgentKeyCommand } from './revoke-key.command.js';
 /**
  * First the account decides (its stream holds the active key set, appended with the expected
  * revision: of two revocations racing to remove the last keys, the second re-decides on the
- * first's result and is refused), then the key itself is revoked. A crash between the two leaves
+ * first's result and is refused), then the key itself is revoked (which also drops it from the
+ * process's key cache at once). A crash between the two leaves
  * the key working and the account counting it as gone: the safe side (no lock-out).
  */
 @CommandHandler(RevokeAgentKeyCommand)
@@ -20,7 +20,6 @@ export class RevokeAgentKeyHandler implements ICommandHandler<RevokeAgentKeyComm
     private readonly accounts: AgentAccounts,
     private readonly commands: CommandBus,
     private readonly projections: ProjectionStore,
-    private readonly auth: AgentAuthenticator,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -31,6 +30,5 @@ export class RevokeAgentKeyHandler implements ICommandHandler<RevokeAgentKeyComm
     await this.commands.execute(
       new RevokeApiKeyCommand({ keyId, requester: { keyId: requester.keyId, accountId: requester.accountId, scopes: [...requester.scopes] } }),
     );
-    this.auth.forget(keyId);
   }
 }
