@@ -85,3 +85,37 @@ describe('behind a trusted proxy the client address comes from X-Forwarded-For; 
     assert.match(((await ceiling.json()) as { message: string }).message, /all clients together/);
   });
 });
+
+describe('the agent surface\'s anonymous writes carry the limits', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi({ env: { SVC_SIGNUP_LIMIT_PER_HOUR: '2', SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: '2' } });
+  });
+  after(async () => {
+    await api?.close();
+  });
+
+  it('POST /agents/pay and /agents/signup share the signup budget: the third account in the hour is refused', async () => {
+    const pay = () => fetch(`${api.url}/api/v1/agents/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const signup = () =>
+      fetch(`${api.url}/api/v1/agents/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ contact_email: 'a@example.com' }),
+      });
+    const answers = [await pay(), await signup(), await pay()];
+    assert.deepEqual(answers.slice(0, 2).map((r) => r.status), [201, 201]);
+    assert.equal(answers[2]!.status, 429);
+    const body = (await answers[2]!.json()) as { code: string; next_actions: unknown[]; type?: string };
+    assert.equal(body.code, 'RATE_LIMIT_EXCEEDED');
+    assert.ok(body.next_actions.length > 0);
+    assert.ok(answers[2]!.headers.get('retry-after'));
+  });
+
+  it('checkout links without a key are counted as anonymous writes', async () => {
+    const link = () => fetch(`${api.url}/api/v1/agents/checkout-link?pack_id=pack_29`, { headers: { accept: 'application/json' }, redirect: 'manual' });
+    const statuses = [(await link()).status, (await link()).status, (await link()).status];
+    assert.notEqual(statuses[0], 429);
+    assert.equal(statuses[2], 429);
+  });
+});

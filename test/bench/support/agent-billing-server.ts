@@ -32,7 +32,7 @@ async function api(accounts: number): Promise<void> {
     dataDir,
     imports: [PaidRoutesModule],
     // The per-key rate limit (D7) runs on every paid call, with a budget the load never reaches.
-    env: { SVC_METER_PRICES_USD: 'read.discovery_top=0.01', SVC_BOOTSTRAP: 'false', LOG_LEVEL: 'silent', SVC_AGENT_RATE_LIMIT_PER_MINUTE: '1000000000' },
+    env: { SVC_METER_PRICES_USD: 'read.discovery_top=0.01', SVC_BOOTSTRAP: 'false', LOG_LEVEL: 'silent', SVC_AGENT_RATE_LIMIT_PER_MINUTE: '1000000000', SVC_SIGNUP_LIMIT_PER_HOUR: '1000000', SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '100000000' },
   });
   const keys: string[] = [];
   const fund = async () => {

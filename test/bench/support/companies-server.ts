@@ -90,6 +90,8 @@ async function api(companies: number, accounts: number): Promise<void> {
     imports: [PaidRoutesModule],
     // The per-key rate limit (D7) runs on every paid call, with a budget the load never reaches.
     env: {
+      SVC_SIGNUP_LIMIT_PER_HOUR: '1000000',
+      SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '100000000',
       SVC_METER_PRICES_USD: 'read.discovery_top=0.01,read.company_profile=0.01',
       SVC_BOOTSTRAP: 'false',
       SVC_DEMO_DATA: 'false',

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Query, Req, Res 
 import { z } from 'zod';
 import { APP_CONFIG, type AppConfig, Errors, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { Operation, publicBaseUrl, type RequestOrigin } from '#http';
-import { API_KEYS_COLLECTION, API_KEYS_PROJECTION, type ApiKeyDoc } from '#access';
+import { API_KEYS_COLLECTION, API_KEYS_PROJECTION, type ApiKeyDoc, AnonymousLimit } from '#access';
 import { ProjectionStore } from '#projections';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../auth/agent-auth.js';
 import { OBJECTIVE_VALUES, packForObjective, toObjective } from '../catalog/objectives.js';
@@ -61,6 +61,7 @@ export class BillingController {
   ) {}
 
   @Get('agents/checkout-link')
+  @AnonymousLimit('write')
   @Operation({
     summary: 'Hosted checkout for a pack (bound to a key, or opening a new account)',
     description:

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { AnonymousLimit } from '#access';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
@@ -73,6 +74,7 @@ export class PayController {
   ) {}
 
   @Post('pay')
+  @AnonymousLimit('signup')
   @HttpCode(201)
   @Operation({
     summary: 'Get an API key and a hosted checkout in one call',
@@ -159,6 +161,7 @@ export class PayController {
   }
 
   @Post('signup')
+  @AnonymousLimit('signup')
   @HttpCode(201)
   @Operation({
     summary: 'Sign up: an API key with a pack_29 starter checkout',

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { AnonymousLimit } from '#access';
 import { z } from 'zod';
 import { Errors } from '#kernel';
 import { Operation } from '#http';
@@ -93,6 +94,7 @@ ${
   }
 
   @Post('sandbox/checkout/:id/pay')
+  @AnonymousLimit('write')
   @HttpCode(200)
   @Operation({
     summary: 'Pay a sandbox checkout (its Pay button)',

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { AnonymousLimit } from '#access';
 import { CommandBus } from '@nestjs/cqrs';
 import { Operation, type RequestOrigin } from '#http';
 import { CatalogContextProvider } from '../../catalog-context.provider.js';
@@ -26,6 +27,7 @@ export class SubmitLeadController {
   }
 
   @Post('leads')
+  @AnonymousLimit('write')
   @HttpCode(201)
   @Operation({
     summary: 'Submit an operator-pilot (or enterprise workspace) lead',
