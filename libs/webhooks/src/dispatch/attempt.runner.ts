@@ -1,0 +1,125 @@
+import type { Clock } from '#kernel';
+import type { EventStore } from '#eventstore';
+import type { WebhookChannel } from '../engine/channel.js';
+import type { AttemptOutcome } from '../engine/delivery.decider.js';
+import { deliveryStream } from '../engine/delivery.events.js';
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signWebhookBody } from '../engine/signing.js';
+import type { DeliveryDoc } from '../engine/webhooks.projection.js';
+import type { WebhookSender } from '../sending/webhook-sender.js';
+import type { AttemptRecorder } from './attempt.recorder.js';
+import type { DeliveryInputs } from './delivery-inputs.reader.js';
+import type { AttemptContext, DeliveryHooks } from './delivery-hooks.js';
+import type { DeliveryLeases } from './leases.js';
+import type { WebhookDisabler } from './webhook.disabler.js';
+
+/** What the dispatcher learns from an attempt. */
+export interface AttemptNotes {
+  /** The delivery stream is at this revision (recorded here, or found ahead of the read model). */
+  recorded(deliveryId: string, revision: number): void;
+  /** An event was appended at this position: the read model must pass it. */
+  appended(position: number): void;
+  attempted(succeeded: boolean): void;
+}
+
+/**
+ * One attempt of one delivery (D12–D14): checks it is still due and its webhook active, takes a
+ * lease on that very attempt (two dispatchers never send one attempt), checks the delivery
+ * stream is at the revision the read model reflects (a read model behind never causes a resend),
+ * signs and sends, records the outcome, and disables the webhook after its final failure.
+ */
+export class AttemptRunner {
+  constructor(
+    private readonly channel: WebhookChannel,
+    private readonly deps: {
+      events: EventStore;
+      clock: Clock;
+      sender: WebhookSender;
+      leases: DeliveryLeases;
+      hooks?: DeliveryHooks;
+    },
+    private readonly leaseMs: number,
+    private readonly inputs: DeliveryInputs,
+    private readonly recorder: AttemptRecorder,
+    private readonly disabler: WebhookDisabler,
+    private readonly logger: { warn(message: string): void },
+    private readonly notes: AttemptNotes,
+  ) {}
+
+  /** `releaseHost` frees the host's slot once the HTTP exchange is over (recording does not hold it). */
+  async run(doc: DeliveryDoc, releaseHost: () => void, stopping: () => boolean): Promise<void> {
+    if (stopping()) return;
+    const webhook = await this.inputs.webhook(doc.webhook_id);
+    if (!webhook || webhook.status === 'deleted') return;
+    const manual = doc.manual_request_id !== null;
+    const now = this.deps.clock.now();
+    if (!manual) {
+      // Automatic attempts stop when the webhook is disabled (D12); redeliveries asked for still go.
+      if (doc.state !== 'pending' || webhook.status !== 'active' || this.disabler.disabledHere(webhook)) return;
+      if (doc.next_attempt_at === null || Date.parse(doc.next_attempt_at) > now.getTime()) return;
+    }
+    // Its secret could not be read a moment ago: the delivery waits, untouched (not an attempt).
+    if (this.inputs.secretWaiting(webhook.secret_id)) return;
+    const attemptKey = manual ? `${doc.id}:m${doc.manual_request_id}` : `${doc.id}:a${doc.automatic_attempts + 1}`;
+    if (!(await this.deps.leases.claim(attemptKey, this.leaseMs))) return;
+    let sent = false;
+    try {
+      const revision = (await this.deps.events.streamRevision(deliveryStream(doc.id))) ?? -1;
+      if (revision !== doc.revision) {
+        // The read model is behind this delivery's stream: decide again once it caught up.
+        this.notes.recorded(doc.id, revision);
+        return;
+      }
+      const [body, secret] = await Promise.all([this.inputs.body(doc.event_id), this.inputs.secret(webhook)]);
+      if (!body || !secret) {
+        if (!body) this.logger.warn(`dispatcher ${this.channel.name}: delivery ${doc.id} skipped: payload missing`);
+        return;
+      }
+      const context: AttemptContext = {
+        channel: this.channel.name,
+        owner: { kind: this.channel.ownerKind, id: doc.owner_id },
+        webhookId: doc.webhook_id,
+        deliveryId: doc.id,
+        eventId: doc.event_id,
+        eventType: doc.event_type,
+        kind: manual ? 'manual' : 'automatic',
+        attemptKey,
+      };
+      const decision = (await this.deps.hooks?.beforeSend?.(context)) ?? { send: true as const };
+      const startedAt = this.deps.clock.now();
+      sent = true;
+      const outcome: AttemptOutcome = decision.send
+        ? await this.deps.sender.send({
+            url: webhook.url,
+            body,
+            headers: { [SIGNATURE_HEADER]: signWebhookBody(secret, body), [EVENT_HEADER]: doc.event_type, [DELIVERY_HEADER]: doc.id },
+          })
+        : { statusCode: null, durationMs: 0, error: decision.error, responseBody: null, succeeded: false };
+      const completedAt = this.deps.clock.now();
+      releaseHost();
+      await this.deps.hooks?.afterAttempt?.(context, outcome).catch((error: unknown) => {
+        this.logger.warn(`dispatcher ${this.channel.name}: afterAttempt hook failed for ${doc.id}: ${message(error)}`);
+      });
+      // Once sent, the lease is kept: if recording fails, nobody resends before it expires.
+      const recorded = await this.recorder.record(doc, revision, { manual, startedAt, completedAt, outcome });
+      this.notes.recorded(doc.id, recorded.revision);
+      this.notes.appended(recorded.position);
+      this.notes.attempted(outcome.succeeded);
+      const attempted = recorded.data;
+      if (attempted.final) {
+        await this.disabler.disable({
+          webhookId: attempted.webhook_id,
+          deliveryId: attempted.delivery_id,
+          reason: attempted.final === 'gone' ? 'gone' : 'delivery_failed',
+          statusCode: attempted.status_code,
+          startedAt: attempted.started_at,
+        });
+      }
+    } finally {
+      if (!sent) await this.deps.leases.release(attemptKey).catch(() => undefined);
+    }
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,93 @@
+/** What the queue holds: something with an id, bound for a target host. */
+export interface HostBound {
+  id: string;
+  target: string;
+}
+
+/**
+ * Due deliveries waiting to be sent, one queue per target host, started round-robin over the
+ * hosts: at most `perHost` in flight per host and `concurrency` in all, so a slow receiver holds
+ * its own slots only and every other host keeps moving. Pure bookkeeping (no I/O, no timers):
+ * the dispatcher asks what may start and tells when a host's exchange is over.
+ */
+export class HostFairQueue<T extends HostBound> {
+  private readonly queues = new Map<string, T[]>();
+  private readonly ids = new Set<string>();
+  private readonly busy = new Map<string, number>();
+
+  constructor(private readonly limits: { perHost: number; maxQueuedPerHost: number }) {}
+
+  /** Items waiting (not started). */
+  get size(): number {
+    return this.ids.size;
+  }
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  /** Items waiting for a host, to refill only hosts with room. */
+  waitingFor(host: string): number {
+    return this.queues.get(host)?.length ?? 0;
+  }
+
+  /** Waiting items whose host could start one now. */
+  runnable(): number {
+    let n = 0;
+    for (const [host, queue] of this.queues) if (this.inFlight(host) < this.limits.perHost) n += queue.length;
+    return n;
+  }
+
+  push(item: T): 'added' | 'known' | 'host_full' {
+    if (this.ids.has(item.id)) return 'known';
+    let queue = this.queues.get(item.target);
+    if (!queue) this.queues.set(item.target, (queue = []));
+    if (queue.length >= this.limits.maxQueuedPerHost) return 'host_full';
+    queue.push(item);
+    this.ids.add(item.id);
+    return 'added';
+  }
+
+  /**
+   * Takes what may start now, one per host per round, skipping hosts at their limit, until
+   * `room` items are taken or no host can start one. Each taken item holds its host's slot
+   * until `release(host)`.
+   */
+  take(room: number): T[] {
+    const taken: T[] = [];
+    let progressed = true;
+    while (progressed && taken.length < room) {
+      progressed = false;
+      for (const [host, queue] of this.queues) {
+        if (queue.length === 0) {
+          this.queues.delete(host);
+          continue;
+        }
+        if (this.inFlight(host) >= this.limits.perHost) continue;
+        const item = queue.shift()!;
+        this.ids.delete(item.id);
+        this.busy.set(host, this.inFlight(host) + 1);
+        taken.push(item);
+        progressed = true;
+        if (taken.length >= room) break;
+      }
+    }
+    return taken;
+  }
+
+  /** A host's exchange is over: its slot is free. */
+  release(host: string): void {
+    const left = this.inFlight(host) - 1;
+    if (left <= 0) this.busy.delete(host);
+    else this.busy.set(host, left);
+  }
+
+  inFlight(host: string): number {
+    return this.busy.get(host) ?? 0;
+  }
+
+  clear(): void {
+    this.queues.clear();
+    this.ids.clear();
+  }
+}
