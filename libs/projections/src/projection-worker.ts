@@ -1,17 +1,16 @@
+// Over 400 lines on purpose: the live loop, the rebuild and the batch loop (consume / commit)
+// share one worker's state (position, generation, the failed event's own batch, stop and
+// restart) and read best together. The parts with a job of their own sit beside it:
+// projection-generations (checkpoints, allocating and switching generations), settle-signal
+// (waiting on a subscription in rounds), batch-context (a batch's reads and writes).
 import type { Clock } from '#kernel';
 import { ConcurrentModificationError, type DocumentStore, type WriteOp } from '#documents';
 import type { AllSubscription, EventStore, RecordedEvent } from '#eventstore';
 import { BatchContext } from './batch-context.js';
+import { ProjectionGenerations, type Target } from './projection-generations.js';
+import { afterPending, settleSignal, TICK, yieldToEventLoop } from './settle-signal.js';
 import type { ProjectionDefinition, ProjectionState, RebuildResult } from './projection.port.js';
-import {
-  generationCollection,
-  generationOf,
-  PROJECTIONS_COLLECTION,
-  rebuildCheckpointId,
-  type ActiveCheckpoint,
-  type ProjectionStore,
-  type RebuildCheckpoint,
-} from './projection-store.js';
+import { PROJECTIONS_COLLECTION, type ActiveCheckpoint, type ProjectionStore } from './projection-store.js';
 
 export interface ProjectionLogger {
   log(message: string): void;
@@ -71,60 +70,6 @@ export class RebuildAbortedError extends Error {
 /** The active generation changed under a live worker (another runner switched it). */
 class GenerationChanged extends Error {}
 
-const TICK = Symbol('tick');
-type Tick = typeof TICK;
-/** Resolves after everything already runnable: what an iterator has at hand arrives first. */
-const afterPending = (): Promise<Tick> => new Promise((resolve) => setImmediate(() => resolve(TICK)));
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/**
- * Waits for a promise in rounds of at most `ms` (TICK when a round ends first). Unlike racing
- * the promise again each round, this adds one reaction to it in all, however long it stays
- * pending (a quiet projection waits for hours).
- */
-function settleSignal<T>(promise: Promise<T>): { next(ms: number): Promise<T | Tick>; wake(): void } {
-  let outcome: { value: T } | { error: unknown } | null = null;
-  let notify: (() => void) | null = null;
-  promise.then(
-    (value) => {
-      outcome = { value };
-      notify?.();
-    },
-    (error: unknown) => {
-      outcome = { error };
-      notify?.();
-    },
-  );
-  return {
-    /** Ends the current round early (TICK, unless the promise settled). */
-    wake() {
-      notify?.();
-    },
-    next(ms) {
-      return new Promise<T | Tick>((resolve, reject) => {
-        const settle = () => {
-          clearTimeout(timer);
-          notify = null;
-          const o = outcome as { value: T } | { error: unknown } | null;
-          if (!o) resolve(TICK);
-          else if ('value' in o) resolve(o.value);
-          else reject(o.error);
-        };
-        const timer = setTimeout(settle, ms);
-        notify = settle;
-        if (outcome) settle();
-      });
-    },
-  };
-}
-
-interface Target {
-  generation: number;
-  /** Physical collections by logical name. */
-  physical: Map<string, string>;
-  rebuild: boolean;
-}
-
 /**
  * Runs one projection: the live loop on the active generation, and rebuilds into fresh ones.
  *
@@ -163,13 +108,14 @@ export class ProjectionWorker {
   private currentRebuild: Promise<RebuildResult> | null = null;
   /** Position of the event that failed last: it gets a batch of its own so the ones before it commit. */
   private failedAt: number | null = null;
-  private indexedGenerations = new Set<number>();
+  private readonly generations: ProjectionGenerations;
 
   constructor(
     readonly definition: ProjectionDefinition,
     private readonly settings: WorkerSettings,
   ) {
     this.handled = new Set(definition.eventTypes);
+    this.generations = new ProjectionGenerations(definition, settings);
   }
 
   get isRunning(): boolean {
@@ -245,12 +191,12 @@ export class ProjectionWorker {
 
   private async runLive(): Promise<void> {
     const { definition } = this;
-    let active = await this.loadActive();
+    let active = await this.generations.loadActive();
     if (active.version !== definition.version) {
       this.state = 'catching_up';
       this.settings.logger.log(`projection ${definition.name}: version ${active.version} → ${definition.version}, rebuilding`);
       await this.rebuild();
-      active = await this.loadActive();
+      active = await this.generations.loadActive();
       if (active.version !== definition.version) throw new GenerationChanged();
     }
     if (active.generation !== this.generation) this.settings.store.invalidate(definition.name);
@@ -258,37 +204,14 @@ export class ProjectionWorker {
     this.activeVersion = active.version;
     this.position = active.position;
     this.settings.onProgress();
-    await this.prepareGeneration(active.generation);
-    await this.dropOlderGenerations(active.generation);
+    await this.generations.prepare(active.generation);
+    await this.generations.dropOlder(active.generation);
     // From here this worker commits the active generation: readers in this process may cache it.
     this.settings.store.attachWriter(definition.name, active.generation);
     try {
-      await this.consume(this.target(active.generation, false), active.position);
+      await this.consume(this.generations.target(active.generation, false), active.position);
     } finally {
       this.settings.store.detachWriter(definition.name);
-    }
-  }
-
-  private async loadActive(): Promise<ActiveCheckpoint> {
-    const { definition } = this;
-    for (;;) {
-      const active = await this.settings.store.active(definition.name);
-      if (active) return active;
-      const fresh: ActiveCheckpoint = {
-        id: definition.name,
-        kind: 'active',
-        name: definition.name,
-        version: definition.version,
-        generation: 1,
-        position: 0,
-        updated_at: this.now(),
-      };
-      try {
-        await this.settings.documents.applyBatch([{ kind: 'cas', collection: PROJECTIONS_COLLECTION, doc: fresh, expect: null }]);
-        return fresh;
-      } catch (error) {
-        if (!(error instanceof ConcurrentModificationError)) throw error;
-      }
     }
   }
 
@@ -297,18 +220,19 @@ export class ProjectionWorker {
   private async runRebuild(): Promise<RebuildResult> {
     const { definition, settings } = this;
     const started = performance.now();
-    const { generation, active } = await this.allocateGeneration();
+    const { generation, active } = await this.generations.allocate();
     this.rebuilding = { generation, position: 0 };
-    const target = this.target(generation, true);
+    const target = this.generations.target(generation, true);
     let events = 0;
     try {
       for (const physical of target.physical.values()) await settings.documents.dropCollection(physical);
-      await this.prepareGeneration(generation);
+      await this.generations.prepare(generation);
       const reached = await this.consume(target, 0, (n) => (events += n));
       if (this.stopping) throw new RebuildAbortedError(definition.name, 'the runner is stopping');
-      await this.switchTo(generation, active, reached.persisted, reached.seen);
+      await this.generations.switchTo(generation, active, reached.persisted, reached.seen);
+      if (this.rebuilding) this.rebuilding.position = reached.seen;
     } catch (error) {
-      await this.abandon(generation).catch(() => undefined);
+      await this.generations.abandon(generation).catch(() => undefined);
       if (error instanceof ConcurrentModificationError) {
         throw new RebuildAbortedError(definition.name, 'another rebuild or runner took over');
       }
@@ -316,87 +240,10 @@ export class ProjectionWorker {
     }
     settings.store.invalidate(definition.name);
     settings.onSwitched(definition.name);
-    await this.dropOlderGenerations(generation);
+    await this.generations.dropOlder(generation);
     const ms = Math.round(performance.now() - started);
     settings.logger.log(`projection ${definition.name}: rebuilt into generation ${generation} (${events} events, ${ms} ms)`);
     return { name: definition.name, generation, position: this.rebuilding?.position ?? 0, events, ms };
-  }
-
-  /** A fresh generation above every one in use; the latest rebuild wins over a concurrent one. */
-  private async allocateGeneration(): Promise<{ generation: number; active: ActiveCheckpoint | null }> {
-    const { definition, settings } = this;
-    for (;;) {
-      const [active, previous] = await Promise.all([settings.store.active(definition.name), settings.store.rebuildState(definition.name)]);
-      const generation = Math.max(active?.generation ?? 0, previous?.generation ?? 0) + 1;
-      const doc: RebuildCheckpoint = {
-        id: rebuildCheckpointId(definition.name),
-        kind: 'rebuild',
-        name: definition.name,
-        version: definition.version,
-        generation,
-        position: 0,
-        state: 'running',
-        updated_at: this.now(),
-      };
-      try {
-        await settings.documents.applyBatch([
-          {
-            kind: 'cas',
-            collection: PROJECTIONS_COLLECTION,
-            doc,
-            expect: previous ? { generation: previous.generation, state: previous.state } : null,
-          },
-        ]);
-        return { generation, active };
-      } catch (error) {
-        if (!(error instanceof ConcurrentModificationError)) throw error;
-      }
-    }
-  }
-
-  /** Atomically (embedded) make the rebuilt generation the active one. */
-  private async switchTo(generation: number, previous: ActiveCheckpoint | null, persisted: number, position: number): Promise<void> {
-    const { definition } = this;
-    const now = this.now();
-    await this.settings.documents.applyBatch([
-      {
-        kind: 'cas',
-        collection: PROJECTIONS_COLLECTION,
-        doc: { ...this.rebuildDoc(generation, position), state: 'done', updated_at: now },
-        expect: { generation, position: persisted, state: 'running' },
-      },
-      {
-        kind: 'cas',
-        collection: PROJECTIONS_COLLECTION,
-        doc: {
-          id: definition.name,
-          kind: 'active',
-          name: definition.name,
-          version: definition.version,
-          generation,
-          position,
-          updated_at: now,
-        } satisfies ActiveCheckpoint,
-        expect: previous ? { generation: previous.generation } : null,
-      },
-    ]);
-    if (this.rebuilding) this.rebuilding.position = position;
-  }
-
-  private async abandon(generation: number): Promise<void> {
-    const { definition, settings } = this;
-    const current = await settings.store.rebuildState(definition.name);
-    if (current?.generation === generation && current.state === 'running') {
-      await settings.documents.applyBatch([
-        {
-          kind: 'cas',
-          collection: PROJECTIONS_COLLECTION,
-          doc: { ...current, state: 'abandoned', updated_at: this.now() },
-          expect: { generation, state: 'running' },
-        },
-      ]);
-    }
-    for (const { name } of definition.collections) await settings.documents.dropCollection(generationCollection(name, generation));
   }
 
   // ---- the batch loop ----------------------------------------------------------------------
@@ -543,7 +390,7 @@ export class ProjectionWorker {
       ? {
           kind: 'cas',
           collection: PROJECTIONS_COLLECTION,
-          doc: this.rebuildDoc(target.generation, to),
+          doc: this.generations.rebuildDoc(target.generation, to),
           expect: { generation: target.generation, position: from, state: 'running' },
         }
       : {
@@ -584,55 +431,6 @@ export class ProjectionWorker {
   }
 
   // ---- helpers -----------------------------------------------------------------------------
-
-  private target(generation: number, rebuild: boolean): Target {
-    return {
-      generation,
-      rebuild,
-      physical: new Map(this.definition.collections.map((c) => [c.name, generationCollection(c.name, generation)])),
-    };
-  }
-
-  private rebuildDoc(generation: number, position: number): RebuildCheckpoint {
-    const { definition } = this;
-    return {
-      id: rebuildCheckpointId(definition.name),
-      kind: 'rebuild',
-      name: definition.name,
-      version: definition.version,
-      generation,
-      position,
-      state: 'running',
-      updated_at: this.now(),
-    };
-  }
-
-  private async prepareGeneration(generation: number): Promise<void> {
-    if (this.indexedGenerations.has(generation)) return;
-    for (const c of this.definition.collections) {
-      if (c.indexes?.length) await this.settings.documents.ensureIndexes(generationCollection(c.name, generation), c.indexes);
-    }
-    this.indexedGenerations.add(generation);
-  }
-
-  /**
-   * Drops superseded generations, except the one just before `generation`: a reader in another
-   * process may still resolve it from its cache (up to 500 ms) and must find it complete, not
-   * dropped. Newer ones may be a rebuild running in another process, so they are left alone (an
-   * abandoned one goes with the next switch).
-   */
-  private async dropOlderGenerations(generation: number): Promise<void> {
-    const names = await this.settings.documents.listCollections();
-    for (const { name: logical } of this.definition.collections) {
-      for (const physical of names) {
-        const g = generationOf(logical, physical);
-        if (g !== null && g < generation - 1) {
-          await this.settings.documents.dropCollection(physical);
-          this.indexedGenerations.delete(g);
-        }
-      }
-    }
-  }
 
   private now(): string {
     return this.settings.clock.now().toISOString();
