@@ -65,7 +65,7 @@ describe('PlatformBearerStrategy.authenticateRequest (passport-http-bearer outco
 
   it('keeps concurrent requests apart', async () => {
     const s = strategy(async (token) => ({ ...principal, id: token }));
-    const outcomes = await Promise.all(['a', 'b', 'c'].map((t) => s.authenticateRequest({ headers: { authorization: `Bearer ${t}` } })));
+    const outcomes = await Promise.all(['a', 'b', 'c'].map(async (t) => s.authenticateRequest({ headers: { authorization: `Bearer ${t}` } })));
     assert.deepEqual(outcomes.map((o) => o.principal?.id), ['a', 'b', 'c']);
   });
 });

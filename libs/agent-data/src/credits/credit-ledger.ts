@@ -317,7 +317,8 @@ export class CreditLedger {
     if (this.snapshotTimer) return;
     // Coalesced: one embedded-store transaction (one fsync) for every snapshot due meanwhile,
     // instead of one blocking write each.
-    this.snapshotTimer = setTimeout(() => this.flushSnapshots(), SNAPSHOT_FLUSH_MS);
+    // flushSnapshots handles its own failures (logged): nothing to await here.
+    this.snapshotTimer = setTimeout(() => void this.flushSnapshots(), SNAPSHOT_FLUSH_MS);
     this.snapshotTimer.unref();
   }
 
