@@ -2,7 +2,16 @@
 // Lowest first: kernel → eventstore | documents → projections → http → access → webhooks →
 // platform | agent-data → runtime → apps. A lib imports only libs below it, through their
 // index (or, from spec files, their `testing` entry); siblings never import each other.
-const order = ['kernel', 'eventstore|documents', 'projections', 'http', 'access', 'webhooks', 'platform|agent-data', 'runtime'];
+const order = [
+  'kernel',
+  'eventstore|documents',
+  'projections',
+  'http',
+  'access',
+  'webhooks',
+  'platform|agent-data',
+  'runtime',
+];
 
 const layerRules = order.map((layer, i) => {
   const allowed = order.slice(0, i).join('|');
@@ -24,14 +33,14 @@ module.exports = {
     ...layerRules,
     {
       name: 'lib-public-face',
-      comment: "another lib is reached through its index.ts (production code) or testing.ts (specs), never its files",
+      comment: 'another lib is reached through its index.ts (production code) or testing.ts (specs), never its files',
       severity: 'error',
       from: { path: '^libs/([^/]+)/' },
       to: { path: '^libs/([^/]+)/src/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/(index|testing)\\.ts$'] },
     },
     {
       name: 'testing-only-in-specs',
-      comment: 'test helpers (a lib\'s testing entry and testing/ folder) are for spec files and other helpers only',
+      comment: "test helpers (a lib's testing entry and testing/ folder) are for spec files and other helpers only",
       severity: 'error',
       from: { path: '^(libs|apps)/', pathNot: ['\\.spec\\.ts$', '/testing(/|\\.ts$)'] },
       to: { path: '^libs/[^/]+/src/(testing\\.ts$|testing/)' },
@@ -62,7 +71,11 @@ module.exports = {
     exclude: { path: '^(dist|node_modules)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js'],
+    },
     reporterOptions: {
       dot: { collapsePattern: '^(libs|apps)/[^/]+' },
     },

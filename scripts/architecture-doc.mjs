@@ -11,7 +11,18 @@ const doc = `${root}docs/architecture.md`;
 
 const mermaid = execFileSync(
   `${root}node_modules/.bin/depcruise`,
-  ['apps', 'libs', '--config', '.dependency-cruiser.cjs', '--include-only', '^(apps|libs)/', '--collapse', '^(libs|apps)/[^/]+', '--output-type', 'mermaid'],
+  [
+    'apps',
+    'libs',
+    '--config',
+    '.dependency-cruiser.cjs',
+    '--include-only',
+    '^(apps|libs)/',
+    '--collapse',
+    '^(libs|apps)/[^/]+',
+    '--output-type',
+    'mermaid',
+  ],
   { cwd: root, encoding: 'utf8' },
 ).trim();
 
@@ -25,7 +36,12 @@ function routes() {
     const text = readFileSync(file, 'utf8');
     const prefix = /@Controller\(\s*'([^']*)'\s*\)/.exec(text)?.[1] ?? '';
     for (const m of text.matchAll(/@(Get|Post|Put|Patch|Delete)\(\s*(?:'([^']*)')?\s*\)/g)) {
-      const path = '/' + [prefix, m[2] ?? ''].filter(Boolean).join('/').replace(/:([a-z_]+)/g, '{$1}');
+      const path =
+        '/' +
+        [prefix, m[2] ?? '']
+          .filter(Boolean)
+          .join('/')
+          .replace(/:([a-z_]+)/g, '{$1}');
       found.push({ method: m[1].toUpperCase(), path, folder: relative(root, dirname(file)) });
     }
   }

@@ -52,7 +52,8 @@ if (positionals.length < 1 || positionals.length > 2) {
 const dirs = positionals.length === 2 ? positionals : [positionals[0], positionals[0]];
 const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 const words = (s) => s.split(' ').filter(Boolean);
-const envOf = (s) => Object.fromEntries(words(s).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const envOf = (s) =>
+  Object.fromEntries(words(s).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 
 async function start(dir, side) {
   const child = spawn(process.execPath, [...words(values[`node-${side}`]), values.server, ...words(values.args)], {
@@ -81,25 +82,38 @@ function load(server, seconds, path = values.path) {
   const key = server.keys[0] ?? '';
   const out = execFileSync(
     process.execPath,
-    [autocannon, '-j', '-c', values.connections, '-d', String(seconds), '-H', `authorization=Bearer ${key}`, '-H', `x-api-key=${key}`, server.url + path],
+    [
+      autocannon,
+      '-j',
+      '-c',
+      values.connections,
+      '-d',
+      String(seconds),
+      '-H',
+      `authorization=Bearer ${key}`,
+      '-H',
+      `x-api-key=${key}`,
+      server.url + path,
+    ],
     { encoding: 'utf8', maxBuffer: 1e8 },
   );
   const result = JSON.parse(out.trim().split('\n').at(-1));
-  if (result.non2xx || result.errors) throw new Error(`${server.url}${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx || result.errors)
+    throw new Error(`${server.url}${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.total;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const servers = [await start(dirs[0], 'a'), await start(dirs[1], 'b')];
 try {
-  for (const [i, s] of servers.entries()) load(s, 2, i === 1 ? values['path-b'] ?? values.path : values.path); // warm-up
+  for (const [i, s] of servers.entries()) load(s, 2, i === 1 ? (values['path-b'] ?? values.path) : values.path); // warm-up
   const cpu = [[], []];
   const rate = [[], []];
   const seconds = Number(values.seconds);
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const i of round % 2 ? [1, 0] : [0, 1]) {
       const before = cpuMicros(servers[i].child.pid);
-      const n = load(servers[i], seconds, i === 1 ? values['path-b'] ?? values.path : values.path);
+      const n = load(servers[i], seconds, i === 1 ? (values['path-b'] ?? values.path) : values.path);
       cpu[i].push((cpuMicros(servers[i].child.pid) - before) / n);
       rate[i].push(n / seconds);
     }

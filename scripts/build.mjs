@@ -63,7 +63,11 @@ async function worker() {
     if (await isFresh(file, out)) continue;
     try {
       const source = await readFile(file, 'utf8');
-      const result = await swc.transform(source, { ...options, filename: file, sourceFileName: relative(dirname(out), file) });
+      const result = await swc.transform(source, {
+        ...options,
+        filename: file,
+        sourceFileName: relative(dirname(out), file),
+      });
       await mkdir(dirname(out), { recursive: true });
       await writeFile(out, `${result.code}\n//# sourceMappingURL=${out.split('/').pop()}.map\n`);
       if (result.map) await writeFile(`${out}.map`, result.map);
@@ -100,4 +104,5 @@ if (failed > 0) {
   console.error(`build: ${failed} file(s) failed`);
   process.exit(1);
 }
-if (!process.argv.includes('--quiet')) console.log(`build: ${compiled} compiled, ${files.length - compiled} up to date`);
+if (!process.argv.includes('--quiet'))
+  console.log(`build: ${compiled} compiled, ${files.length - compiled} up to date`);

@@ -32,7 +32,9 @@ for (const file of files) {
     const child = spawn(process.execPath, ['--enable-source-maps', path], { stdio: 'inherit', cwd: root });
     child.on('exit', (c, signal) => resolve(signal ? 1 : (c ?? 1)));
   });
-  console.log(`=== ${file}: ${code === 0 ? 'done' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `=== ${file}: ${code === 0 ? 'done' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (code !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

@@ -41,7 +41,14 @@ if (files.length === 0) {
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const child = spawn(
   process.execPath,
-  ['--enable-source-maps', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...files],
+  [
+    '--enable-source-maps',
+    '--test',
+    '--test-reporter=spec',
+    `--test-concurrency=${concurrency}`,
+    '--test-timeout=120000',
+    ...files,
+  ],
   { stdio: 'inherit', cwd: root },
 );
 child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

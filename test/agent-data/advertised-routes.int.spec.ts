@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AGENT_ENDPOINTS, CompanyImporter, checkCompanyRecord, companyIdFor, demoCompanies, valueRecords } from '#agent-data';
+import {
+  AGENT_ENDPOINTS,
+  CompanyImporter,
+  checkCompanyRecord,
+  companyIdFor,
+  demoCompanies,
+  valueRecords,
+} from '#agent-data';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
@@ -51,7 +58,13 @@ const trimEnd = (s: string) => s.replace(/[.,;:)]+$/, '');
  * path in its strings, except inside objects marked `status: "planned"`, under `planned*` keys,
  * and strings that a sibling `planned*` field lists. `base_url` is a prefix, not a route.
  */
-function advertised(value: unknown, origin: string, at: string, out: Advertised[] = [], skip: ReadonlySet<string> = new Set()): Advertised[] {
+function advertised(
+  value: unknown,
+  origin: string,
+  at: string,
+  out: Advertised[] = [],
+  skip: ReadonlySet<string> = new Set(),
+): Advertised[] {
   if (typeof value === 'string') {
     if (skip.has(value)) return out;
     let rest = value;
@@ -68,7 +81,8 @@ function advertised(value: unknown, origin: string, at: string, out: Advertised[
     if (entries.some(([k, v]) => k === 'status' && v === 'planned')) return out;
     const planned = new Set<string>();
     for (const [k, v] of entries) if (k.startsWith('planned')) collectStrings(v, planned);
-    for (const [k, v] of entries) if (!k.startsWith('planned') && k !== 'base_url') advertised(v, origin, `${at}.${k}`, out, planned);
+    for (const [k, v] of entries)
+      if (!k.startsWith('planned') && k !== 'base_url') advertised(v, origin, `${at}.${k}`, out, planned);
   }
   return out;
 }
@@ -156,11 +170,14 @@ describe('routes the agent documents advertise as available exist (real HTTP)', 
       }
     }
     const failures: string[] = [];
-    const ordered = [...byRequest.keys()].sort((a, b) => Number(a.startsWith('DELETE ')) - Number(b.startsWith('DELETE ')));
+    const ordered = [...byRequest.keys()].sort(
+      (a, b) => Number(a.startsWith('DELETE ')) - Number(b.startsWith('DELETE ')),
+    );
     for (const k of ordered) {
       const [method, url] = k.split(' ') as [string, string];
       const status = await request(method, url);
-      if (MISSING.has(status)) failures.push(`${k} → ${status} (advertised at ${byRequest.get(k)!.slice(0, 3).join(', ')})`);
+      if (MISSING.has(status))
+        failures.push(`${k} → ${status} (advertised at ${byRequest.get(k)!.slice(0, 3).join(', ')})`);
     }
     assert.deepEqual(failures, []);
   });
@@ -179,6 +196,10 @@ describe('routes the agent documents advertise as available exist (real HTTP)', 
     const capabilities = documents.get('capabilities') as any;
     const planned = capabilities.operations.filter((op: any) => op.status === 'planned');
     assert.ok(planned.length > 0);
-    for (const op of planned) assert.ok(MISSING.has(await request(op.method, concrete(op.url))), `${op.method} ${op.url} is served: mark it available`);
+    for (const op of planned)
+      assert.ok(
+        MISSING.has(await request(op.method, concrete(op.url))),
+        `${op.method} ${op.url} is served: mark it available`,
+      );
   });
 });

@@ -18,7 +18,10 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
   let api: TestApi;
   before(async () => {
     // read.company_score at 2.75 USD: pack_99's 110 USD of credits pay for exactly 40 calls.
-    api = await startTestApi({ imports: [PaidRoutesModule], env: { SVC_METER_PRICES_USD: 'read.company_score=2.75', SVC_BOOTSTRAP: 'false' } });
+    api = await startTestApi({
+      imports: [PaidRoutesModule],
+      env: { SVC_METER_PRICES_USD: 'read.company_score=2.75', SVC_BOOTSTRAP: 'false' },
+    });
   });
   after(async () => {
     await api?.close();
@@ -52,17 +55,23 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
     assert.equal(s.autopay.enabled, false);
 
     // Paying the same session again credits nothing more.
-    const again = await fetch(`${issued.starter_checkout.url}/pay`, { method: 'POST', headers: { accept: 'application/json' } });
-    assert.equal(again.status, 200);
-    assert.deepEqual({ ...((await again.json()) as object) }, {
-      paid: true,
-      session_id: issued.starter_checkout.session_id,
-      account_id: issued.account_id,
-      pack_id: 'pack_29',
-      credited: false,
-      credits_usd: 29,
-      balance_usd: 29,
+    const again = await fetch(`${issued.starter_checkout.url}/pay`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
     });
+    assert.equal(again.status, 200);
+    assert.deepEqual(
+      { ...((await again.json()) as object) },
+      {
+        paid: true,
+        session_id: issued.starter_checkout.session_id,
+        account_id: issued.account_id,
+        pack_id: 'pack_29',
+        credited: false,
+        credits_usd: 29,
+        balance_usd: 29,
+      },
+    );
 
     // HEAD is a free preflight: no handler, no charge.
     const preflightRuns = handlerRuns.discovery;
@@ -83,18 +92,25 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
     const failed = await fetch(`${api.url}/api/v1/test-paid/fails?status=404`, withKey(issued.key.api_key));
     assert.equal(failed.status, 404);
     assert.equal(failed.headers.get('x-credits-charged'), null);
-    const crashed = await fetch(`${api.url}/api/v1/test-paid/fails`, { headers: { authorization: `Bearer ${issued.key.api_key}` } });
+    const crashed = await fetch(`${api.url}/api/v1/test-paid/fails`, {
+      headers: { authorization: `Bearer ${issued.key.api_key}` },
+    });
     assert.equal(crashed.status, 500);
     s = await status(api.url, issued.key.api_key);
     assert.equal(s.balance_usd, 25.5);
 
     // 25.50 buys 7 more calls at 3.50 (1.00 left), then 402.
     for (let i = 0; i < 7; i++) {
-      const res = await fetch(`${api.url}/api/v1/test-paid/discovery`, { headers: { authorization: `Bearer ${issued.key.api_key}` } });
+      const res = await fetch(`${api.url}/api/v1/test-paid/discovery`, {
+        headers: { authorization: `Bearer ${issued.key.api_key}` },
+      });
       assert.equal(res.status, 200);
     }
     const runs = handlerRuns.discovery;
-    const headExhausted = await fetch(`${api.url}/api/v1/test-paid/discovery`, withKey(issued.key.api_key, { method: 'HEAD' }));
+    const headExhausted = await fetch(
+      `${api.url}/api/v1/test-paid/discovery`,
+      withKey(issued.key.api_key, { method: 'HEAD' }),
+    );
     assert.equal(headExhausted.status, 402);
     const exhausted = await fetch(`${api.url}/api/v1/test-paid/discovery`, withKey(issued.key.api_key));
     assert.equal(exhausted.status, 402);
@@ -121,7 +137,13 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
       assert.ok(a.method === 'GET' || a.method === 'POST');
       assert.ok(a.url.startsWith(api.url));
     }
-    assert.deepEqual(problem.next_actions[0], { ...problem.next_actions[0], action: 'buy_credits', method: 'GET', url: checkoutLink, pack_id: 'pack_29' });
+    assert.deepEqual(problem.next_actions[0], {
+      ...problem.next_actions[0],
+      action: 'buy_credits',
+      method: 'GET',
+      url: checkoutLink,
+      pack_id: 'pack_29',
+    });
 
     // The next action works: the checkout link is bound to this key's account.
     const link = await fetch(checkoutLink, { redirect: 'manual' });
@@ -151,7 +173,11 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
   it('… also when the requests are split over two API instances sharing the store (no in-memory shortcut)', async () => {
     // A second app on the same data directory: its holds and hot state know nothing of the
     // first's, so only the ledger's expected-revision appends keep the account from overspending.
-    const second = await startTestApi({ imports: [PaidRoutesModule], dataDir: api.dataDir, env: { SVC_METER_PRICES_USD: 'read.company_score=2.75', SVC_BOOTSTRAP: 'false' } });
+    const second = await startTestApi({
+      imports: [PaidRoutesModule],
+      dataDir: api.dataDir,
+      env: { SVC_METER_PRICES_USD: 'read.company_score=2.75', SVC_BOOTSTRAP: 'false' },
+    });
     try {
       await concurrentSpend([api.url, second.url]);
     } finally {
@@ -161,19 +187,26 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
 
   async function concurrentSpend(urls: string[]): Promise<void> {
     const issued = await pay(api.url, { pack_id: 'pack_99' });
-    const paid = await fetch(`${issued.starter_checkout.url}/pay`, { method: 'POST', headers: { accept: 'application/json' } });
+    const paid = await fetch(`${issued.starter_checkout.url}/pay`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+    });
     assert.equal(((await paid.json()) as { balance_usd: number }).balance_usd, 110);
     // Both processes have the account's state cached before the race.
     for (const url of urls) assert.equal((await status(url, issued.key.api_key)).balance_usd, 110);
     const runs = handlerRuns.score;
-    const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => fetch(`${urls[i % urls.length]}/api/v1/test-paid/score`, withKey(issued.key.api_key))));
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        fetch(`${urls[i % urls.length]}/api/v1/test-paid/score`, withKey(issued.key.api_key)),
+      ),
+    );
     const statuses = responses.map((r) => r.status);
     assert.equal(statuses.filter((s) => s === 200).length, 40);
     assert.equal(statuses.filter((s) => s === 402).length, 60);
     const balances = responses.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-credits-balance')));
     assert.deepEqual(
       [...balances].sort((a, b) => b - a),
-      Array.from({ length: 40 }, (_, i) => (110 - 2.75 * (i + 1)) ).map((v) => Math.round(v * 100) / 100),
+      Array.from({ length: 40 }, (_, i) => 110 - 2.75 * (i + 1)).map((v) => Math.round(v * 100) / 100),
       'every successful call saw its own balance: no charge lost or doubled',
     );
     assert.ok(handlerRuns.score - runs >= 40);
@@ -187,16 +220,25 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
   it('idempotent pay: the same Idempotency-Key replays the first response, sequentially and concurrently', async () => {
     const events = api.app.get<EventStore>(EVENT_STORE);
     const before = await countEvents(events, 'AgentAccountOpened');
-    const first = await fetch(`${api.url}/api/v1/agents/pay?objective=growth`, postJson({ agent_name: 'idem' }, { 'idempotency-key': 'idem-seq-0001-2f1c9a7e' }));
+    const first = await fetch(
+      `${api.url}/api/v1/agents/pay?objective=growth`,
+      postJson({ agent_name: 'idem' }, { 'idempotency-key': 'idem-seq-0001-2f1c9a7e' }),
+    );
     assert.equal(first.status, 201);
     const body = await first.json();
-    const second = await fetch(`${api.url}/api/v1/agents/pay?objective=growth`, postJson({ agent_name: 'idem' }, { 'idempotency-key': 'idem-seq-0001-2f1c9a7e' }));
+    const second = await fetch(
+      `${api.url}/api/v1/agents/pay?objective=growth`,
+      postJson({ agent_name: 'idem' }, { 'idempotency-key': 'idem-seq-0001-2f1c9a7e' }),
+    );
     assert.equal(second.status, 201);
     assert.equal(second.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(await second.json(), body);
     assert.equal((body as { starter_checkout: { pack_id: string } }).starter_checkout.pack_id, 'pack_499');
 
-    const reused = await fetch(`${api.url}/api/v1/agents/pay`, postJson({ agent_name: 'other' }, { 'idempotency-key': 'idem-seq-0001-2f1c9a7e' }));
+    const reused = await fetch(
+      `${api.url}/api/v1/agents/pay`,
+      postJson({ agent_name: 'other' }, { 'idempotency-key': 'idem-seq-0001-2f1c9a7e' }),
+    );
     assert.equal(reused.status, 409);
     assert.equal(((await reused.json()) as { code: string }).code, 'IDEMPOTENCY_KEY_REUSED');
     // Without a caller to scope it by, the key is a secret for 24 h: short ones are refused.
@@ -205,10 +247,21 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
     assert.equal(((await short.json()) as { code: string }).code, 'INVALID_IDEMPOTENCY_KEY');
 
     const concurrent = await Promise.all(
-      Array.from({ length: 8 }, () => fetch(`${api.url}/api/v1/agents/signup?source_ref=race`, { method: 'POST', headers: { 'idempotency-key': 'idem-race-0001-8b3e55d2' } })),
+      Array.from({ length: 8 }, () =>
+        fetch(`${api.url}/api/v1/agents/signup?source_ref=race`, {
+          method: 'POST',
+          headers: { 'idempotency-key': 'idem-race-0001-8b3e55d2' },
+        }),
+      ),
     );
-    const bodies = (await Promise.all(concurrent.map((r) => r.json()))) as Array<{ account_id: string; key: { api_key: string } }>;
-    assert.deepEqual(concurrent.map((r) => r.status), Array(8).fill(201));
+    const bodies = (await Promise.all(concurrent.map((r) => r.json()))) as Array<{
+      account_id: string;
+      key: { api_key: string };
+    }>;
+    assert.deepEqual(
+      concurrent.map((r) => r.status),
+      Array(8).fill(201),
+    );
     assert.equal(new Set(bodies.map((b) => b.account_id)).size, 1, 'one account for all eight');
     assert.equal(new Set(bodies.map((b) => b.key.api_key)).size, 1);
     assert.equal(concurrent.filter((r) => r.headers.get('idempotent-replayed') === 'true').length, 7);
@@ -237,39 +290,65 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
 
   it('keys: rotation, listing, revocation; keys only work on their own surface (D1)', async () => {
     const issued = await pay(api.url);
-    const created = await fetch(`${api.url}/api/v1/agents/keys`, withKey(issued.key.api_key, postJson({ name: 'ci runner' })));
+    const created = await fetch(
+      `${api.url}/api/v1/agents/keys`,
+      withKey(issued.key.api_key, postJson({ name: 'ci runner' })),
+    );
     assert.equal(created.status, 201);
     const second = ((await created.json()) as { key: { id: string; api_key: string } }).key;
     assert.notEqual(second.api_key, issued.key.api_key);
     assert.equal((await status(api.url, second.api_key)).account.id, issued.account_id);
 
     const list = await fetch(`${api.url}/api/v1/agents/keys?limit=1`, withKey(second.api_key));
-    const page = ((await list.json()) as { data: { data: Array<{ id: string; current: boolean }>; has_more: boolean; next_cursor: string } }).data;
+    const page = (
+      (await list.json()) as {
+        data: { data: Array<{ id: string; current: boolean }>; has_more: boolean; next_cursor: string };
+      }
+    ).data;
     assert.equal(page.data.length, 1);
     assert.equal(page.data[0]!.id, second.id);
     assert.equal(page.data[0]!.current, true);
     assert.equal(page.has_more, true);
-    const next = await fetch(`${api.url}/api/v1/agents/keys?limit=1&cursor=${encodeURIComponent(page.next_cursor)}`, withKey(second.api_key));
+    const next = await fetch(
+      `${api.url}/api/v1/agents/keys?limit=1&cursor=${encodeURIComponent(page.next_cursor)}`,
+      withKey(second.api_key),
+    );
     assert.equal(((await next.json()) as { data: { data: Array<{ id: string }> } }).data.data[0]!.id, issued.key.id);
 
-    const revoke = await fetch(`${api.url}/api/v1/agents/keys/${issued.key.id}`, withKey(second.api_key, { method: 'DELETE' }));
+    const revoke = await fetch(
+      `${api.url}/api/v1/agents/keys/${issued.key.id}`,
+      withKey(second.api_key, { method: 'DELETE' }),
+    );
     assert.equal(revoke.status, 204);
     const old = await fetch(`${api.url}/api/v1/agents/status`, withKey(issued.key.api_key));
     assert.equal(old.status, 401);
     assert.equal(((await old.json()) as { code: string }).code, 'REVOKED_KEY');
-    const last = await fetch(`${api.url}/api/v1/agents/keys/${second.id}`, withKey(second.api_key, { method: 'DELETE' }));
+    const last = await fetch(
+      `${api.url}/api/v1/agents/keys/${second.id}`,
+      withKey(second.api_key, { method: 'DELETE' }),
+    );
     assert.equal(last.status, 409);
     assert.equal(((await last.json()) as { code: string }).code, 'LAST_ACTIVE_KEY');
 
     // Another account's key id is not found.
     const stranger = await pay(api.url);
-    const foreign = await fetch(`${api.url}/api/v1/agents/keys/${stranger.key.id}`, withKey(second.api_key, { method: 'DELETE' }));
+    const foreign = await fetch(
+      `${api.url}/api/v1/agents/keys/${stranger.key.id}`,
+      withKey(second.api_key, { method: 'DELETE' }),
+    );
     assert.equal(foreign.status, 404);
 
     // D1: a platform key on /api/v1 and an agent key on /v1 get 401 KEY_WRONG_SURFACE.
     const commands = api.app.get(CommandBus);
     const account = await commands.execute(new CreateAccountCommand({ name: 'platform co', plan: 'team' }));
-    const platformKey = await commands.execute(new CreateApiKeyCommand({ accountId: account.accountId, name: 'p', scopes: ['admin'], creator: { operator: true } }));
+    const platformKey = await commands.execute(
+      new CreateApiKeyCommand({
+        accountId: account.accountId,
+        name: 'p',
+        scopes: ['admin'],
+        creator: { operator: true },
+      }),
+    );
     const wrong = await fetch(`${api.url}/api/v1/test-paid/discovery`, withKey(platformKey.key));
     assert.equal(wrong.status, 401);
     assert.equal(((await wrong.json()) as { code: string }).code, 'KEY_WRONG_SURFACE');
@@ -282,10 +361,15 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
 
   it('checkout-link: 303 to the hosted checkout, or {url} for JSON; unknown keys 404', async () => {
     const issued = await pay(api.url);
-    const redirect = await fetch(`${api.url}/api/v1/agents/checkout-link?objective=growth&source=test&key_id=${issued.key.id}`, { redirect: 'manual' });
+    const redirect = await fetch(
+      `${api.url}/api/v1/agents/checkout-link?objective=growth&source=test&key_id=${issued.key.id}`,
+      { redirect: 'manual' },
+    );
     assert.equal(redirect.status, 303);
     assert.match(redirect.headers.get('location') ?? '', /\/api\/v1\/billing\/sandbox\/checkout\/cs_/);
-    const json = await fetch(`${api.url}/api/v1/agents/checkout-link?pack_id=pack_99&key_id=${issued.key.id}`, { headers: { accept: 'application/json' } });
+    const json = await fetch(`${api.url}/api/v1/agents/checkout-link?pack_id=pack_99&key_id=${issued.key.id}`, {
+      headers: { accept: 'application/json' },
+    });
     assert.equal(json.status, 200);
     const body = (await json.json()) as { url: string; pack_id: string; amount_usd: number; credits_usd: number };
     assert.equal(body.pack_id, 'pack_99');
@@ -294,17 +378,25 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
     const page = await (await fetch(body.url)).text();
     assert.match(page, /Agent Starter Pack 99/);
     assert.match(page, /99\.00 USD/);
-    const unknown = await fetch(`${api.url}/api/v1/agents/checkout-link?key_id=key_01JAAAAAAAAAAAAAAAAAAAAAAA`, { redirect: 'manual' });
+    const unknown = await fetch(`${api.url}/api/v1/agents/checkout-link?key_id=key_01JAAAAAAAAAAAAAAAAAAAAAAA`, {
+      redirect: 'manual',
+    });
     assert.equal(unknown.status, 404);
   });
 
   it('an unbound checkout link (no key_id, as in the catalog) opens an account on payment; the success page shows its key once', async () => {
-    const link = await fetch(`${api.url}/api/v1/agents/checkout-link?objective=starter&pack_id=pack_29&source=catalog`, { redirect: 'manual' });
+    const link = await fetch(
+      `${api.url}/api/v1/agents/checkout-link?objective=starter&pack_id=pack_29&source=catalog`,
+      { redirect: 'manual' },
+    );
     assert.equal(link.status, 303);
     const paid = await payInSandbox(link.headers.get('location')!);
     assert.equal(paid.status, 303);
     // A second Pay (double click) opens nothing more.
-    const again = await fetch(`${link.headers.get('location')!}/pay`, { method: 'POST', headers: { accept: 'application/json' } });
+    const again = await fetch(`${link.headers.get('location')!}/pay`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+    });
     const againBody = (await again.json()) as { credited: boolean; account_id: string; claim_url: string };
     assert.equal(againBody.credited, false);
     const page = await fetch(new URL(paid.headers.get('location')!, api.url));
@@ -317,7 +409,9 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
     assert.equal(s.account.origin, 'checkout');
     assert.equal(s.account.key_id, key[1]);
     // Shown once: the next visit (or a JSON client) does not get it again.
-    const second = (await (await fetch(new URL(againBody.claim_url, api.url), { headers: { accept: 'application/json' } })).json()) as Record<string, unknown>;
+    const second = (await (
+      await fetch(new URL(againBody.claim_url, api.url), { headers: { accept: 'application/json' } })
+    ).json()) as Record<string, unknown>;
     assert.equal(second.key, null);
     assert.equal(second.key_shown_before, true);
     assert.equal(second.account_id, againBody.account_id);
@@ -332,27 +426,59 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
     const intent = (await si.json()) as { setup_intent_id: string; client_secret: string; provider: string };
     assert.equal(intent.provider, 'sandbox');
     assert.match(intent.client_secret, /^seti_.+_secret_/);
-    const confirmed = await fetch(`${api.url}/api/v1/billing/sandbox/setup-intents/${intent.setup_intent_id}/confirm`, postJson({ client_secret: intent.client_secret, payment_method: 'pm_card_visa' }));
+    const confirmed = await fetch(
+      `${api.url}/api/v1/billing/sandbox/setup-intents/${intent.setup_intent_id}/confirm`,
+      postJson({ client_secret: intent.client_secret, payment_method: 'pm_card_visa' }),
+    );
     const pmId = ((await confirmed.json()) as { payment_method_id: string }).payment_method_id;
-    const attached = await fetch(`${api.url}/api/v1/billing/payment-methods/attach`, withKey(key, postJson({ payment_method_id: pmId, setup_intent_id: intent.setup_intent_id })));
+    const attached = await fetch(
+      `${api.url}/api/v1/billing/payment-methods/attach`,
+      withKey(key, postJson({ payment_method_id: pmId, setup_intent_id: intent.setup_intent_id })),
+    );
     assert.equal(attached.status, 200);
     assert.equal(((await attached.json()) as { payment_method: { last4: string } }).payment_method.last4, '4242');
 
-    const notMine = await fetch(`${api.url}/api/v1/billing/topups/charge`, withKey(key, postJson({ payment_method_id: 'pm_other', pack_id: 'pack_29', save_for_autopay: false })));
+    const notMine = await fetch(
+      `${api.url}/api/v1/billing/topups/charge`,
+      withKey(key, postJson({ payment_method_id: 'pm_other', pack_id: 'pack_29', save_for_autopay: false })),
+    );
     assert.equal(notMine.status, 400);
 
-    const charge = await fetch(`${api.url}/api/v1/billing/topups/charge`, withKey(key, postJson({ payment_method_id: pmId, pack_id: 'pack_29', save_for_autopay: true }, { 'idempotency-key': 'topup-1' })));
+    const charge = await fetch(
+      `${api.url}/api/v1/billing/topups/charge`,
+      withKey(
+        key,
+        postJson(
+          { payment_method_id: pmId, pack_id: 'pack_29', save_for_autopay: true },
+          { 'idempotency-key': 'topup-1' },
+        ),
+      ),
+    );
     assert.equal(charge.status, 200);
-    const charged = (await charge.json()) as { status: string; balance_usd: number; autopay: { enabled: boolean; pack_id: string } };
+    const charged = (await charge.json()) as {
+      status: string;
+      balance_usd: number;
+      autopay: { enabled: boolean; pack_id: string };
+    };
     assert.equal(charged.status, 'succeeded');
     assert.equal(charged.balance_usd, 29);
     assert.deepEqual([charged.autopay.enabled, charged.autopay.pack_id], [true, 'pack_29']);
-    const replay = await fetch(`${api.url}/api/v1/billing/topups/charge`, withKey(key, postJson({ payment_method_id: pmId, pack_id: 'pack_29', save_for_autopay: true }, { 'idempotency-key': 'topup-1' })));
+    const replay = await fetch(
+      `${api.url}/api/v1/billing/topups/charge`,
+      withKey(
+        key,
+        postJson(
+          { payment_method_id: pmId, pack_id: 'pack_29', save_for_autopay: true },
+          { 'idempotency-key': 'topup-1' },
+        ),
+      ),
+    );
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');
     assert.equal((await status(api.url, key)).balance_usd, 29);
 
     // 29 → 25.50 → 22 → 18.50 → 15 → 11.50 → 8 (under 10: one autopay of pack_29) → ...
-    for (let i = 0; i < 6; i++) assert.equal((await fetch(`${api.url}/api/v1/test-paid/discovery`, withKey(key))).status, 200);
+    for (let i = 0; i < 6; i++)
+      assert.equal((await fetch(`${api.url}/api/v1/test-paid/discovery`, withKey(key))).status, 200);
     const s = await waitUntil(
       async () => {
         const st = await status(api.url, key);
@@ -362,20 +488,36 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
       'the autopay top-up',
     );
     const purchases = s.recent_ledger.filter((e: { type: string }) => e.type === 'CreditsPurchased');
-    assert.deepEqual(purchases.map((p: { source: string }) => p.source), ['autopay', 'topup']);
+    assert.deepEqual(
+      purchases.map((p: { source: string }) => p.source),
+      ['autopay', 'topup'],
+    );
     assert.equal(s.recent_ledger.filter((e: { type: string }) => e.type === 'AutopayTriggered').length, 1);
 
     // A declined card: 402 PAYMENT_DECLINED with the hosted checkout as the next action.
-    const declinedPm = await fetch(`${api.url}/api/v1/billing/payment-methods/attach`, withKey(key, postJson({ payment_method_id: 'pm_card_chargeDeclined' })));
+    const declinedPm = await fetch(
+      `${api.url}/api/v1/billing/payment-methods/attach`,
+      withKey(key, postJson({ payment_method_id: 'pm_card_chargeDeclined' })),
+    );
     const declinedId = ((await declinedPm.json()) as { payment_method: { id: string } }).payment_method.id;
-    const declined = await fetch(`${api.url}/api/v1/billing/topups/charge`, withKey(key, postJson({ payment_method_id: declinedId, pack_id: 'pack_99', save_for_autopay: false })));
+    const declined = await fetch(
+      `${api.url}/api/v1/billing/topups/charge`,
+      withKey(key, postJson({ payment_method_id: declinedId, pack_id: 'pack_99', save_for_autopay: false })),
+    );
     assert.equal(declined.status, 402);
-    const problem = (await declined.json()) as { code: string; decline_code: string; next_actions: Array<{ url: string }> };
+    const problem = (await declined.json()) as {
+      code: string;
+      decline_code: string;
+      next_actions: Array<{ url: string }>;
+    };
     assert.equal(problem.code, 'PAYMENT_DECLINED');
     assert.equal(problem.decline_code, 'card_declined');
     assert.match(problem.next_actions[0]!.url, /checkout-link/);
 
-    const fallback = await fetch(`${api.url}/api/v1/billing/topups/checkout`, withKey(key, postJson({ pack_id: 'pack_99' })));
+    const fallback = await fetch(
+      `${api.url}/api/v1/billing/topups/checkout`,
+      withKey(key, postJson({ pack_id: 'pack_99' })),
+    );
     assert.equal(fallback.status, 201);
     assert.match(((await fallback.json()) as { url: string }).url, /\/sandbox\/checkout\/cs_/);
   });

@@ -14,9 +14,16 @@ describe('billing configuration (D16, D19)', () => {
   });
 
   it('STRIPE_SECRET_KEY selects Stripe; STRIPE_API_URL points the SDK at another host', () => {
-    const config = loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_API_URL: 'http://127.0.0.1:12111/', SVC_AUTOPAY_THRESHOLD_USD: '25.5' });
+    const config = loadConfig({
+      STRIPE_SECRET_KEY: 'sk_test_abc',
+      STRIPE_API_URL: 'http://127.0.0.1:12111/',
+      SVC_AUTOPAY_THRESHOLD_USD: '25.5',
+    });
     assert.equal(config.autopayThresholdCents, 2550);
-    assert.ok(paymentProviderFor(config, {} as DocumentStore, new IdGenerator(new FakeClock()), new FakeClock()) instanceof StripePaymentProvider);
+    assert.ok(
+      paymentProviderFor(config, {} as DocumentStore, new IdGenerator(new FakeClock()), new FakeClock()) instanceof
+        StripePaymentProvider,
+    );
     const sdk = stripeClientConfig({ secretKey: 'sk_test_abc', apiUrl: config.stripeApiUrl });
     assert.deepEqual([sdk?.protocol, sdk?.host, sdk?.port], ['http', '127.0.0.1', '12111']);
   });
@@ -25,7 +32,15 @@ describe('billing configuration (D16, D19)', () => {
     assert.throws(() => loadConfig({ SVC_ENV: 'live' }), /STRIPE_SECRET_KEY=.*SVC_ENV=live needs a live Stripe key/);
     assert.throws(() => loadConfig({ SVC_ENV: 'live', STRIPE_SECRET_KEY: 'sk_test_abc' }), /STRIPE_SECRET_KEY/);
     assert.throws(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_live_abc' }), /STRIPE_SECRET_KEY.*SVC_ENV=live/);
-    assert.equal(loadConfig({ SVC_ENV: 'live', STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_x', SVC_PUBLIC_URL: 'https://api.example.com' }).env, 'live');
+    assert.equal(
+      loadConfig({
+        SVC_ENV: 'live',
+        STRIPE_SECRET_KEY: 'sk_live_abc',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        SVC_PUBLIC_URL: 'https://api.example.com',
+      }).env,
+      'live',
+    );
     assert.throws(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_test_abc' }), /STRIPE_SECRET_KEY/);
     assert.throws(() => loadConfig({ SVC_AUTOPAY_THRESHOLD_USD: '-1' }), /SVC_AUTOPAY_THRESHOLD_USD/);
     assert.throws(() => loadConfig({ STRIPE_API_URL: 'ftp://x' }), /STRIPE_API_URL/);

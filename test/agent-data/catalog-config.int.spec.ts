@@ -17,7 +17,9 @@ function strings(value: unknown, out: string[] = []): string[] {
 describe('agent information documents with SVC_AGENT_RATE_LIMIT_PER_MINUTE and SVC_AUTOPAY_THRESHOLD_USD set', () => {
   let api: TestApi;
   before(async () => {
-    api = await startTestApi({ env: { SVC_AGENT_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), SVC_AUTOPAY_THRESHOLD_USD: String(THRESHOLD_USD) } });
+    api = await startTestApi({
+      env: { SVC_AGENT_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), SVC_AUTOPAY_THRESHOLD_USD: String(THRESHOLD_USD) },
+    });
   });
   after(async () => {
     await api?.close();
@@ -67,17 +69,26 @@ describe('agent information documents with SVC_AGENT_RATE_LIMIT_PER_MINUTE and S
     assert.equal(growth.autopay.threshold_usd, THRESHOLD_USD);
     assert.match(growth.autopay.rule, new RegExp(`under ${THRESHOLD_USD} USD`));
     const continuous = growth.ladder.find((t: { key: string }) => t.key === 'builder_continuous');
-    assert.ok(continuous.included.some((s: string) => s.includes(`under ${THRESHOLD_USD} USD`)), JSON.stringify(continuous.included));
+    assert.ok(
+      continuous.included.some((s: string) => s.includes(`under ${THRESHOLD_USD} USD`)),
+      JSON.stringify(continuous.included),
+    );
     quotesNoDefault('growth', growth);
   });
 
   it('the catalogue and the guidance quote the same threshold', async () => {
     const catalog = await get('catalog');
     const continuous = catalog.revenue_tiers.find((t: { key: string }) => t.key === 'builder_continuous');
-    assert.ok(continuous.included.some((s: string) => s.includes(`under ${THRESHOLD_USD} USD`)), JSON.stringify(continuous.included));
+    assert.ok(
+      continuous.included.some((s: string) => s.includes(`under ${THRESHOLD_USD} USD`)),
+      JSON.stringify(continuous.included),
+    );
     quotesNoDefault('catalog', catalog);
     const quote = await get('quote?objective=growth');
-    assert.ok(quote.why_buy_now.some((s: string) => s.includes(`under ${THRESHOLD_USD} USD`)), JSON.stringify(quote.why_buy_now));
+    assert.ok(
+      quote.why_buy_now.some((s: string) => s.includes(`under ${THRESHOLD_USD} USD`)),
+      JSON.stringify(quote.why_buy_now),
+    );
     quotesNoDefault('quote', quote);
   });
 });

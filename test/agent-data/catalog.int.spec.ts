@@ -4,16 +4,31 @@ import type { ModuleRef } from '@nestjs/core';
 import type { z } from 'zod';
 import { FakeClock, loadConfig } from '#kernel';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#eventstore';
-import { AGENT_ACCOUNT_STATUS, AGENT_ENDPOINTS, AGENT_ERRORS, CatalogContextProvider, type AgentAccountStatusProvider } from '#agent-data';
+import {
+  AGENT_ACCOUNT_STATUS,
+  AGENT_ENDPOINTS,
+  AGENT_ERRORS,
+  CatalogContextProvider,
+  type AgentAccountStatusProvider,
+} from '#agent-data';
 import { acquisitionSchema, trafficSchema } from '../../libs/agent-data/src/catalog/acquisition.documents.js';
-import { capabilitiesSchema, manifestSchema, quickstartSchema } from '../../libs/agent-data/src/catalog/capabilities.documents.js';
+import {
+  capabilitiesSchema,
+  manifestSchema,
+  quickstartSchema,
+} from '../../libs/agent-data/src/catalog/capabilities.documents.js';
 import { catalogSchema } from '../../libs/agent-data/src/catalog/catalog.document.js';
 import { guidanceSchema } from '../../libs/agent-data/src/catalog/guidance.document.js';
 import { GetStatusHandler } from '../../libs/agent-data/src/catalog/get-status/get-status.handler.js';
 import { GetStatusQuery } from '../../libs/agent-data/src/catalog/get-status/get-status.query.js';
 import { leadsInfoSchema } from '../../libs/agent-data/src/catalog/leads/leads-info.document.js';
 import { leadReceivedSchema } from '../../libs/agent-data/src/catalog/leads/submit-lead/submit-lead.schema.js';
-import { conversionSchema, growthSchema, offersSchema, valueProofSchema } from '../../libs/agent-data/src/catalog/purchase.documents.js';
+import {
+  conversionSchema,
+  growthSchema,
+  offersSchema,
+  valueProofSchema,
+} from '../../libs/agent-data/src/catalog/purchase.documents.js';
 import { errorCatalogSchema, recoverySchema } from '../../libs/agent-data/src/catalog/recovery.documents.js';
 import { registryIndexSchema, registryPackSchema } from '../../libs/agent-data/src/catalog/registry-pack.document.js';
 import { statusSchema, trustSchema } from '../../libs/agent-data/src/catalog/status.documents.js';
@@ -104,21 +119,28 @@ describe('agent catalogue and guidance over HTTP', () => {
 
   it('serves the catalogue with absolute checkout links to the checkout-link endpoint', async () => {
     const { body } = await get('catalog');
-    assert.deepEqual(body.data.catalog.map((p: any) => [p.pack_id, p.amount_usd, p.base_credits_usd]), [
-      ['pack_29', 29, 29],
-      ['pack_99', 99, 110],
-      ['pack_499', 499, 575],
-      ['pack_2499', 2499, 3000],
-      ['pack_10000', 10000, 12500],
-    ]);
+    assert.deepEqual(
+      body.data.catalog.map((p: any) => [p.pack_id, p.amount_usd, p.base_credits_usd]),
+      [
+        ['pack_29', 29, 29],
+        ['pack_99', 99, 110],
+        ['pack_499', 499, 575],
+        ['pack_2499', 2499, 3000],
+        ['pack_10000', 10000, 12500],
+      ],
+    );
     const url = new URL(body.data.catalog[2].checkout_redirect_url);
     assert.equal(`${url.origin}${url.pathname}`, `${api.url}/api/v1/agents/checkout-link`);
     assert.equal(url.search, '?objective=growth&pack_id=pack_499&source=catalog');
-    assert.deepEqual(body.data.service_catalog.map((s: any) => s.estimated_default_cost_usd), [3.5, 4.5, 17, 7, 17]);
+    assert.deepEqual(
+      body.data.service_catalog.map((s: any) => s.estimated_default_cost_usd),
+      [3.5, 4.5, 17, 7, 17],
+    );
   });
 
   it('guidance marks the objective pack preferred; aggressive recommends the next one; bad parameters are refused', async () => {
-    const preferred = (b: any) => b.data.options.filter((o: any) => o.preferred_for_objective).map((o: any) => o.pack_id);
+    const preferred = (b: any) =>
+      b.data.options.filter((o: any) => o.preferred_for_objective).map((o: any) => o.pack_id);
     assert.deepEqual(preferred((await get('quote?objective=enterprise&segment=enterprise')).body), ['pack_10000']);
     assert.deepEqual(preferred((await get('recommend-tier?objective=growth&aggressive=false')).body), ['pack_499']);
     assert.deepEqual(preferred((await get('recommend-tier?objective=growth&aggressive=true')).body), ['pack_2499']);
@@ -126,7 +148,14 @@ describe('agent catalogue and guidance over HTTP', () => {
     assert.deepEqual(preferred(quoted), ['pack_99']);
     assert.equal(new URL(quoted.data.options[0].checkout_redirect_url).searchParams.get('source'), 'my-registry');
 
-    for (const bad of ['quote?objective=world_domination', 'quote?aggressive=true', 'recommend-tier?aggressive=yes', 'quote?key_id=nope', 'catalog?x=1', 'errors?format=xml']) {
+    for (const bad of [
+      'quote?objective=world_domination',
+      'quote?aggressive=true',
+      'recommend-tier?aggressive=yes',
+      'quote?key_id=nope',
+      'catalog?x=1',
+      'errors?format=xml',
+    ]) {
       const { res, body } = await get(bad);
       assert.equal(res.status, 400, bad);
       assert.equal(body.code, 'VALIDATION_FAILED');
@@ -141,7 +170,11 @@ describe('agent catalogue and guidance over HTTP', () => {
     assert.equal(body.code, 'REGISTRY_TARGET_NOT_FOUND');
     const [, anchor] = String(body.type).split('#');
     const catalogue = (await get('errors')).body;
-    assert.ok(catalogue.data.errors.some((e: any) => e.code === anchor && e.status === 404 && e.type.endsWith(`/api/v1/agents/errors#${anchor}`)));
+    assert.ok(
+      catalogue.data.errors.some(
+        (e: any) => e.code === anchor && e.status === 404 && e.type.endsWith(`/api/v1/agents/errors#${anchor}`),
+      ),
+    );
   });
 
   it('lists every catalogued error code in /agents/errors, sorted by status', async () => {
@@ -149,7 +182,10 @@ describe('agent catalogue and guidance over HTTP', () => {
     const codes = body.data.errors.map((e: any) => e.code);
     assert.deepEqual([...codes].sort(), AGENT_ERRORS.map((e) => e.code).sort());
     const statuses = body.data.errors.map((e: any) => e.status);
-    assert.deepEqual(statuses, [...statuses].sort((a: number, b: number) => a - b));
+    assert.deepEqual(
+      statuses,
+      [...statuses].sort((a: number, b: number) => a - b),
+    );
   });
 
   it('stores a valid lead as an event and answers 201 with its id', async () => {
@@ -158,7 +194,12 @@ describe('agent catalogue and guidance over HTTP', () => {
     const res = await fetch(`${api.url}/api/v1/agents/leads`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ contact_email: 'ops@example.com', company: 'Example Ventures', objective: 'enterprise', expected_monthly_calls: 2000 }),
+      body: JSON.stringify({
+        contact_email: 'ops@example.com',
+        company: 'Example Ventures',
+        objective: 'enterprise',
+        expected_monthly_calls: 2000,
+      }),
     });
     assert.equal(res.status, 201);
     const body = leadReceivedSchema.parse(await res.json());
@@ -185,11 +226,18 @@ describe('agent catalogue and guidance over HTTP', () => {
       [{ contact_email: 'ops@example.com', pack_id: 'pack_1' }, 'body.pack_id'],
     ];
     for (const [payload, path] of bad) {
-      const res = await fetch(`${api.url}/api/v1/agents/leads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      const res = await fetch(`${api.url}/api/v1/agents/leads`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
       assert.equal(res.status, 400, JSON.stringify(payload));
       const body = (await res.json()) as { code: string; details: Array<{ path: string }> };
       assert.equal(body.code, 'VALIDATION_FAILED');
-      assert.ok(body.details.some((d) => d.path === path || d.path.startsWith(path)), `${JSON.stringify(body.details)} names ${path}`);
+      assert.ok(
+        body.details.some((d) => d.path === path || d.path.startsWith(path)),
+        `${JSON.stringify(body.details)} names ${path}`,
+      );
     }
     const noBody = await fetch(`${api.url}/api/v1/agents/leads`, { method: 'POST' });
     assert.equal(noBody.status, 400);
@@ -197,7 +245,11 @@ describe('agent catalogue and guidance over HTTP', () => {
   });
 
   it('GET /agents/status with a key adds the account of the accounts feature; a bad key gets 401', async () => {
-    const pay = await fetch(`${api.url}/api/v1/agents/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const pay = await fetch(`${api.url}/api/v1/agents/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(pay.status, 201);
     const { key } = (await pay.json()) as { key: { api_key: string } };
     const keyed = await get('status', { 'x-api-key': key.api_key });
@@ -215,23 +267,31 @@ describe('agent catalogue and guidance over HTTP', () => {
     await get('catalog');
     const later = clock.advance(90_000).toISOString();
     try {
-      for (const path of ['catalog', 'errors', 'quote', 'status']) assert.equal((await get(path)).body.as_of, later, path);
+      for (const path of ['catalog', 'errors', 'quote', 'status'])
+        assert.equal((await get(path)).body.as_of, later, path);
     } finally {
       clock.set(NOW);
     }
   });
 
   it('documents every route in the OpenAPI document', async () => {
-    const doc = (await (await fetch(`${api.url}/docs/api/openapi.v1.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await (await fetch(`${api.url}/docs/api/openapi.v1.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     for (const [path] of DOCUMENTS) {
-      const templated = path.startsWith('registry-pack/') ? '/api/v1/agents/registry-pack/{target}' : `/api/v1/agents/${path}`;
+      const templated = path.startsWith('registry-pack/')
+        ? '/api/v1/agents/registry-pack/{target}'
+        : `/api/v1/agents/${path}`;
       assert.ok(doc.paths[templated]?.get, `GET ${templated}`);
     }
     assert.ok(doc.paths['/api/v1/agents/leads']?.post);
     // The manifest offers no operation that does not exist: every row not marked planned is
     // served (advertised-routes.int.spec.ts requests them all).
     for (const e of AGENT_ENDPOINTS.filter((x) => x.status !== 'planned')) {
-      assert.ok(doc.paths[`/api/v1${e.path}`]?.[e.method.toLowerCase()], `${e.method} /api/v1${e.path} is listed in AGENT_ENDPOINTS but not served`);
+      assert.ok(
+        doc.paths[`/api/v1${e.path}`]?.[e.method.toLowerCase()],
+        `${e.method} /api/v1${e.path} is listed in AGENT_ENDPOINTS but not served`,
+      );
     }
   });
 });
@@ -239,7 +299,9 @@ describe('agent catalogue and guidance over HTTP', () => {
 describe('agent catalogue with SVC_PUBLIC_URL and meter price overrides', () => {
   let api: TestApi;
   before(async () => {
-    api = await startTestApi({ env: { SVC_PUBLIC_URL: 'https://agents.example.com/', SVC_METER_PRICES_USD: 'read.discovery_top=5.00' } });
+    api = await startTestApi({
+      env: { SVC_PUBLIC_URL: 'https://agents.example.com/', SVC_METER_PRICES_USD: 'read.discovery_top=5.00' },
+    });
   });
   after(async () => {
     await api?.close();
@@ -247,7 +309,11 @@ describe('agent catalogue with SVC_PUBLIC_URL and meter price overrides', () => 
 
   it('builds links from the public URL and quotes the configured prices; default costs stay the D17 ones', async () => {
     const catalog = (await (await fetch(`${api.url}/api/v1/agents/catalog`)).json()) as any;
-    assert.ok(catalog.data.catalog[0].checkout_redirect_url.startsWith('https://agents.example.com/api/v1/agents/checkout-link?'));
+    assert.ok(
+      catalog.data.catalog[0].checkout_redirect_url.startsWith(
+        'https://agents.example.com/api/v1/agents/checkout-link?',
+      ),
+    );
     assert.equal(catalog.data.service_catalog[0].estimated_default_cost_usd, 3.5);
     const status = (await (await fetch(`${api.url}/api/v1/agents/status`)).json()) as any;
     assert.equal(status.data.meters.find((m: any) => m.meter === 'read.discovery_top').price_usd, 5);
@@ -257,7 +323,10 @@ describe('agent catalogue with SVC_PUBLIC_URL and meter price overrides', () => 
   });
 
   it('refuses to start with an unknown meter in SVC_METER_PRICES_USD', async () => {
-    await assert.rejects(startTestApi({ env: { SVC_METER_PRICES_USD: 'read.crystal_ball=1.00' } }), /SVC_METER_PRICES_USD.*read\.crystal_ball/);
+    await assert.rejects(
+      startTestApi({ env: { SVC_METER_PRICES_USD: 'read.crystal_ball=1.00' } }),
+      /SVC_METER_PRICES_USD.*read\.crystal_ball/,
+    );
   });
 });
 
@@ -288,9 +357,14 @@ describe('GET /agents/status with a key (the status query)', () => {
         return { authenticated: true, account: { id: 'acct_1' }, balance_usd: 12.5 };
       },
     };
-    const keyed = (await controller(provider).execute(new GetStatusQuery(request({ 'x-api-key': 'svc_test_x' })))) as any;
+    const keyed = (await controller(provider).execute(
+      new GetStatusQuery(request({ 'x-api-key': 'svc_test_x' })),
+    )) as any;
     statusSchema.parse(keyed);
-    assert.deepEqual([keyed.data.authenticated, keyed.data.account, keyed.data.balance_usd, keyed.data.status], [true, { id: 'acct_1' }, 12.5, 'operational']);
+    assert.deepEqual(
+      [keyed.data.authenticated, keyed.data.account, keyed.data.balance_usd, keyed.data.status],
+      [true, { id: 'acct_1' }, 12.5, 'operational'],
+    );
     const anonymous = (await controller(provider).execute(new GetStatusQuery(request({})))) as any;
     assert.equal(anonymous.data.authenticated, false);
     assert.equal(anonymous.data.balance_usd, undefined);
@@ -303,8 +377,13 @@ describe('GET /agents/status with a key (the status query)', () => {
         throw Object.assign(new Error('bad key'), { status: 401 });
       },
     };
-    await assert.rejects(controller(refusing).execute(new GetStatusQuery(request({ authorization: 'Bearer nope' }))), /bad key/);
-    const none = (await controller(undefined).execute(new GetStatusQuery(request({ 'x-api-key': 'svc_test_x' })))) as any;
+    await assert.rejects(
+      controller(refusing).execute(new GetStatusQuery(request({ authorization: 'Bearer nope' }))),
+      /bad key/,
+    );
+    const none = (await controller(undefined).execute(
+      new GetStatusQuery(request({ 'x-api-key': 'svc_test_x' })),
+    )) as any;
     assert.equal(none.data.authenticated, false);
     assert.equal(none.data.links.catalog, 'https://agents.example.com/api/v1/agents/catalog');
   });

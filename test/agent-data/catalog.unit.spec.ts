@@ -23,22 +23,50 @@ import {
 import { buildQuickstart } from '../../libs/agent-data/src/catalog/capabilities.documents.js';
 
 const BASE = 'https://api.example.test';
-const ctx: CatalogContext = { baseUrl: BASE, prices: meterPrices(), env: 'test', rateLimitPerMinute: 600, autopayThresholdCents: 1000 };
+const ctx: CatalogContext = {
+  baseUrl: BASE,
+  prices: meterPrices(),
+  env: 'test',
+  rateLimitPerMinute: 600,
+  autopayThresholdCents: 1000,
+};
 
 /** The spec's "Credit packs" table and the flags/capabilities paragraph, verbatim. */
 const SPEC_PACKS = [
   { pack_id: 'pack_29', name: 'Agent Proof Pack 29', amount_usd: 29, credits_usd: 29, flag: 'fastest_revenue' },
   { pack_id: 'pack_99', name: 'Agent Starter Pack 99', amount_usd: 99, credits_usd: 110, flag: null },
-  { pack_id: 'pack_499', name: 'Agent Continuous Pack 499', amount_usd: 499, credits_usd: 575, flag: 'twenty_four_seven' },
+  {
+    pack_id: 'pack_499',
+    name: 'Agent Continuous Pack 499',
+    amount_usd: 499,
+    credits_usd: 575,
+    flag: 'twenty_four_seven',
+  },
   { pack_id: 'pack_2499', name: 'Agent Scale Pack 2499', amount_usd: 2499, credits_usd: 3000, flag: 'operator_pilot' },
-  { pack_id: 'pack_10000', name: 'Agent Enterprise Commit 10000', amount_usd: 10000, credits_usd: 12500, flag: 'enterprise' },
+  {
+    pack_id: 'pack_10000',
+    name: 'Agent Enterprise Commit 10000',
+    amount_usd: 10000,
+    credits_usd: 12500,
+    flag: 'enterprise',
+  },
 ] as const;
 const ENTRY_CAPS = ['entry-access', 'quickstart', 'proof-workloads'];
 const ENTERPRISE_CAPS = ['production-usage', 'autopay', 'continuous-discovery'];
 const SPEC_MCP_TOOLS = [
-  'svc.signup', 'svc.get_top_discovery', 'svc.get_company', 'svc.get_company_score', 'svc.workspace.list_companies',
-  'svc.workspace.get_memo', 'svc.workspace.update_memo', 'svc.workspace.update_deal', 'svc.workspace.list_deals',
-  'svc.workspace.upsert_followup', 'svc.workspace.list_events', 'svc.workspace.create_webhook', 'svc.workspace.list_webhook_deliveries',
+  'svc.signup',
+  'svc.get_top_discovery',
+  'svc.get_company',
+  'svc.get_company_score',
+  'svc.workspace.list_companies',
+  'svc.workspace.get_memo',
+  'svc.workspace.update_memo',
+  'svc.workspace.update_deal',
+  'svc.workspace.list_deals',
+  'svc.workspace.upsert_followup',
+  'svc.workspace.list_events',
+  'svc.workspace.create_webhook',
+  'svc.workspace.list_webhook_deliveries',
 ];
 
 describe('credit packs', () => {
@@ -98,9 +126,25 @@ describe('meters', () => {
     assert.equal(prices['read.company_profile'], 250);
     assert.deepEqual(loadConfig({}).meterPricesCents, {});
 
-    assert.throws(() => meterPrices({ 'read.everything': 100 }), (e: unknown) => e instanceof ConfigError && /SVC_METER_PRICES_USD.*read\.everything/.test(e.message));
-    for (const bad of ['read.discovery_top', 'read.discovery_top=-1', 'read.discovery_top=1.234', 'READ=1', 'read.discovery_top=abc']) {
-      assert.throws(() => loadConfig({ SVC_METER_PRICES_USD: bad }), (e: unknown) => e instanceof ConfigError && /^Invalid configuration: SVC_METER_PRICES_USD=/.test(e.message) && !e.message.includes('\n'), bad);
+    assert.throws(
+      () => meterPrices({ 'read.everything': 100 }),
+      (e: unknown) => e instanceof ConfigError && /SVC_METER_PRICES_USD.*read\.everything/.test(e.message),
+    );
+    for (const bad of [
+      'read.discovery_top',
+      'read.discovery_top=-1',
+      'read.discovery_top=1.234',
+      'READ=1',
+      'read.discovery_top=abc',
+    ]) {
+      assert.throws(
+        () => loadConfig({ SVC_METER_PRICES_USD: bad }),
+        (e: unknown) =>
+          e instanceof ConfigError &&
+          /^Invalid configuration: SVC_METER_PRICES_USD=/.test(e.message) &&
+          !e.message.includes('\n'),
+        bad,
+      );
     }
   });
 });
@@ -155,7 +199,13 @@ describe('catalog document', () => {
   it('has the five services with the spec costs, meters, MCP tool names and links', () => {
     assert.deepEqual(
       data.service_catalog.map((s) => [s.key, s.estimated_default_cost_usd]),
-      [['find', 3.5], ['evaluate', 4.5], ['operator_pilot', 17], ['monitor', 7], ['workspace_automation', 17]],
+      [
+        ['find', 3.5],
+        ['evaluate', 4.5],
+        ['operator_pilot', 17],
+        ['monitor', 7],
+        ['workspace_automation', 17],
+      ],
     );
     for (const s of data.service_catalog) {
       assert.ok(['self_serve', 'enterprise'].includes(s.access));
@@ -168,14 +218,29 @@ describe('catalog document', () => {
       assert.ok(new URL(s.buy_now_url).pathname === '/api/v1/agents/checkout-link');
       assert.equal(s.upgrade_url !== undefined, s.access === 'enterprise', `upgrade_url on ${s.key}`);
     }
-    assert.deepEqual(data.service_catalog.filter((s) => s.access === 'self_serve').map((s) => s.key), ['find', 'evaluate']);
+    assert.deepEqual(
+      data.service_catalog.filter((s) => s.access === 'self_serve').map((s) => s.key),
+      ['find', 'evaluate'],
+    );
   });
 
   it('has the four revenue tiers with their documented fields', () => {
-    assert.deepEqual(data.revenue_tiers.map((t) => t.key), ['builder_proof', 'builder_continuous', 'operator_pilot', 'enterprise_workspace']);
+    assert.deepEqual(
+      data.revenue_tiers.map((t) => t.key),
+      ['builder_proof', 'builder_continuous', 'operator_pilot', 'enterprise_workspace'],
+    );
     const services = new Set(data.service_catalog.map((s) => s.key));
     for (const t of data.revenue_tiers) {
-      assert.deepEqual(Object.keys(t), ['key', 'name', 'buyer', 'pricing_model', 'best_for', 'primary_service_keys', 'buy_now_url', 'included']);
+      assert.deepEqual(Object.keys(t), [
+        'key',
+        'name',
+        'buyer',
+        'pricing_model',
+        'best_for',
+        'primary_service_keys',
+        'buy_now_url',
+        'included',
+      ]);
       assert.ok(t.primary_service_keys.every((k) => services.has(k)));
       assert.ok(t.included.length > 0);
       assert.ok(new URL(t.buy_now_url).searchParams.get('pack_id'));
@@ -183,15 +248,25 @@ describe('catalog document', () => {
   });
 
   it('names the spec MCP tools exactly', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name), SPEC_MCP_TOOLS);
+    assert.deepEqual(
+      MCP_TOOLS.map((t) => t.name),
+      SPEC_MCP_TOOLS,
+    );
   });
 });
 
 describe('purchase guidance', () => {
-  const preferred = (g: ReturnType<typeof buildGuidance>) => g.options.filter((o) => o.preferred_for_objective).map((o) => o.pack_id);
+  const preferred = (g: ReturnType<typeof buildGuidance>) =>
+    g.options.filter((o) => o.preferred_for_objective).map((o) => o.pack_id);
 
   it('prefers the objective pack, and primary_buy_now sells it', () => {
-    const expected = { starter: 'pack_29', growth: 'pack_499', operator_pilot: 'pack_2499', enterprise: 'pack_10000', starter_proof: 'pack_29' } as const;
+    const expected = {
+      starter: 'pack_29',
+      growth: 'pack_499',
+      operator_pilot: 'pack_2499',
+      enterprise: 'pack_10000',
+      starter_proof: 'pack_29',
+    } as const;
     for (const [objective, pack] of Object.entries(expected)) {
       const g = buildGuidance(ctx, { objective: objective as keyof typeof expected, source: 'quote' });
       assert.deepEqual(preferred(g), [pack], objective);
@@ -209,10 +284,18 @@ describe('purchase guidance', () => {
   });
 
   it('aggressive recommends the next larger pack; pack_id quotes that pack; a segment implies its objective', () => {
-    assert.deepEqual(preferred(buildGuidance(ctx, { objective: 'starter', aggressive: true, source: 'x' })), ['pack_99']);
-    assert.deepEqual(preferred(buildGuidance(ctx, { objective: 'operator_pilot', aggressive: true, source: 'x' })), ['pack_10000']);
-    assert.deepEqual(preferred(buildGuidance(ctx, { objective: 'enterprise', aggressive: true, source: 'x' })), ['pack_10000']);
-    assert.deepEqual(preferred(buildGuidance(ctx, { objective: 'starter', pack_id: 'pack_499', source: 'x' })), ['pack_499']);
+    assert.deepEqual(preferred(buildGuidance(ctx, { objective: 'starter', aggressive: true, source: 'x' })), [
+      'pack_99',
+    ]);
+    assert.deepEqual(preferred(buildGuidance(ctx, { objective: 'operator_pilot', aggressive: true, source: 'x' })), [
+      'pack_10000',
+    ]);
+    assert.deepEqual(preferred(buildGuidance(ctx, { objective: 'enterprise', aggressive: true, source: 'x' })), [
+      'pack_10000',
+    ]);
+    assert.deepEqual(preferred(buildGuidance(ctx, { objective: 'starter', pack_id: 'pack_499', source: 'x' })), [
+      'pack_499',
+    ]);
     const operator = buildGuidance(ctx, { segment: 'operator', source: 'x' });
     assert.equal(operator.objective, 'operator_pilot');
     assert.deepEqual(preferred(operator), ['pack_2499']);
@@ -220,13 +303,24 @@ describe('purchase guidance', () => {
   });
 
   it('carries the paths, the pilot length, the endpoints and the payment flow; links keep source and key_id', () => {
-    const g = buildGuidance(ctx, { objective: 'growth', source: 'agent-registry', key_id: 'key_01J00000000000000000000000' });
+    const g = buildGuidance(ctx, {
+      objective: 'growth',
+      source: 'agent-registry',
+      key_id: 'key_01J00000000000000000000000',
+    });
     assert.equal(g.recommended_objective, 'starter_proof');
-    assert.deepEqual([g.twenty_four_seven_path.pack_id, g.operator_pilot_path.pack_id, g.enterprise_upgrade.pack_id], ['pack_499', 'pack_2499', 'pack_10000']);
+    assert.deepEqual(
+      [g.twenty_four_seven_path.pack_id, g.operator_pilot_path.pack_id, g.enterprise_upgrade.pack_id],
+      ['pack_499', 'pack_2499', 'pack_10000'],
+    );
     assert.equal(g.operator_pilot_path.duration_days, 14);
     assert.equal(g.fastest_revenue_path.pack_id, 'pack_29');
     assert.equal(g.operator_pilot_payload_template.objective, 'operator_pilot');
-    for (const u of [g.options[0]!.checkout_redirect_url, g.twenty_four_seven_path.checkout_redirect_url, g.enterprise_upgrade.checkout_redirect_url]) {
+    for (const u of [
+      g.options[0]!.checkout_redirect_url,
+      g.twenty_four_seven_path.checkout_redirect_url,
+      g.enterprise_upgrade.checkout_redirect_url,
+    ]) {
       const q = new URL(u).searchParams;
       assert.equal(q.get('source'), 'agent-registry');
       assert.equal(q.get('key_id'), 'key_01J00000000000000000000000');
@@ -243,7 +337,13 @@ describe('quickstart workflows', () => {
     const q = buildQuickstart(ctx);
     assert.deepEqual(
       q.workflows.map((w) => [w.estimated_default_cost_usd, w.access]),
-      [[3.5, 'self_serve'], [4.5, 'self_serve'], [6, 'enterprise'], [6, 'enterprise'], [7, 'enterprise']],
+      [
+        [3.5, 'self_serve'],
+        [4.5, 'self_serve'],
+        [6, 'enterprise'],
+        [6, 'enterprise'],
+        [7, 'enterprise'],
+      ],
     );
     const pricier = buildQuickstart({ ...ctx, prices: meterPrices({ 'read.discovery_top': 500 }) });
     assert.equal(pricier.workflows[0]!.estimated_cost_usd, 5);
@@ -316,7 +416,10 @@ describe('error catalogue', () => {
     assert.ok(raised.size > 5, 'the scan found the raised codes');
     for (const [code, status] of raised) {
       const entry = AGENT_ERRORS.find((e) => e.code === code);
-      assert.ok(entry, `${code} is answered on the agent surface but missing from libs/agent-data/src/catalog/error-catalog.ts`);
+      assert.ok(
+        entry,
+        `${code} is answered on the agent surface but missing from libs/agent-data/src/catalog/error-catalog.ts`,
+      );
       if (status !== undefined) assert.equal(entry.status, status, `status of ${code}`);
     }
   });
@@ -324,11 +427,23 @@ describe('error catalogue', () => {
 
 describe('publicBaseUrl', () => {
   it('prefers SVC_PUBLIC_URL, else an allowed request host and protocol, and never trusts a host with a path', () => {
-    assert.equal(publicBaseUrl({ protocol: 'http', host: 'x:1' }, { publicUrl: 'https://api.example.com' }), 'https://api.example.com');
+    assert.equal(
+      publicBaseUrl({ protocol: 'http', host: 'x:1' }, { publicUrl: 'https://api.example.com' }),
+      'https://api.example.com',
+    );
     // A host is used only when allowed (SVC_ALLOWED_HOSTS; default loopback and the listening address).
-    assert.equal(publicBaseUrl({ protocol: 'https', host: 'svc.example:8443' }, { allowedHosts: ['svc.example'] }), 'https://svc.example:8443');
-    assert.equal(publicBaseUrl({ protocol: 'https', host: 'svc.example:8443' }, { port: 3000 }), 'http://localhost:3000');
-    assert.equal(publicBaseUrl({ protocol: 'https', host: 'EVIL.example' }, { allowedHosts: ['localhost'], port: 3000 }), 'http://localhost:3000');
+    assert.equal(
+      publicBaseUrl({ protocol: 'https', host: 'svc.example:8443' }, { allowedHosts: ['svc.example'] }),
+      'https://svc.example:8443',
+    );
+    assert.equal(
+      publicBaseUrl({ protocol: 'https', host: 'svc.example:8443' }, { port: 3000 }),
+      'http://localhost:3000',
+    );
+    assert.equal(
+      publicBaseUrl({ protocol: 'https', host: 'EVIL.example' }, { allowedHosts: ['localhost'], port: 3000 }),
+      'http://localhost:3000',
+    );
     assert.equal(publicBaseUrl({ headers: { host: '[::1]:3000' } }, {}), 'http://[::1]:3000');
     assert.equal(publicBaseUrl({ headers: { host: '127.0.0.1:3000' } }, {}), 'http://127.0.0.1:3000');
     assert.equal(publicBaseUrl({ protocol: 'http', host: 'evil.example/phish?' }, {}), 'http://localhost');

@@ -18,7 +18,9 @@ describe('unknown company on the agent surface (real HTTP)', () => {
   });
 
   it('GET /companies/{id} and /companies/{id}/score answer 404 COMPANY_NOT_FOUND, a catalogued code, and charge nothing', async () => {
-    const errors = (await (await fetch(`${api.url}/api/v1/agents/errors`)).json()) as { data: { errors: Array<Record<string, unknown>> } };
+    const errors = (await (await fetch(`${api.url}/api/v1/agents/errors`)).json()) as {
+      data: { errors: Array<Record<string, unknown>> };
+    };
     const entry = errors.data.errors.find((e) => e.code === 'COMPANY_NOT_FOUND');
     assert.ok(entry, 'COMPANY_NOT_FOUND is in /agents/errors');
     assert.equal(entry.status, 404);

@@ -48,7 +48,10 @@ describe('Stripe adapter: outgoing calls against a local stand-in', () => {
     assert.equal(r.form['metadata[pack_id]'], 'pack_29');
     assert.equal(r.form.client_reference_id, 'acct_1');
     assert.equal(r.form.customer_email, 'agent@example.com');
-    assert.equal(r.form.success_url, 'https://svc.example/api/v1/billing/checkout/success?session_id={CHECKOUT_SESSION_ID}');
+    assert.equal(
+      r.form.success_url,
+      'https://svc.example/api/v1/billing/checkout/success?session_id={CHECKOUT_SESSION_ID}',
+    );
   });
 
   it('customer, off-session SetupIntent and attach', async () => {
@@ -76,13 +79,32 @@ describe('Stripe adapter: outgoing calls against a local stand-in', () => {
   });
 
   it('off-session PaymentIntent with an idempotency key; a card decline is an outcome, not a throw', async () => {
-    const ok = await stripe.chargeOffSession({ accountId: 'acct_1', customerId: 'cus_1', paymentMethodId: 'pm_1', pack: pack29, purpose: 'autopay', idempotencyKey: 'autopay-att_1' });
-    assert.deepEqual(ok, { status: 'succeeded', paymentIntentId: ok.status === 'succeeded' ? ok.paymentIntentId : '', amountCents: 2900 });
+    const ok = await stripe.chargeOffSession({
+      accountId: 'acct_1',
+      customerId: 'cus_1',
+      paymentMethodId: 'pm_1',
+      pack: pack29,
+      purpose: 'autopay',
+      idempotencyKey: 'autopay-att_1',
+    });
+    assert.deepEqual(ok, {
+      status: 'succeeded',
+      paymentIntentId: ok.status === 'succeeded' ? ok.paymentIntentId : '',
+      amountCents: 2900,
+    });
     const r = standIn.requests.at(-1)!;
     assert.equal(r.path, '/v1/payment_intents');
     assert.equal(r.headers['idempotency-key'], 'autopay-att_1');
     assert.deepEqual(
-      [r.form.amount, r.form.currency, r.form.customer, r.form.payment_method, r.form.off_session, r.form.confirm, r.form['metadata[purpose]']],
+      [
+        r.form.amount,
+        r.form.currency,
+        r.form.customer,
+        r.form.payment_method,
+        r.form.off_session,
+        r.form.confirm,
+        r.form['metadata[purpose]'],
+      ],
       ['2900', 'usd', 'cus_1', 'pm_1', 'true', 'true', 'autopay'],
     );
 
@@ -90,16 +112,41 @@ describe('Stripe adapter: outgoing calls against a local stand-in', () => {
       req.path === '/v1/payment_intents' && req.form.payment_method === 'pm_declined'
         ? {
             status: 402,
-            body: { error: { type: 'card_error', code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.', payment_intent: { id: 'pi_declined', object: 'payment_intent' } } },
+            body: {
+              error: {
+                type: 'card_error',
+                code: 'card_declined',
+                decline_code: 'insufficient_funds',
+                message: 'Your card has insufficient funds.',
+                payment_intent: { id: 'pi_declined', object: 'payment_intent' },
+              },
+            },
           }
         : undefined,
     );
-    const declined = await stripe.chargeOffSession({ accountId: 'acct_1', customerId: 'cus_1', paymentMethodId: 'pm_declined', pack: pack29, purpose: 'topup', idempotencyKey: 'k2' });
-    assert.deepEqual(declined, { status: 'failed', paymentIntentId: 'pi_declined', code: 'insufficient_funds', message: 'Your card has insufficient funds.' });
+    const declined = await stripe.chargeOffSession({
+      accountId: 'acct_1',
+      customerId: 'cus_1',
+      paymentMethodId: 'pm_declined',
+      pack: pack29,
+      purpose: 'topup',
+      idempotencyKey: 'k2',
+    });
+    assert.deepEqual(declined, {
+      status: 'failed',
+      paymentIntentId: 'pi_declined',
+      code: 'insufficient_funds',
+      message: 'Your card has insufficient funds.',
+    });
   });
 
   it('an unreachable Stripe is a 502 PAYMENT_PROVIDER_ERROR without the details', async () => {
-    const down = new StripePaymentProvider({ secretKey: SECRET_KEY, apiUrl: 'http://127.0.0.1:9', maxNetworkRetries: 0, timeoutMs: 2000 });
+    const down = new StripePaymentProvider({
+      secretKey: SECRET_KEY,
+      apiUrl: 'http://127.0.0.1:9',
+      maxNetworkRetries: 0,
+      timeoutMs: 2000,
+    });
     await assert.rejects(
       down.createCustomer({ accountId: 'acct_x', email: null }),
       (e: any) => e.status === 502 && e.code === 'PAYMENT_PROVIDER_ERROR' && !/127\.0\.0\.1/.test(e.message),
@@ -113,7 +160,12 @@ describe('Stripe webhook fulfilment (real HTTP, STRIPE_API_URL at the stand-in)'
   before(async () => {
     await standIn.start();
     api = await startTestApi({
-      env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: standIn.url, SVC_BOOTSTRAP: 'false' },
+      env: {
+        STRIPE_SECRET_KEY: SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_URL: standIn.url,
+        SVC_BOOTSTRAP: 'false',
+      },
     });
   });
   after(async () => {
@@ -121,24 +173,47 @@ describe('Stripe webhook fulfilment (real HTTP, STRIPE_API_URL at the stand-in)'
     await standIn.stop();
   });
 
-  function completedEvent(sessionId: string, metadata: Record<string, string>, paymentStatus = 'paid', type = 'checkout.session.completed') {
+  function completedEvent(
+    sessionId: string,
+    metadata: Record<string, string>,
+    paymentStatus = 'paid',
+    type = 'checkout.session.completed',
+  ) {
     return JSON.stringify({
       id: `evt_${Math.random().toString(36).slice(2)}`,
       object: 'event',
       type,
       api_version: '2025-01-27.acacia',
       created: Math.floor(Date.now() / 1000),
-      data: { object: { id: sessionId, object: 'checkout.session', mode: 'payment', payment_status: paymentStatus, status: 'complete', amount_total: 2900, currency: 'usd', metadata, client_reference_id: metadata.account_id || null } },
+      data: {
+        object: {
+          id: sessionId,
+          object: 'checkout.session',
+          mode: 'payment',
+          payment_status: paymentStatus,
+          status: 'complete',
+          amount_total: 2900,
+          currency: 'usd',
+          metadata,
+          client_reference_id: metadata.account_id || null,
+        },
+      },
     });
   }
 
   const deliver = (payload: string, signature: string) =>
-    fetch(`${api.url}/api/v1/billing/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+    fetch(`${api.url}/api/v1/billing/webhooks/stripe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body: payload,
+    });
 
   it('pay opens a Stripe Checkout Session; its signed webhook credits once even when delivered three times', async () => {
     const issued = await pay(api.url);
     assert.match(issued.starter_checkout.url, /^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
-    const created = standIn.requests.find((r) => r.path === '/v1/checkout/sessions' && r.form['metadata[key_id]'] === issued.key.id)!;
+    const created = standIn.requests.find(
+      (r) => r.path === '/v1/checkout/sessions' && r.form['metadata[key_id]'] === issued.key.id,
+    )!;
     assert.equal(created.form['metadata[account_id]'], issued.account_id);
 
     const payload = completedEvent(issued.starter_checkout.session_id, {
@@ -173,34 +248,69 @@ describe('Stripe webhook fulfilment (real HTTP, STRIPE_API_URL at the stand-in)'
     const good = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     const tampered = await deliver(payload.replace('"amount_total":2900', '"amount_total":2901'), good);
     assert.equal(tampered.status, 400);
-    const unsigned = await fetch(`${api.url}/api/v1/billing/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+    const unsigned = await fetch(`${api.url}/api/v1/billing/webhooks/stripe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: payload,
+    });
     assert.equal(unsigned.status, 400);
     assert.equal((await status(api.url, issued.key.api_key)).balance_usd, 0);
 
     const unpaid = completedEvent(issued.starter_checkout.session_id, meta, 'unpaid');
-    const r1 = await deliver(unpaid, Stripe.webhooks.generateTestHeaderString({ payload: unpaid, secret: WEBHOOK_SECRET }));
+    const r1 = await deliver(
+      unpaid,
+      Stripe.webhooks.generateTestHeaderString({ payload: unpaid, secret: WEBHOOK_SECRET }),
+    );
     assert.equal(((await r1.json()) as { credited: boolean }).credited, false);
     assert.equal((await status(api.url, issued.key.api_key)).balance_usd, 0);
-    const settled = completedEvent(issued.starter_checkout.session_id, meta, 'paid', 'checkout.session.async_payment_succeeded');
-    const r2 = await deliver(settled, Stripe.webhooks.generateTestHeaderString({ payload: settled, secret: WEBHOOK_SECRET }));
+    const settled = completedEvent(
+      issued.starter_checkout.session_id,
+      meta,
+      'paid',
+      'checkout.session.async_payment_succeeded',
+    );
+    const r2 = await deliver(
+      settled,
+      Stripe.webhooks.generateTestHeaderString({ payload: settled, secret: WEBHOOK_SECRET }),
+    );
     assert.equal(((await r2.json()) as { credited: boolean }).credited, true);
     assert.equal((await status(api.url, issued.key.api_key)).balance_usd, 29);
   });
 
   it('an unbound Stripe checkout (no key yet) opens one account however often it is delivered; the success page shows its key once', async () => {
-    const link = await fetch(`${api.url}/api/v1/agents/checkout-link?pack_id=pack_29&source=catalog`, { headers: { accept: 'application/json' } });
+    const link = await fetch(`${api.url}/api/v1/agents/checkout-link?pack_id=pack_29&source=catalog`, {
+      headers: { accept: 'application/json' },
+    });
     const { session_id: sessionId } = (await link.json()) as { session_id: string };
-    const created = standIn.requests.find((r) => r.path === '/v1/checkout/sessions' && r.form['metadata[source]'] === 'catalog')!;
+    const created = standIn.requests.find(
+      (r) => r.path === '/v1/checkout/sessions' && r.form['metadata[source]'] === 'catalog',
+    )!;
     assert.equal(created.form['metadata[account_id]'], '');
     assert.equal(created.form.client_reference_id, undefined);
-    const payload = completedEvent(sessionId, { account_id: '', key_id: '', pack_id: 'pack_29', purpose: 'checkout_link', source: 'catalog' });
+    const payload = completedEvent(sessionId, {
+      account_id: '',
+      key_id: '',
+      pack_id: 'pack_29',
+      purpose: 'checkout_link',
+      source: 'catalog',
+    });
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     const deliveries = await Promise.all([deliver(payload, signature), deliver(payload, signature)]);
-    const bodies = (await Promise.all(deliveries.map((d) => d.json()))) as Array<{ credited: boolean; account_id: string }>;
-    assert.deepEqual(deliveries.map((d) => d.status), [200, 200]);
+    const bodies = (await Promise.all(deliveries.map((d) => d.json()))) as Array<{
+      credited: boolean;
+      account_id: string;
+    }>;
+    assert.deepEqual(
+      deliveries.map((d) => d.status),
+      [200, 200],
+    );
     assert.equal(bodies[0]!.account_id, bodies[1]!.account_id);
     assert.deepEqual(bodies.map((b) => b.credited).sort(), [false, true]);
-    const success = (await (await fetch(`${api.url}/api/v1/billing/checkout/success?session_id=${sessionId}`, { headers: { accept: 'application/json' } })).json()) as {
+    const success = (await (
+      await fetch(`${api.url}/api/v1/billing/checkout/success?session_id=${sessionId}`, {
+        headers: { accept: 'application/json' },
+      })
+    ).json()) as {
       key: { api_key: string };
       account_id: string;
     };
@@ -210,18 +320,30 @@ describe('Stripe webhook fulfilment (real HTTP, STRIPE_API_URL at the stand-in)'
   });
 
   it('acknowledges (and does not credit) a paid session that can never be credited, so Stripe stops resending it', async () => {
-    const payload = completedEvent('cs_test_orphan', { account_id: 'acct_01JAAAAAAAAAAAAAAAAAAAAAAA', key_id: '', pack_id: 'pack_29', purpose: 'starter' });
+    const payload = completedEvent('cs_test_orphan', {
+      account_id: 'acct_01JAAAAAAAAAAAAAAAAAAAAAAA',
+      key_id: '',
+      pack_id: 'pack_29',
+      purpose: 'starter',
+    });
     const res = await deliver(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }));
     assert.equal(res.status, 200);
-    assert.deepEqual((({ handled, credited, error }) => ({ handled, credited, error }))((await res.json()) as Record<string, unknown>), {
-      handled: false,
-      credited: false,
-      error: 'ACCOUNT_NOT_FOUND',
-    });
+    assert.deepEqual(
+      (({ handled, credited, error }) => ({ handled, credited, error }))((await res.json()) as Record<string, unknown>),
+      {
+        handled: false,
+        credited: false,
+        error: 'ACCOUNT_NOT_FOUND',
+      },
+    );
   });
 
   it('other routes still parse JSON normally (the raw body is kept for the webhook only)', async () => {
-    const res = await fetch(`${api.url}/api/v1/agents/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pack_id: 'pack_99' }) });
+    const res = await fetch(`${api.url}/api/v1/agents/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pack_id: 'pack_99' }),
+    });
     assert.equal(res.status, 201);
     assert.equal(((await res.json()) as { starter_checkout: { pack_id: string } }).starter_checkout.pack_id, 'pack_99');
   });

@@ -30,7 +30,11 @@ describe('anonymous writes are limited per client address and in all (OWASP API4
   before(async () => {
     api = await startTestApi({
       imports: [AnonymousRoutesModule],
-      env: { SVC_SIGNUP_LIMIT_PER_HOUR: '2', SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: '3', SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '1000' },
+      env: {
+        SVC_SIGNUP_LIMIT_PER_HOUR: '2',
+        SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: '3',
+        SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '1000',
+      },
     });
   });
   after(async () => {
@@ -44,10 +48,17 @@ describe('anonymous writes are limited per client address and in all (OWASP API4
     assert.equal(refused.status, 429);
     const retryAfter = Number(refused.headers.get('retry-after'));
     assert.ok(retryAfter >= 1 && retryAfter <= 3600, `Retry-After ${retryAfter}`);
-    const body = (await refused.json()) as { code: string; retry_after: number; next_actions: Array<{ action: string }> };
+    const body = (await refused.json()) as {
+      code: string;
+      retry_after: number;
+      next_actions: Array<{ action: string }>;
+    };
     assert.equal(body.code, 'RATE_LIMIT_EXCEEDED');
     assert.equal(body.retry_after, retryAfter);
-    assert.deepEqual(body.next_actions.map((a) => a.action), ['retry_later', 'use_existing_key']);
+    assert.deepEqual(
+      body.next_actions.map((a) => a.action),
+      ['retry_later', 'use_existing_key'],
+    );
   });
 
   it('counts other writes per minute apart from signups', async () => {
@@ -67,7 +78,11 @@ describe('behind a trusted proxy the client address comes from X-Forwarded-For; 
   before(async () => {
     api = await startTestApi({
       imports: [AnonymousRoutesModule],
-      env: { SVC_TRUSTED_PROXIES: '127.0.0.1', SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: '2', SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '5' },
+      env: {
+        SVC_TRUSTED_PROXIES: '127.0.0.1',
+        SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: '2',
+        SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '5',
+      },
     });
   });
   after(async () => {
@@ -76,7 +91,10 @@ describe('behind a trusted proxy the client address comes from X-Forwarded-For; 
 
   it('counts each forwarded client apart, and all of them against the ceiling', async () => {
     const from = (ip: string) => post(api, 'write', { 'x-forwarded-for': ip });
-    assert.deepEqual([(await from('198.51.100.1')).status, (await from('198.51.100.1')).status, (await from('198.51.100.1')).status], [201, 201, 429]);
+    assert.deepEqual(
+      [(await from('198.51.100.1')).status, (await from('198.51.100.1')).status, (await from('198.51.100.1')).status],
+      [201, 201, 429],
+    );
     assert.equal((await from('198.51.100.2')).status, 201, 'another client has its own budget');
     assert.equal((await from('198.51.100.3')).status, 201);
     // 5 counted in all (the refused one included): the next client meets the ceiling.
@@ -86,7 +104,7 @@ describe('behind a trusted proxy the client address comes from X-Forwarded-For; 
   });
 });
 
-describe('the agent surface\'s anonymous writes carry the limits', () => {
+describe("the agent surface's anonymous writes carry the limits", () => {
   let api: TestApi;
   before(async () => {
     api = await startTestApi({ env: { SVC_SIGNUP_LIMIT_PER_HOUR: '2', SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: '2' } });
@@ -96,7 +114,12 @@ describe('the agent surface\'s anonymous writes carry the limits', () => {
   });
 
   it('POST /agents/pay and /agents/signup share the signup budget: the third account in the hour is refused', async () => {
-    const pay = () => fetch(`${api.url}/api/v1/agents/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const pay = () =>
+      fetch(`${api.url}/api/v1/agents/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
     const signup = () =>
       fetch(`${api.url}/api/v1/agents/signup`, {
         method: 'POST',
@@ -104,7 +127,10 @@ describe('the agent surface\'s anonymous writes carry the limits', () => {
         body: JSON.stringify({ contact_email: 'a@example.com' }),
       });
     const answers = [await pay(), await signup(), await pay()];
-    assert.deepEqual(answers.slice(0, 2).map((r) => r.status), [201, 201]);
+    assert.deepEqual(
+      answers.slice(0, 2).map((r) => r.status),
+      [201, 201],
+    );
     assert.equal(answers[2]!.status, 429);
     const body = (await answers[2]!.json()) as { code: string; next_actions: unknown[]; type?: string };
     assert.equal(body.code, 'RATE_LIMIT_EXCEEDED');
@@ -113,7 +139,11 @@ describe('the agent surface\'s anonymous writes carry the limits', () => {
   });
 
   it('checkout links without a key are counted as anonymous writes', async () => {
-    const link = () => fetch(`${api.url}/api/v1/agents/checkout-link?pack_id=pack_29`, { headers: { accept: 'application/json' }, redirect: 'manual' });
+    const link = () =>
+      fetch(`${api.url}/api/v1/agents/checkout-link?pack_id=pack_29`, {
+        headers: { accept: 'application/json' },
+        redirect: 'manual',
+      });
     const statuses = [(await link()).status, (await link()).status, (await link()).status];
     assert.notEqual(statuses[0], 429);
     assert.equal(statuses[2], 429);

@@ -19,7 +19,11 @@ function raw(url: string, bytes: string): Promise<string> {
   });
 }
 
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 function assertErrorShape(body: Record<string, unknown>, error: string, code: string): void {
   assert.equal(body.error, error);
@@ -58,13 +62,25 @@ describe('HTTP foundation (real HTTP, embedded stores)', () => {
   });
 
   it('answers malformed JSON with 400 MALFORMED_JSON', async () => {
-    const res = await fetch(`${api.url}/test/things`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+    const res = await fetch(`${api.url}/test/things`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": ',
+    });
     assert.equal(res.status, 400);
     assertErrorShape((await res.json()) as Record<string, unknown>, 'bad_request', 'MALFORMED_JSON');
-    const empty = await fetch(`${api.url}/test/things`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '' });
+    const empty = await fetch(`${api.url}/test/things`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '',
+    });
     assert.equal(empty.status, 400);
     assertErrorShape((await empty.json()) as Record<string, unknown>, 'bad_request', 'MALFORMED_JSON');
-    const proto = await fetch(`${api.url}/test/things`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"__proto__": {"name": "x"}}' });
+    const proto = await fetch(`${api.url}/test/things`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"__proto__": {"name": "x"}}',
+    });
     assert.equal(proto.status, 400);
   });
 
@@ -75,13 +91,20 @@ describe('HTTP foundation (real HTTP, embedded stores)', () => {
   });
 
   it('answers an unsupported content type with 415', async () => {
-    const res = await fetch(`${api.url}/test/things`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<thing/>' });
+    const res = await fetch(`${api.url}/test/things`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml' },
+      body: '<thing/>',
+    });
     assert.equal(res.status, 415);
     assertErrorShape((await res.json()) as Record<string, unknown>, 'unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('validates the body against the operation schema: details per field, unknown fields rejected', async () => {
-    const res = await fetch(`${api.url}/test/things`, json({ name: '', count: 1.5, extra: true, nested: { flag: 'yes', more: 1 } }));
+    const res = await fetch(
+      `${api.url}/test/things`,
+      json({ name: '', count: 1.5, extra: true, nested: { flag: 'yes', more: 1 } }),
+    );
     assert.equal(res.status, 400);
     const body = (await res.json()) as { details: Array<{ path: string; message: string }> } & Record<string, unknown>;
     assertErrorShape(body, 'validation_failed', 'VALIDATION_FAILED');
@@ -175,7 +198,11 @@ describe('HTTP foundation (real HTTP, embedded stores)', () => {
     assertErrorShape((await badUrl.json()) as Record<string, unknown>, 'bad_request', 'MALFORMED_URL');
     const notHttp = await raw(api.url, 'GARBAGE\r\n\r\n');
     assert.match(notHttp, /^HTTP\/1\.1 400 /);
-    assertErrorShape(JSON.parse(notHttp.split('\r\n\r\n')[1]!) as Record<string, unknown>, 'bad_request', 'MALFORMED_REQUEST');
+    assertErrorShape(
+      JSON.parse(notHttp.split('\r\n\r\n')[1]!) as Record<string, unknown>,
+      'bad_request',
+      'MALFORMED_REQUEST',
+    );
     const wrongMethod = await fetch(`${api.url}/health`, { method: 'DELETE' });
     assert.equal(wrongMethod.status, 404);
     const health = await fetch(`${api.url}/health`);
@@ -209,7 +236,10 @@ describe('HTTP foundation (real HTTP, embedded stores)', () => {
     assert.equal(create.requestBody.content['application/json'].schema.additionalProperties, false);
     assert.deepEqual(create.security, [{ bearer: [] }]);
     const read = doc.paths['/test/things/{id}'].get;
-    assert.deepEqual(read.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`).sort(), ['path:id', 'query:limit']);
+    assert.deepEqual(read.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`).sort(), [
+      'path:id',
+      'query:limit',
+    ]);
     assert.ok(doc.paths['/health'].get.responses['200']);
     assert.ok(doc.components.securitySchemes.bearer);
     assert.ok(doc.components.securitySchemes.apiKey);

@@ -5,7 +5,11 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApi, type TestApi } from './support/test-api.js';
 
 /** Opens a raw connection and sends `head` one byte every `everyMs`; resolves when the server closes it. */
-function slowClient(url: string, head: string, everyMs: number): Promise<{ closedAfterMs: number; bytesSent: number; answer: string }> {
+function slowClient(
+  url: string,
+  head: string,
+  everyMs: number,
+): Promise<{ closedAfterMs: number; bytesSent: number; answer: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -90,6 +94,8 @@ describe('links the service returns never follow a forged Host header (SVC_PUBLI
     assert.match(forged.body.starter_checkout.url, /^http:\/\/localhost\/api\/v1\/billing\/sandbox\/checkout\/cs_/);
     const { port } = new URL(api.url);
     const allowed = await postWithHost(api.url, '/api/v1/agents/pay', `127.0.0.1:${port}`);
-    assert.ok(allowed.body.starter_checkout.url.startsWith(`http://127.0.0.1:${port}/api/v1/billing/sandbox/checkout/cs_`));
+    assert.ok(
+      allowed.body.starter_checkout.url.startsWith(`http://127.0.0.1:${port}/api/v1/billing/sandbox/checkout/cs_`),
+    );
   });
 });

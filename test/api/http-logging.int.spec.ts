@@ -31,7 +31,8 @@ const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).defa
 class LetInGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>();
-    if (request.headers['x-let-in'] !== 'yes') throw new AppError(401, 'unauthorized', 'MISSING_AUTH', 'Let me in first.');
+    if (request.headers['x-let-in'] !== 'yes')
+      throw new AppError(401, 'unauthorized', 'MISSING_AUTH', 'Let me in first.');
     return true;
   }
 }
@@ -54,7 +55,12 @@ class LoggingTestController {
   @Get('guarded')
   @UseGuards(LetInGuard)
   @UseInterceptors(CountingInterceptor)
-  @Operation({ summary: 'Guarded list', tags: ['test'], query: listQuery, responses: { 200: { description: 'The limit.' } } })
+  @Operation({
+    summary: 'Guarded list',
+    tags: ['test'],
+    query: listQuery,
+    responses: { 200: { description: 'The limit.' } },
+  })
   guarded(@Query() query: z.output<typeof listQuery>) {
     return { limit: query.limit };
   }
@@ -79,11 +85,23 @@ interface LogLine {
   [key: string]: unknown;
 }
 
-async function startApp(logLevel: string): Promise<{ app: NestFastifyApplication; url: string; lines: string[]; close(): Promise<void> }> {
+async function startApp(
+  logLevel: string,
+): Promise<{ app: NestFastifyApplication; url: string; lines: string[]; close(): Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-logging-'));
   const lines: string[] = [];
-  const config = loadConfig({ SVC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: logLevel, SVC_BOOTSTRAP: 'false', SVC_DEMO_DATA: 'false' });
-  const app = await createApiApp(config, { imports: [LoggingTestModule], logStream: { write: (line: string) => void lines.push(line) } });
+  const config = loadConfig({
+    SVC_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: logLevel,
+    SVC_BOOTSTRAP: 'false',
+    SVC_DEMO_DATA: 'false',
+  });
+  const app = await createApiApp(config, {
+    imports: [LoggingTestModule],
+    logStream: { write: (line: string) => void lines.push(line) },
+  });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -99,7 +117,8 @@ async function startApp(logLevel: string): Promise<{ app: NestFastifyApplication
 }
 
 const parsed = (lines: string[]): LogLine[] => lines.map((l) => JSON.parse(l) as LogLine);
-const requestLines = (lines: string[], reqId: string) => parsed(lines).filter((l) => l.reqId === reqId && l.msg === 'request completed');
+const requestLines = (lines: string[], reqId: string) =>
+  parsed(lines).filter((l) => l.reqId === reqId && l.msg === 'request completed');
 
 describe('request logging and validation order (real HTTP)', () => {
   let api: Awaited<ReturnType<typeof startApp>>;
@@ -113,7 +132,11 @@ describe('request logging and validation order (real HTTP)', () => {
   it('writes every line as JSON, one per request, with status, response time and the request id', async () => {
     const res = await fetch(`${api.url}/health`, { headers: { 'x-request-id': 'log-line-1' } });
     assert.equal(res.status, 200);
-    const [line, ...more] = await waitUntil(() => (requestLines(api.lines, 'log-line-1').length ? requestLines(api.lines, 'log-line-1') : undefined), 5_000, 'the request line');
+    const [line, ...more] = await waitUntil(
+      () => (requestLines(api.lines, 'log-line-1').length ? requestLines(api.lines, 'log-line-1') : undefined),
+      5_000,
+      'the request line',
+    );
     assert.equal(more.length, 0, 'one line per request');
     assert.equal(line!.level, 30);
     assert.equal(line!.req?.method, 'GET');
@@ -122,14 +145,26 @@ describe('request logging and validation order (real HTTP)', () => {
     assert.equal(typeof line!.responseTime, 'number');
     // Nothing else mentions the request (no "incoming request" line).
     assert.equal(parsed(api.lines).filter((l) => l.reqId === 'log-line-1').length, 1);
-    assert.ok(parsed(api.lines).some((l) => l.context === 'NestApplication'), 'Nest logs through the same logger');
+    assert.ok(
+      parsed(api.lines).some((l) => l.context === 'NestApplication'),
+      'Nest logs through the same logger',
+    );
   });
 
   it('redacts credentials from the logged request headers', async () => {
     await fetch(`${api.url}/health`, {
-      headers: { 'x-request-id': 'log-redact-1', authorization: 'Bearer svc_test_secretvalue', 'x-api-key': 'secret-api-key', cookie: 'sid=secret-cookie' },
+      headers: {
+        'x-request-id': 'log-redact-1',
+        authorization: 'Bearer svc_test_secretvalue',
+        'x-api-key': 'secret-api-key',
+        cookie: 'sid=secret-cookie',
+      },
     });
-    const [line] = await waitUntil(() => (requestLines(api.lines, 'log-redact-1').length ? requestLines(api.lines, 'log-redact-1') : undefined), 5_000, 'the request line');
+    const [line] = await waitUntil(
+      () => (requestLines(api.lines, 'log-redact-1').length ? requestLines(api.lines, 'log-redact-1') : undefined),
+      5_000,
+      'the request line',
+    );
     assert.equal(line!.req?.headers.authorization, '[redacted]');
     assert.equal(line!.req?.headers['x-api-key'], '[redacted]');
     assert.equal(line!.req?.headers.cookie, '[redacted]');
@@ -146,18 +181,33 @@ describe('request logging and validation order (real HTTP)', () => {
       'proxy-authorization': 'Basic cred-value-6',
       'set-cookie-like': 'cookie-value-7',
     };
-    await fetch(`${api.url}/health`, { headers: { 'x-request-id': 'log-redact-2', 'x-innocent': 'kept-value', ...sent } });
-    const [line] = await waitUntil(() => (requestLines(api.lines, 'log-redact-2').length ? requestLines(api.lines, 'log-redact-2') : undefined), 5_000, 'the request line');
+    await fetch(`${api.url}/health`, {
+      headers: { 'x-request-id': 'log-redact-2', 'x-innocent': 'kept-value', ...sent },
+    });
+    const [line] = await waitUntil(
+      () => (requestLines(api.lines, 'log-redact-2').length ? requestLines(api.lines, 'log-redact-2') : undefined),
+      5_000,
+      'the request line',
+    );
     for (const name of Object.keys(sent)) assert.equal(line!.req?.headers[name], '[redacted]', name);
     assert.equal(line!.req?.headers['x-innocent'], 'kept-value', 'other headers are logged as sent');
-    for (const value of Object.values(sent)) assert.ok(!api.lines.some((l) => l.includes(value)), `${value} in no line`);
+    for (const value of Object.values(sent))
+      assert.ok(!api.lines.some((l) => l.includes(value)), `${value} in no line`);
   });
 
   it('logs 4xx at warn and 5xx at error, and the failure with its request id', async () => {
     assert.equal((await fetch(`${api.url}/no/such/route`, { headers: { 'x-request-id': 'log-404' } })).status, 404);
     assert.equal((await fetch(`${api.url}/test/logging/boom`, { headers: { 'x-request-id': 'log-500' } })).status, 500);
-    const [notFound] = await waitUntil(() => (requestLines(api.lines, 'log-404').length ? requestLines(api.lines, 'log-404') : undefined), 5_000, 'the 404 line');
-    const [failed] = await waitUntil(() => (requestLines(api.lines, 'log-500').length ? requestLines(api.lines, 'log-500') : undefined), 5_000, 'the 500 line');
+    const [notFound] = await waitUntil(
+      () => (requestLines(api.lines, 'log-404').length ? requestLines(api.lines, 'log-404') : undefined),
+      5_000,
+      'the 404 line',
+    );
+    const [failed] = await waitUntil(
+      () => (requestLines(api.lines, 'log-500').length ? requestLines(api.lines, 'log-500') : undefined),
+      5_000,
+      'the 500 line',
+    );
     assert.equal(notFound!.level, 40);
     assert.equal(notFound!.res?.statusCode, 404);
     assert.equal(failed!.level, 50);

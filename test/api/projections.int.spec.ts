@@ -16,7 +16,9 @@ const FIXTURE = fileURLToPath(new URL('./support/append-events.fixture.js', impo
 const CROSS_PROCESS_MS = 1000;
 
 async function appendFromChild(dataDir: string, stream: string, count: number): Promise<void> {
-  const child = spawn(process.execPath, [FIXTURE, dataDir, stream, String(count)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [FIXTURE, dataDir, stream, String(count)], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const [code] = (await once(child, 'exit')) as [number | null];
   assert.equal(code, 0, 'the appending child failed');
 }
@@ -37,20 +39,30 @@ describe('projections across processes (server + child + CLI on one data dir)', 
 
   it('events another process appends reach the server projections within a second', async () => {
     await appendFromChild(api.dataDir, 'ping-a', 25);
-    const doc = await waitUntil(async () => {
-      const d = await pings('ping-a');
-      return d?.count === 25 ? d : undefined;
-    }, CROSS_PROCESS_MS, 'the projection to count 25 pings');
+    const doc = await waitUntil(
+      async () => {
+        const d = await pings('ping-a');
+        return d?.count === 25 ? d : undefined;
+      },
+      CROSS_PROCESS_MS,
+      'the projection to count 25 pings',
+    );
     assert.equal(doc.last, 25);
 
-    const health = (await (await fetch(`${api.url}/health`)).json()) as { details: { projections: { lag: number; projections: Array<{ name: string; state: string }> } } };
+    const health = (await (await fetch(`${api.url}/health`)).json()) as {
+      details: { projections: { lag: number; projections: Array<{ name: string; state: string }> } };
+    };
     // Feature modules register their own projections next to the test one.
     assert.ok(health.details.projections.projections.some((p) => p.name === 'test_pings'));
   });
 
   it('the CLI rebuilds the projection from position 0 while the server runs; the server follows the switch', async () => {
     await appendFromChild(api.dataDir, 'ping-b', 10);
-    await waitUntil(async () => ((await pings('ping-b'))?.count === 10 ? true : undefined), CROSS_PROCESS_MS * 5, 'ping-b counted');
+    await waitUntil(
+      async () => ((await pings('ping-b'))?.count === 10 ? true : undefined),
+      CROSS_PROCESS_MS * 5,
+      'ping-b counted',
+    );
 
     const progress: string[] = [];
     const output: string[] = [];
@@ -73,13 +85,29 @@ describe('projections across processes (server + child + CLI on one data dir)', 
     // Same result after the rebuild, read from the new generation once the server notices the
     // switch (it caches the active generation briefly); new events keep flowing into it.
     const generation = async () =>
-      ((await (await fetch(`${api.url}/health`)).json()) as { details: { projections: { projections: Array<{ name: string; generation: number }> } } }).details
-        .projections.projections.find((p) => p.name === 'test_pings')?.generation;
-    await waitUntil(async () => ((await generation()) === 2 ? true : undefined), CROSS_PROCESS_MS * 5, 'the server to follow the switch');
-    assert.deepEqual(await pings('ping-a'), { id: 'ping-a', count: 25, last: 25, _position: (await pings('ping-a'))?._position });
+      (
+        (await (await fetch(`${api.url}/health`)).json()) as {
+          details: { projections: { projections: Array<{ name: string; generation: number }> } };
+        }
+      ).details.projections.projections.find((p) => p.name === 'test_pings')?.generation;
+    await waitUntil(
+      async () => ((await generation()) === 2 ? true : undefined),
+      CROSS_PROCESS_MS * 5,
+      'the server to follow the switch',
+    );
+    assert.deepEqual(await pings('ping-a'), {
+      id: 'ping-a',
+      count: 25,
+      last: 25,
+      _position: (await pings('ping-a'))?._position,
+    });
     assert.equal((await pings('ping-b'))?.count, 10);
     await appendFromChild(api.dataDir, 'ping-a', 1);
-    await waitUntil(async () => ((await pings('ping-a'))?.count === 26 ? true : undefined), CROSS_PROCESS_MS, 'ping-a counted after the switch');
+    await waitUntil(
+      async () => ((await pings('ping-a'))?.count === 26 ? true : undefined),
+      CROSS_PROCESS_MS,
+      'ping-a counted after the switch',
+    );
     assert.equal(await generation(), 2);
   });
 });

@@ -78,7 +78,9 @@ async function load(url: string, path: string, keys: string[], seconds = SECONDS
     ],
   });
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`bench run had failures: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `bench run had failures: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   return result;
 }
@@ -96,7 +98,9 @@ async function measure(scenario: Scenario, run: number): Promise<void> {
   const r = await load(scenario.url, scenario.path, scenario.keys);
   scenario.rps.push(r.requests.average);
   scenario.p99.push(r.latency.p99);
-  console.log(`  run ${run + 1} ${scenario.name}: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${fmt(r['2xx'])} ok`);
+  console.log(
+    `  run ${run + 1} ${scenario.name}: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${fmt(r['2xx'])} ok`,
+  );
 }
 
 /** Durable commit latency of this disk right now: paid calls wait for it, bare ones do not. */
@@ -131,7 +135,9 @@ try {
   for (let run = 0; run < RUNS; run++) for (const sc of scenarios) await measure(sc, run);
   // Every 2xx was charged durably: the one account's ledger holds one MeterCharged per paid call.
   const status = await fetch(`${oneServer.url}/api/v1/agents/status`, { headers: { 'x-api-key': oneServer.keys[0]! } });
-  console.log(`  the 1-account ledger holds ${fmt(((await status.json()) as { data: { paid_calls: number } }).data.paid_calls)} durable charges`);
+  console.log(
+    `  the 1-account ledger holds ${fmt(((await status.json()) as { data: { paid_calls: number } }).data.paid_calls)} durable charges`,
+  );
 } finally {
   await Promise.all([stop(bareServer.child), stop(oneServer.child), stop(manyServer.child)]);
 }
@@ -140,5 +146,7 @@ const bareRps = median(scenarios[0]!.rps);
 console.log(`\nmedians of ${RUNS} runs:`);
 for (const sc of scenarios) {
   const rps = median(sc.rps);
-  console.log(`${sc.name.padEnd(24)} ${fmt(rps).padStart(8)} req/s  ${((rps / bareRps) * 100).toFixed(1).padStart(5)}% of bare  p99 ${median(sc.p99)} ms`);
+  console.log(
+    `${sc.name.padEnd(24)} ${fmt(rps).padStart(8)} req/s  ${((rps / bareRps) * 100).toFixed(1).padStart(5)}% of bare  p99 ${median(sc.p99)} ms`,
+  );
 }

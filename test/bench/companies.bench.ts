@@ -46,7 +46,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 function child(args: string[]): { process: ChildProcess; firstLine: Promise<string> } {
-  const proc = spawn(process.execPath, ['--enable-source-maps', SERVER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, ['--enable-source-maps', SERVER, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: proc.stdout! });
   const firstLine = new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
@@ -72,8 +74,13 @@ async function importBench(): Promise<void> {
     const csv = join(dir, 'companies.csv');
     const records = [...demoCompanies({ count: IMPORT_COMPANIES, asOf: '2026-11-01' })];
     await writeFile(jsonl, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
-    await writeFile(csv, `${[csvHeaderLine(), ...records.map((r) => recordToCsvLine(r as Parameters<typeof recordToCsvLine>[0]))].join('\n')}\n`);
-    console.log(`import: ${fmt(IMPORT_COMPANIES)} generated companies, ${RUNS} runs per format, each into a fresh store`);
+    await writeFile(
+      csv,
+      `${[csvHeaderLine(), ...records.map((r) => recordToCsvLine(r as Parameters<typeof recordToCsvLine>[0]))].join('\n')}\n`,
+    );
+    console.log(
+      `import: ${fmt(IMPORT_COMPANIES)} generated companies, ${RUNS} runs per format, each into a fresh store`,
+    );
     const rate = (s: ImportSummary) => (s.read / s.ms) * 1000;
     for (const [format, file] of [
       ['jsonl', jsonl],
@@ -89,9 +96,13 @@ async function importBench(): Promise<void> {
         }
         fresh.push(rate(result.summary));
         again.push(rate(result.again));
-        console.log(`  ${format} run ${run + 1}: new ${fmt(rate(result.summary))}/s (${fmt(result.summary.ms)} ms), re-import unchanged ${fmt(rate(result.again))}/s`);
+        console.log(
+          `  ${format} run ${run + 1}: new ${fmt(rate(result.summary))}/s (${fmt(result.summary.ms)} ms), re-import unchanged ${fmt(rate(result.again))}/s`,
+        );
       }
-      console.log(`${format.padEnd(6)} import ${fmt(median(fresh)).padStart(8)} companies/s   re-import (unchanged, nothing appended) ${fmt(median(again)).padStart(8)} records/s`);
+      console.log(
+        `${format.padEnd(6)} import ${fmt(median(fresh)).padStart(8)} companies/s   re-import (unchanged, nothing appended) ${fmt(median(again)).padStart(8)} records/s`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -118,7 +129,12 @@ type Path = 'discovery' | 'company' | 'noop';
 function load(server: Server, path: Path, seconds: number): Promise<AutocannonResult> {
   let nextKey = 0;
   let nextId = 0;
-  const first = path === 'discovery' ? '/api/v1/discovery/top?limit=10' : path === 'noop' ? '/api/v1/test-paid/discovery' : `/api/v1/companies/${server.ids[0]}`;
+  const first =
+    path === 'discovery'
+      ? '/api/v1/discovery/top?limit=10'
+      : path === 'noop'
+        ? '/api/v1/test-paid/discovery'
+        : `/api/v1/companies/${server.ids[0]}`;
   return autocannon({
     url: `${server.url}${first}`,
     connections: CONNECTIONS,
@@ -156,14 +172,20 @@ function cpuMicros(pid: number | undefined): number | null {
  * phase of the machine or of the store (a WAL checkpoint after the import) does not land on one
  * path only.
  */
-async function measure(server: Server, label: string, paths: Array<[name: string, path: Path]>, results: Results): Promise<void> {
+async function measure(
+  server: Server,
+  label: string,
+  paths: Array<[name: string, path: Path]>,
+  results: Results,
+): Promise<void> {
   for (const [, path] of paths) await load(server, path, 3); // warm-up: JIT, caches, hot account state
   for (let run = 0; run < RUNS; run++) {
     for (const [name, path] of paths) {
       const cpuBefore = cpuMicros(server.process.pid);
       const r = await load(server, path, SECONDS);
       const cpuAfter = cpuMicros(server.process.pid);
-      if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+      if (r.non2xx > 0 || r.errors > 0)
+        throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
       const cpuUs = cpuBefore === null || cpuAfter === null ? NaN : (cpuAfter - cpuBefore) / Math.max(1, r['2xx']);
       const entry = (results[name] ??= { rps: [], p99: [], cpuUs: [] });
       entry.rps.push(r.requests.average);
@@ -177,11 +199,22 @@ async function measure(server: Server, label: string, paths: Array<[name: string
 }
 
 async function httpBench(): Promise<void> {
-  console.log(`\nhttp: ${RUNS} runs x ${SECONDS} s, ${CONNECTIONS} connections; api with ${fmt(COMPANIES)} scored companies and ${ACCOUNTS} funded keys`);
+  console.log(
+    `\nhttp: ${RUNS} runs x ${SECONDS} s, ${CONNECTIONS} connections; api with ${fmt(COMPANIES)} scored companies and ${ACCOUNTS} funded keys`,
+  );
   const results: Results = {};
   const bare = await startServer(['bare']);
   try {
-    await measure(bare, 'bare fastify,', [['bare discovery', 'discovery'], ['bare company', 'company'], ['bare no-op', 'noop']], results);
+    await measure(
+      bare,
+      'bare fastify,',
+      [
+        ['bare discovery', 'discovery'],
+        ['bare company', 'company'],
+        ['bare no-op', 'noop'],
+      ],
+      results,
+    );
   } finally {
     await stop(bare.process);
   }
@@ -190,7 +223,16 @@ async function httpBench(): Promise<void> {
   console.log(`  api ready in ${fmt(performance.now() - started)} ms (import, scoring, funding)`);
   try {
     // paid no-op: the metered route of the billing tests (same charge, no data): the floor.
-    await measure(app, 'api,', [['paid discovery', 'discovery'], ['paid company', 'company'], ['paid no-op', 'noop']], results);
+    await measure(
+      app,
+      'api,',
+      [
+        ['paid discovery', 'discovery'],
+        ['paid company', 'company'],
+        ['paid no-op', 'noop'],
+      ],
+      results,
+    );
   } finally {
     await stop(app.process);
   }
@@ -202,8 +244,11 @@ async function httpBench(): Promise<void> {
   ] as const) {
     for (const name of [base, paid]) {
       const rps = median(results[name]!.rps);
-      const ratio = name === paid ? `  ${((rps / median(results[base]!.rps)) * 100).toFixed(1).padStart(5)}% of bare` : '';
-      console.log(`${name.padEnd(16)} ${fmt(rps).padStart(8)} req/s  server CPU ${fmt(median(results[name]!.cpuUs)).padStart(5)} µs/request  p99 ${median(results[name]!.p99)} ms${ratio}`);
+      const ratio =
+        name === paid ? `  ${((rps / median(results[base]!.rps)) * 100).toFixed(1).padStart(5)}% of bare` : '';
+      console.log(
+        `${name.padEnd(16)} ${fmt(rps).padStart(8)} req/s  server CPU ${fmt(median(results[name]!.cpuUs)).padStart(5)} µs/request  p99 ${median(results[name]!.p99)} ms${ratio}`,
+      );
     }
   }
 }

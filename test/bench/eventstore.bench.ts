@@ -21,7 +21,12 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** A typical small domain event. */
 function payload(i: number) {
-  return { accountId: `acct_01J${(i % 5000).toString().padStart(8, '0')}`, meter: 'read.company_profile', amountCents: 250, n: i };
+  return {
+    accountId: `acct_01J${(i % 5000).toString().padStart(8, '0')}`,
+    meter: 'read.company_profile',
+    amountCents: 250,
+    n: i,
+  };
 }
 
 async function appendRun(): Promise<number> {
@@ -38,7 +43,11 @@ async function appendRun(): Promise<number> {
         // as a command handler on a hot stream does.
         let revision: number | 'no_stream' = 'no_stream';
         while (!stop) {
-          const result = await store.append(`credits-w${w}`, [{ type: 'MeterCharged', data: payload(count) }], revision);
+          const result = await store.append(
+            `credits-w${w}`,
+            [{ type: 'MeterCharged', data: payload(count) }],
+            revision,
+          );
           revision = result.nextExpectedRevision;
           count++;
         }
@@ -63,7 +72,12 @@ async function seed(path: string, total: number): Promise<number> {
     for (let a = 0; a < perRound && written < total; a++) {
       const n = Math.min(perAppend, total - written);
       const base = written;
-      appends.push(store.append(`seed-${round}-${a}`, Array.from({ length: n }, (_, i) => ({ type: 'MeterCharged', data: payload(base + i) }))));
+      appends.push(
+        store.append(
+          `seed-${round}-${a}`,
+          Array.from({ length: n }, (_, i) => ({ type: 'MeterCharged', data: payload(base + i) })),
+        ),
+      );
       written += n;
     }
     await Promise.all(appends);
@@ -104,13 +118,18 @@ async function main(): Promise<void> {
   try {
     const path = join(dir, 'bench.sqlite');
     const seedRate = await seed(path, READ_EVENTS);
-    console.log(`    seeded ${fmt(READ_EVENTS)} events at ${fmt(seedRate)} events/s (100-event appends, group-committed)`);
+    console.log(
+      `    seeded ${fmt(READ_EVENTS)} events at ${fmt(seedRate)} events/s (100-event appends, group-committed)`,
+    );
     const runs: Array<{ count: number; rate: number; maxRssMb: number; rssBeforeMb: number }> = [];
     for (let r = 0; r < RUNS; r++) {
-      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--read-all', path], { encoding: 'utf8' });
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--read-all', path], {
+        encoding: 'utf8',
+      });
       if (child.status !== 0) throw new Error(`read child failed: ${child.stderr}`);
       const result = JSON.parse(child.stdout.trim().split('\n').at(-1)!);
-      if (result.count !== READ_EVENTS) throw new Error(`readAll yielded ${result.count} events, expected ${READ_EVENTS}`);
+      if (result.count !== READ_EVENTS)
+        throw new Error(`readAll yielded ${result.count} events, expected ${READ_EVENTS}`);
       runs.push(result);
     }
     console.log(

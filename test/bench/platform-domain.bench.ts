@@ -23,7 +23,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -43,25 +44,44 @@ function cannon(url: string, headers: Record<string, string>, seconds: number): 
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
       const result = JSON.parse(out.trim().split('\n').at(-1)!) as CannonResult;
-      if (result.non2xx || result.errors) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
+      if (result.non2xx || result.errors)
+        return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
       resolve(result);
     });
   });
 }
 
 async function main(): Promise<void> {
-  console.log(`platform-domain bench: node ${process.version}, ${RUNS} runs, autocannon ${DURATION} s × ${CONNECTIONS} connections`);
+  console.log(
+    `platform-domain bench: node ${process.version}, ${RUNS} runs, autocannon ${DURATION} s × ${CONNECTIONS} connections`,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'bench-platform-domain-'));
-  const config = loadConfig({ SVC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_BOOTSTRAP: 'false', SVC_DEMO_DATA: 'false' });
+  const config = loadConfig({
+    SVC_DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SVC_BOOTSTRAP: 'false',
+    SVC_DEMO_DATA: 'false',
+  });
   const app = await createApiApp(config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   try {
-    const { key } = await createAccountWithKey(app, { plan: 'enterprise', perMinute: 10_000_000, perHour: 10_000_000, scopes: ['admin'] });
+    const { key } = await createAccountWithKey(app, {
+      plan: 'enterprise',
+      perMinute: 10_000_000,
+      perHour: 10_000_000,
+      scopes: ['admin'],
+    });
     const auth = { authorization: `Bearer ${key}` };
     const call = async (method: string, path: string, body?: unknown): Promise<any> => {
-      const res = await fetch(`${base}${path}`, { method, headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
       const text = await res.text();
       if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text}`);
       return text ? JSON.parse(text) : null;
@@ -69,9 +89,18 @@ async function main(): Promise<void> {
     const repos: string[] = [];
     for (let i = 0; i < 20; i++) repos.push((await call('POST', '/v1/repositories', { name: `bench/repo-${i}` })).id);
     const agent = (await call('POST', '/v1/agents', { name: 'Bench', template: 'code-review' })).id;
-    const findings = Array.from({ length: 5 }, (_, i) => ({ level: (['error', 'warning', 'info'] as const)[i % 3], file: `src/f${i}.ts`, line: i + 1, message: `m${i}`, rule: 'r' }));
+    const findings = Array.from({ length: 5 }, (_, i) => ({
+      level: (['error', 'warning', 'info'] as const)[i % 3],
+      file: `src/f${i}.ts`,
+      line: i + 1,
+      message: `m${i}`,
+      rule: 'r',
+    }));
     const lifecycle = async (repo: string) => {
-      const run = await call('POST', `/v1/agents/${agent}/runs`, { repository_id: repo, pull_request: { number: 1, title: 't', url: 'https://x.test/1' } });
+      const run = await call('POST', `/v1/agents/${agent}/runs`, {
+        repository_id: repo,
+        pull_request: { number: 1, title: 't', url: 'https://x.test/1' },
+      });
       await call('POST', `/v1/runs/${run.id}/claim`);
       await call('POST', `/v1/runs/${run.id}/complete`, { findings });
     };
@@ -85,7 +114,9 @@ async function main(): Promise<void> {
       for (const [name, url] of Object.entries(reads)) {
         const result = await cannon(url, auth, DURATION);
         readRates[name]!.push(result.requests.average);
-        console.log(`    run ${r + 1} GET /v1/${name}: ${fmt(result.requests.average)} req/s (p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms)`);
+        console.log(
+          `    run ${r + 1} GET /v1/${name}: ${fmt(result.requests.average)} req/s (p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms)`,
+        );
       }
     }
 
@@ -94,9 +125,11 @@ async function main(): Promise<void> {
     for (let r = 0; r < RUNS; r++) {
       const perClient = 15;
       const started = performance.now();
-      await Promise.all(Array.from({ length: 10 }, async (_, c) => {
-        for (let i = 0; i < perClient; i++) await lifecycle(repos[(c + i) % repos.length]!);
-      }));
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, c) => {
+          for (let i = 0; i < perClient; i++) await lifecycle(repos[(c + i) % repos.length]!);
+        }),
+      );
       const rate = (10 * perClient) / ((performance.now() - started) / 1000);
       lifecycleRates.push(rate);
       console.log(`    run ${r + 1} run lifecycle (start + claim + complete, 10 clients): ${fmt(rate, 1)} runs/s`);
@@ -106,7 +139,13 @@ async function main(): Promise<void> {
     const scanMs: number[] = [];
     const list = (offset: number) =>
       Array.from({ length: 200 }, (_, i) => ({
-        vulnerability: { id: `GHSA-${offset + i}`, severity: (['low', 'moderate', 'high', 'critical'] as const)[i % 4], package: `pkg-${offset + i}`, version: '1.0.0', fixed_in: '1.0.1' },
+        vulnerability: {
+          id: `GHSA-${offset + i}`,
+          severity: (['low', 'moderate', 'high', 'critical'] as const)[i % 4],
+          package: `pkg-${offset + i}`,
+          version: '1.0.0',
+          fixed_in: '1.0.1',
+        },
         affected_files: ['package-lock.json'],
         recommendation: 'Upgrade',
       }));
@@ -122,10 +161,15 @@ async function main(): Promise<void> {
     const claimRates: number[] = [];
     for (let r = 0; r < RUNS; r++) {
       const runs: string[] = [];
-      for (let i = 0; i < 20; i++) runs.push((await call('POST', `/v1/agents/${agent}/runs`, { repository_id: repos[1] })).id);
+      for (let i = 0; i < 20; i++)
+        runs.push((await call('POST', `/v1/agents/${agent}/runs`, { repository_id: repos[1] })).id);
       const started = performance.now();
       for (const run of runs) {
-        const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}/v1/runs/${run}/claim`, { method: 'POST', headers: auth }).then((x) => x.status)));
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            fetch(`${base}/v1/runs/${run}/claim`, { method: 'POST', headers: auth }).then((x) => x.status),
+          ),
+        );
         if (answers.filter((s) => s === 200).length !== 1) throw new Error(`claims of one run: ${answers.join(',')}`);
       }
       const rate = runs.length / ((performance.now() - started) / 1000);
@@ -133,8 +177,12 @@ async function main(): Promise<void> {
       console.log(`    run ${r + 1} contended claims: ${fmt(rate, 1)} runs claimed/s (20 claimers each, one winner)`);
     }
 
-    console.log(`(a) GET /v1/repositories (page of 20): median ${fmt(median(readRates.repositories!))} req/s; GET /v1/events (page of 20): median ${fmt(median(readRates.events!))} req/s`);
-    console.log(`(b) run lifecycle: median ${fmt(median(lifecycleRates), 1)} runs/s (${fmt(median(lifecycleRates) * 3, 0)} commands/s with read-your-writes)`);
+    console.log(
+      `(a) GET /v1/repositories (page of 20): median ${fmt(median(readRates.repositories!))} req/s; GET /v1/events (page of 20): median ${fmt(median(readRates.events!))} req/s`,
+    );
+    console.log(
+      `(b) run lifecycle: median ${fmt(median(lifecycleRates), 1)} runs/s (${fmt(median(lifecycleRates) * 3, 0)} commands/s with read-your-writes)`,
+    );
     console.log(`(c) security scan of 200 (20 new, 20 resolved): median ${fmt(median(scanMs), 1)} ms`);
     console.log(`(d) contended claims (20 claimers per run): median ${fmt(median(claimRates), 1)} runs/s`);
   } finally {

@@ -34,7 +34,6 @@ const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-
 interface CannonResult {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number };
@@ -66,11 +65,14 @@ function cannon(url: string, headers: Record<string, string>, seconds: number): 
 }
 
 function check(name: string, r: CannonResult): void {
-  if (r.non2xx || r.errors || r.timeouts) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  if (r.non2xx || r.errors || r.timeouts)
+    throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
 }
 
 async function main(): Promise<void> {
-  console.log(`platform bench: node ${process.version}, ${RUNS} runs of ${DURATION} s, ${CONNECTIONS} connections each`);
+  console.log(
+    `platform bench: node ${process.version}, ${RUNS} runs of ${DURATION} s, ${CONNECTIONS} connections each`,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'bench-platform-'));
   const bare = Fastify({ logger: false });
   bare.get('/v1/repositories', async () => EMPTY_PAGE);
@@ -78,7 +80,13 @@ async function main(): Promise<void> {
   const bareAddress = bare.server.address();
   const bareUrl = `http://127.0.0.1:${typeof bareAddress === 'object' && bareAddress ? bareAddress.port : 0}/v1/repositories`;
 
-  const config = loadConfig({ SVC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_BOOTSTRAP: 'false' });
+  const config = loadConfig({
+    SVC_DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SVC_BOOTSTRAP: 'false',
+  });
   const app = await createApiApp(config, { imports: [PlatformBenchRoutesModule] });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
@@ -87,11 +95,17 @@ async function main(): Promise<void> {
   const plainUrl = `${apiBase}/bench/plain`;
   const noopUrl = `${apiBase}/bench/authenticated-noop`;
   try {
-    const { key } = await createAccountWithKey(app, { plan: 'enterprise', perMinute: 10_000_000, perHour: 10_000_000, scopes: ['read'] });
+    const { key } = await createAccountWithKey(app, {
+      plan: 'enterprise',
+      perMinute: 10_000_000,
+      perHour: 10_000_000,
+      scopes: ['read'],
+    });
     const auth = { authorization: `Bearer ${key}` };
     for (const url of [apiUrl, noopUrl]) {
       const probe = await fetch(url, { headers: auth });
-      if (probe.status !== 200 || !probe.headers.get('x-ratelimit-limit')) throw new Error(`${url} answered ${probe.status}`);
+      if (probe.status !== 200 || !probe.headers.get('x-ratelimit-limit'))
+        throw new Error(`${url} answered ${probe.status}`);
       const anonymous = await fetch(url);
       if (anonymous.status !== 401) throw new Error(`${url} answered ${anonymous.status} without a key`);
     }
@@ -128,14 +142,25 @@ async function main(): Promise<void> {
         );
       }
     }
-    const m = { bare: median(rates.bare), plain: median(rates.plain), noop: median(rates.noop), api: median(rates.api) };
+    const m = {
+      bare: median(rates.bare),
+      plain: median(rates.plain),
+      noop: median(rates.noop),
+      api: median(rates.api),
+    };
     const pct = (x: number) => `${((x / m.bare) * 100).toFixed(1)}%`;
     const c = { bare: median(cpu.bare), plain: median(cpu.plain), noop: median(cpu.noop), api: median(cpu.api) };
     console.log(`(a) bare Fastify, same body: median ${fmt(m.bare)} req/s (runs: ${rates.bare.map(fmt).join(', ')})`);
-    console.log(`(b) authenticated + rate-limited no-op route: median ${fmt(m.noop)} req/s (runs: ${rates.noop.map(fmt).join(', ')})`);
+    console.log(
+      `(b) authenticated + rate-limited no-op route: median ${fmt(m.noop)} req/s (runs: ${rates.noop.map(fmt).join(', ')})`,
+    );
     console.log(`(c) ratio (b)/(a): ${pct(m.noop)} (aim >= 50%)`);
-    console.log(`(d) GET /v1/repositories (access layer + read-model query): median ${fmt(m.api)} req/s = ${pct(m.api)} of bare`);
-    console.log(`    plain Nest route of the same app (the framework floor): ${fmt(m.plain)} req/s = ${pct(m.plain)} of bare`);
+    console.log(
+      `(d) GET /v1/repositories (access layer + read-model query): median ${fmt(m.api)} req/s = ${pct(m.api)} of bare`,
+    );
+    console.log(
+      `    plain Nest route of the same app (the framework floor): ${fmt(m.plain)} req/s = ${pct(m.plain)} of bare`,
+    );
     console.log(
       `    server CPU per request (medians): bare ${c.bare.toFixed(1)} µs, plain Nest ${c.plain.toFixed(1)} µs, authenticated no-op ${c.noop.toFixed(1)} µs ` +
         `(access layer +${(c.noop - c.plain).toFixed(1)} µs), GET /v1/repositories ${c.api.toFixed(1)} µs (query +${(c.api - c.noop).toFixed(1)} µs)`,

@@ -26,7 +26,10 @@ const streamCounts: ProjectionDefinition = {
   eventTypes: ['MeterCharged'],
   collections: [{ name: 'bench_stream_counts', indexes: [{ fields: [['count', -1]] }] }],
   async handle(event, ctx) {
-    const doc = (await ctx.get<{ id: string; count: number; cents: number; last: number }>('bench_stream_counts', event.stream)) ?? {
+    const doc = (await ctx.get<{ id: string; count: number; cents: number; last: number }>(
+      'bench_stream_counts',
+      event.stream,
+    )) ?? {
       id: event.stream,
       count: 0,
       cents: 0,
@@ -58,7 +61,10 @@ async function seed(path: string): Promise<number> {
       appends.push(
         store.append(
           `credits-acct_${String(stream).padStart(6, '0')}`,
-          Array.from({ length: n }, (_, i) => ({ type: 'MeterCharged', data: { meter: 'read.company_profile', amountCents: 250, n: base + i } })),
+          Array.from({ length: n }, (_, i) => ({
+            type: 'MeterCharged',
+            data: { meter: 'read.company_profile', amountCents: 250, n: base + i },
+          })),
         ),
       );
       stream = (stream + 1) % STREAMS;
@@ -71,7 +77,9 @@ async function seed(path: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  console.log(`projections bench: node ${process.version}, ${fmt(EVENTS)} events over ${fmt(STREAMS)} streams, batch ${BATCH}, ${RUNS} runs`);
+  console.log(
+    `projections bench: node ${process.version}, ${fmt(EVENTS)} events over ${fmt(STREAMS)} streams, batch ${BATCH}, ${RUNS} runs`,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'bench-projections-'));
   try {
     const path = join(dir, 'bench.sqlite');
@@ -89,7 +97,8 @@ async function main(): Promise<void> {
       const docs = documentStore.collection('bench_stream_counts__g' + result!.generation);
       const count = await docs.count();
       const top = (await docs.find({}, { sort: [['count', -1]], limit: 1 })).items[0];
-      if (count !== Math.min(STREAMS, Math.ceil(EVENTS / 5))) throw new Error(`expected one document per stream, got ${count}`);
+      if (count !== Math.min(STREAMS, Math.ceil(EVENTS / 5)))
+        throw new Error(`expected one document per stream, got ${count}`);
       rates.push(EVENTS / seconds);
       console.log(
         `    run ${r + 1}: ${fmt(EVENTS / seconds)} events/s (${seconds.toFixed(2)} s, generation ${result!.generation}, ` +

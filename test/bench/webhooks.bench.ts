@@ -23,7 +23,18 @@ import { IdGenerator, SecretBox, SystemClock } from '#kernel';
 import { SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
-import { channelNames, type DeliveryDoc, InProcessLeases, secretIdFor, WebhookDispatcher, webhookDecider, webhooksProjection, WebhookSecrets, WebhookSender, webhookStream } from '#webhooks';
+import {
+  channelNames,
+  type DeliveryDoc,
+  InProcessLeases,
+  secretIdFor,
+  WebhookDispatcher,
+  webhookDecider,
+  webhooksProjection,
+  WebhookSecrets,
+  WebhookSender,
+  webhookStream,
+} from '#webhooks';
 import { platformEventPublished, platformWebhookChannel } from '#platform';
 
 const secretFor = (i: number) => `bench-secret-${i}-0123456789abcdef`;
@@ -98,8 +109,10 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 256);
 const PER_HOST = Number(process.env.BENCH_PER_HOST ?? 16);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -112,8 +125,13 @@ function ask<T>(child: ReturnType<typeof fork>, cmd: string): Promise<T> {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-webhooks-'));
-  const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: 'receiver' }, stdio: 'inherit' });
-  const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', (m) => resolve(m as { port: number })));
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    env: { ...process.env, BENCH_ROLE: 'receiver' },
+    stdio: 'inherit',
+  });
+  const { port } = await new Promise<{ port: number }>((resolve) =>
+    child.once('message', (m) => resolve(m as { port: number })),
+  );
   const path = join(dir, 'svc.sqlite');
   const events = new SqliteEventStore({ path });
   const documents = new SqliteDocumentStore({ path });
@@ -121,7 +139,12 @@ async function main(): Promise<void> {
   const ids = new IdGenerator(clock);
   const channel = platformWebhookChannel;
   const names = channelNames(channel);
-  const runner = new ProjectionRunner({ eventStore: events, documentStore: documents, projections: [webhooksProjection(channel)], clock });
+  const runner = new ProjectionRunner({
+    eventStore: events,
+    documentStore: documents,
+    projections: [webhooksProjection(channel)],
+    clock,
+  });
   const secrets = new WebhookSecrets(documents, new SecretBox(randomBytes(32)));
   const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 10_000, maxSocketsPerHost: PER_HOST });
   const dispatcher = new WebhookDispatcher(channel, {
@@ -143,7 +166,16 @@ async function main(): Promise<void> {
       const secretId = secretIdFor(webhookId, ids.ulid());
       await secrets.put(secretId, webhookId, secretFor(i), clock.now());
       const [created] = webhookDecider.decide(
-        { type: 'CreateWebhook', webhookId, channel: channel.name, owner, url: `http://127.0.0.1:${port}/h/${i}`, events: [type], secretId, now: clock.now() },
+        {
+          type: 'CreateWebhook',
+          webhookId,
+          channel: channel.name,
+          owner,
+          url: `http://127.0.0.1:${port}/h/${i}`,
+          events: [type],
+          secretId,
+          now: clock.now(),
+        },
         webhookDecider.initialState,
       );
       return events.append(webhookStream(webhookId), [created!], 'no_stream');
@@ -151,17 +183,29 @@ async function main(): Promise<void> {
     let t = performance.now();
     await Promise.all(Array.from({ length: WEBHOOKS }, (_, i) => createWebhook(i, 'agent.completed')));
     await createWebhook(WEBHOOKS, 'agent.failed');
-    const last = await Promise.all(Array.from({ length: LATENCY_WEBHOOKS }, (_, i) => createWebhook(WEBHOOKS + 1 + i, 'agent.started')));
+    const last = await Promise.all(
+      Array.from({ length: LATENCY_WEBHOOKS }, (_, i) => createWebhook(WEBHOOKS + 1 + i, 'agent.started')),
+    );
     await runner.waitFor(Math.max(...last.map((m) => m.position)), { timeoutMs: 60_000 });
-    console.log(`setup: ${fmt(WEBHOOKS)} + 1 + ${LATENCY_WEBHOOKS} webhooks in ${fmt(performance.now() - t)} ms; concurrency ${CONCURRENCY}, per host ${PER_HOST}; receiver on :${port}`);
+    console.log(
+      `setup: ${fmt(WEBHOOKS)} + 1 + ${LATENCY_WEBHOOKS} webhooks in ${fmt(performance.now() - t)} ms; concurrency ${CONCURRENCY}, per host ${PER_HOST}; receiver on :${port}`,
+    );
     dispatcher.start();
     if (process.env.BENCH_DEBUG) {
       setInterval(() => console.log(JSON.stringify(dispatcher.getStats())), 1000).unref();
     }
 
     const publish = (type: 'agent.completed' | 'agent.started' | 'agent.failed') => {
-      const envelope = { id: ids.next('evt'), type, created: clock.now().toISOString(), data: { run: { id: ids.next('run'), status: 'success', duration_ms: 1234 } } };
-      return { envelope, append: events.append(`benchevents-${envelope.id}`, [platformEventPublished(account, envelope)], 'no_stream') };
+      const envelope = {
+        id: ids.next('evt'),
+        type,
+        created: clock.now().toISOString(),
+        data: { run: { id: ids.next('run'), status: 'success', duration_ms: 1234 } },
+      };
+      return {
+        envelope,
+        append: events.append(`benchevents-${envelope.id}`, [platformEventPublished(account, envelope)], 'no_stream'),
+      };
     };
     const deliveries = documents.collection<DeliveryDoc>(`${names.deliveries}__g1`);
 
@@ -196,7 +240,9 @@ async function main(): Promise<void> {
         `throughput run ${run}: ${fmt(report.unique)}/${fmt(expected)} deliveries in ${fmt(seconds, 2)} s = ${fmt(rate)}/s; ` +
           `${fmt(report.unique / cpuSeconds)} per CPU-second of this process; ` +
           `duplicates ${report.received - report.unique}, bad signatures ${report.badSignatures}, succeeded in the read model ${fmt(succeeded)}` +
-          (report.unique === expected && succeeded === expected && report.badSignatures === 0 ? ' (nothing lost)' : ' (LOST OR FAILED DELIVERIES)'),
+          (report.unique === expected && succeeded === expected && report.badSignatures === 0
+            ? ' (nothing lost)'
+            : ' (LOST OR FAILED DELIVERIES)'),
       );
     }
 

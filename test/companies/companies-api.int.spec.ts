@@ -23,7 +23,8 @@ import { pay, payInSandbox, withKey } from '../agent-data/support/agent-client.j
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 
 const IMPORT_AT = '2026-11-20T09:30:00.000Z';
-const envelope = <T extends z.ZodType>(data: T) => z.strictObject({ version: z.literal('v1'), as_of: z.iso.datetime(), data });
+const envelope = <T extends z.ZodType>(data: T) =>
+  z.strictObject({ version: z.literal('v1'), as_of: z.iso.datetime(), data });
 
 interface Expected {
   id: string;
@@ -41,7 +42,8 @@ describe('venture data endpoints (real HTTP, metered)', () => {
 
   const charges = async (): Promise<string[]> => {
     const meters: string[] = [];
-    for await (const e of events.readStream(creditsStream(accountId))) if (e.type === 'MeterCharged') meters.push((e.data as { meter: string }).meter);
+    for await (const e of events.readStream(creditsStream(accountId)))
+      if (e.type === 'MeterCharged') meters.push((e.data as { meter: string }).meter);
     return meters;
   };
   /** GET with the key; returns status, body, and the meters charged by this one call. */
@@ -67,7 +69,11 @@ describe('venture data endpoints (real HTTP, metered)', () => {
       .map((r) => {
         const check = checkCompanyRecord(r);
         assert.ok(check.ok);
-        return { id: companyIdFor(check.profile.domain), score: scoreCompany(check.profile, IMPORT_AT).score, profile: check.profile };
+        return {
+          id: companyIdFor(check.profile.domain),
+          score: scoreCompany(check.profile, IMPORT_AT).score,
+          profile: check.profile,
+        };
       })
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     const issued = await pay(api.url, { pack_id: 'pack_499' });
@@ -95,7 +101,10 @@ describe('venture data endpoints (real HTTP, metered)', () => {
     assert.equal(r.header, '3.50');
     const first = body.data.data[0]!.company;
     const top = expected[0]!.profile;
-    assert.deepEqual([first.name, first.domain, first.stage, first.headquarters], [top.name, top.domain, top.stage, top.headquarters]);
+    assert.deepEqual(
+      [first.name, first.domain, first.stage, first.headquarters],
+      [top.name, top.domain, top.stage, top.headquarters],
+    );
   });
 
   it('pagination walks the whole ranking once, in order, with continuous ranks; the same page twice is identical', async () => {
@@ -112,7 +121,10 @@ describe('venture data endpoints (real HTTP, metered)', () => {
       assert.equal(r.body.data.has_more, cursor !== null);
     } while (cursor);
     assert.equal(calls, 3);
-    assert.deepEqual(seen, expected.map((e, i) => [i + 1, e.id]));
+    assert.deepEqual(
+      seen,
+      expected.map((e, i) => [i + 1, e.id]),
+    );
 
     const a = await get('/api/v1/discovery/top?limit=7&stage=seed');
     const b = await get('/api/v1/discovery/top?limit=7&stage=seed');
@@ -122,7 +134,10 @@ describe('venture data endpoints (real HTTP, metered)', () => {
   it('a cursor stays valid while companies arrive: no repeats, no gaps', async () => {
     const page1 = await get('/api/v1/discovery/top?limit=5&country=US');
     const us = expected.filter((e) => e.profile.headquarters.country === 'US');
-    assert.deepEqual(page1.body.data.data.map((i: any) => i.company.id), us.slice(0, 5).map((e) => e.id));
+    assert.deepEqual(
+      page1.body.data.data.map((i: any) => i.company.id),
+      us.slice(0, 5).map((e) => e.id),
+    );
     // A new leader arrives between the pages.
     const star = {
       name: 'Star Robotics',
@@ -135,20 +150,38 @@ describe('venture data endpoints (real HTTP, metered)', () => {
       investors: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'],
       last_round: { type: 'series-a', amount_usd: 2_000_000, date: '2026-11-01' },
       signals: {
-        headcount: [{ date: '2025-11-01', value: 60 }, { date: '2026-11-01', value: 240 }],
-        web_traffic: [{ date: '2025-11-01', value: 200_000 }, { date: '2026-11-01', value: 6_000_000 }],
+        headcount: [
+          { date: '2025-11-01', value: 60 },
+          { date: '2026-11-01', value: 240 },
+        ],
+        web_traffic: [
+          { date: '2025-11-01', value: 200_000 },
+          { date: '2026-11-01', value: 6_000_000 },
+        ],
       },
     };
     assert.equal((await importCompanies([star])).imported, 1);
-    const page2 = await get(`/api/v1/discovery/top?limit=5&country=US&cursor=${encodeURIComponent(page1.body.data.next_cursor)}`);
-    assert.deepEqual(page2.body.data.data.map((i: any) => [i.rank, i.company.id]), us.slice(5, 10).map((e, i) => [i + 6, e.id]));
+    const page2 = await get(
+      `/api/v1/discovery/top?limit=5&country=US&cursor=${encodeURIComponent(page1.body.data.next_cursor)}`,
+    );
+    assert.deepEqual(
+      page2.body.data.data.map((i: any) => [i.rank, i.company.id]),
+      us.slice(5, 10).map((e, i) => [i + 6, e.id]),
+    );
     // From the start, it leads: the same query as page 1 is not answered from a stale cache.
     const fresh = await get('/api/v1/discovery/top?limit=5&country=US');
     assert.equal(fresh.body.data.data[0].company.domain, 'star-robotics.example');
-    assert.deepEqual(fresh.body.data.data.slice(1).map((i: any) => i.company.id), us.slice(0, 4).map((e) => e.id));
+    assert.deepEqual(
+      fresh.body.data.data.slice(1).map((i: any) => i.company.id),
+      us.slice(0, 4).map((e) => e.id),
+    );
     const starProfile = checkCompanyRecord(star);
     assert.ok(starProfile.ok);
-    expected.push({ id: companyIdFor('star-robotics.example'), score: fresh.body.data.data[0].score, profile: starProfile.profile });
+    expected.push({
+      id: companyIdFor('star-robotics.example'),
+      score: fresh.body.data.data[0].score,
+      profile: starProfile.profile,
+    });
     expected.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   });
 
@@ -158,21 +191,38 @@ describe('venture data endpoints (real HTTP, metered)', () => {
       ['sector=FinTech', (e) => e.profile.sectors.includes('fintech')],
       ['stage=series-a', (e) => e.profile.stage === 'series-a'],
       ['country=gb', (e) => e.profile.headquarters.country === 'GB'],
-      ['sector=ai&stage=seed&country=US', (e) => e.profile.sectors.includes('ai') && e.profile.stage === 'seed' && e.profile.headquarters.country === 'US'],
+      [
+        'sector=ai&stage=seed&country=US',
+        (e) =>
+          e.profile.sectors.includes('ai') && e.profile.stage === 'seed' && e.profile.headquarters.country === 'US',
+      ],
       ['sector=no-such-sector', () => false],
     ];
     for (const [query, keep] of cases) {
       const r = await get(`/api/v1/discovery/top?limit=100&${query}`);
       assert.equal(r.status, 200, query);
       const want = expected.filter(keep).slice(0, 100);
-      assert.deepEqual(r.body.data.data.map((i: any) => [i.rank, i.company.id, i.score]), want.map((e, i) => [i + 1, e.id, e.score]), query);
+      assert.deepEqual(
+        r.body.data.data.map((i: any) => [i.rank, i.company.id, i.score]),
+        want.map((e, i) => [i + 1, e.id, e.score]),
+        query,
+      );
       assert.deepEqual(r.charged, ['read.discovery_top'], query);
     }
   });
 
   it('400s (limit over 100, bad values, unknown parameters, a cursor of other filters) are not charged', async () => {
     const page = await get('/api/v1/discovery/top?limit=2&stage=seed');
-    for (const query of ['limit=101', 'limit=0', 'limit=ten', 'stage=series-z', 'country=USA', 'colour=red', 'cursor=garbage', `cursor=${encodeURIComponent(page.body.data.next_cursor)}&stage=series-a`]) {
+    for (const query of [
+      'limit=101',
+      'limit=0',
+      'limit=ten',
+      'stage=series-z',
+      'country=USA',
+      'colour=red',
+      'cursor=garbage',
+      `cursor=${encodeURIComponent(page.body.data.next_cursor)}&stage=series-a`,
+    ]) {
       const r = await get(`/api/v1/discovery/top?${query}`);
       assert.equal(r.status, 400, query);
       assert.equal(r.body.code, 'VALIDATION_FAILED', query);
@@ -226,7 +276,10 @@ describe('venture data endpoints (real HTTP, metered)', () => {
       body.data.components.map((c) => c.name),
       ['team', 'traction', 'momentum', 'market', 'capital_efficiency'],
     );
-    assert.equal(body.data.components.reduce((s, c) => s + Math.round(c.contribution * 100), 0), Math.round(body.data.score * 100));
+    assert.equal(
+      body.data.components.reduce((s, c) => s + Math.round(c.contribution * 100), 0),
+      Math.round(body.data.score * 100),
+    );
     assert.ok(body.data.explanation.length > 20);
     assert.deepEqual(r.charged, ['read.company_score']);
     assert.equal(r.header, '2.00');
@@ -237,7 +290,11 @@ describe('venture data endpoints (real HTTP, metered)', () => {
   });
 
   it('paid routes need a key (401); GET /model/health is free and needs none', async () => {
-    for (const path of ['/api/v1/discovery/top', `/api/v1/companies/${expected[0]!.id}`, `/api/v1/companies/${expected[0]!.id}/score`]) {
+    for (const path of [
+      '/api/v1/discovery/top',
+      `/api/v1/companies/${expected[0]!.id}`,
+      `/api/v1/companies/${expected[0]!.id}/score`,
+    ]) {
       const res = await fetch(`${api.url}${path}`);
       assert.equal(res.status, 401, path);
     }
@@ -263,7 +320,14 @@ describe('venture data endpoints (real HTTP, metered)', () => {
     const res = await fetch(`${api.url}/docs/api/openapi.v1.yaml`);
     assert.equal(res.status, 200);
     const text = await res.text();
-    for (const path of ['/api/v1/discovery/top:', '/api/v1/companies/{id}:', '/api/v1/companies/{id}/score:', '/api/v1/model/health:']) assert.ok(text.includes(path), path);
-    for (const op of ['getTopDiscovery', 'getCompany', 'getCompanyScore', 'getModelHealth']) assert.ok(text.includes(op), op);
+    for (const path of [
+      '/api/v1/discovery/top:',
+      '/api/v1/companies/{id}:',
+      '/api/v1/companies/{id}/score:',
+      '/api/v1/model/health:',
+    ])
+      assert.ok(text.includes(path), path);
+    for (const op of ['getTopDiscovery', 'getCompany', 'getCompanyScore', 'getModelHealth'])
+      assert.ok(text.includes(op), op);
   });
 });

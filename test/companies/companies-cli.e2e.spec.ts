@@ -36,7 +36,14 @@ describe('svc companies (the CLI, built main)', () => {
     ]);
     const summary = JSON.parse(first.stdout) as Record<string, unknown>;
     assert.deepEqual(
-      { read: summary.read, imported: summary.imported, updated: summary.updated, unchanged: summary.unchanged, rejected: summary.rejected, format: summary.format },
+      {
+        read: summary.read,
+        imported: summary.imported,
+        updated: summary.updated,
+        unchanged: summary.unchanged,
+        rejected: summary.rejected,
+        format: summary.format,
+      },
       { read: 4, imported: 2, updated: 0, unchanged: 0, rejected: 2, format: 'csv' },
     );
 

@@ -35,19 +35,41 @@ const profile = (record: Record<string, unknown>) => {
 };
 
 const id = companyIdFor('acme.example');
-const p1 = profile({ sectors: ['fintech', 'ai'], stage: 'seed', headcount: 10, headquarters: { country: 'US', city: 'Austin' } });
-const p2 = profile({ sectors: ['ai', 'saas'], stage: 'series-a', headcount: 30, headquarters: { country: 'US', city: 'Austin' } });
-const imported: CompanyEvent = { type: 'CompanyImported', data: { company_id: id, profile: p1, content_hash: profileHash(p1), source: 's', at: '2026-11-01T10:00:00.000Z' } };
+const p1 = profile({
+  sectors: ['fintech', 'ai'],
+  stage: 'seed',
+  headcount: 10,
+  headquarters: { country: 'US', city: 'Austin' },
+});
+const p2 = profile({
+  sectors: ['ai', 'saas'],
+  stage: 'series-a',
+  headcount: 30,
+  headquarters: { country: 'US', city: 'Austin' },
+});
+const imported: CompanyEvent = {
+  type: 'CompanyImported',
+  data: { company_id: id, profile: p1, content_hash: profileHash(p1), source: 's', at: '2026-11-01T10:00:00.000Z' },
+};
 const updated: CompanyEvent = {
   type: 'CompanyUpdated',
-  data: { company_id: id, changes: { sectors: ['ai', 'saas'], stage: 'series-a', headcount: 30 }, content_hash: profileHash(p2), source: 's', at: '2026-11-02T10:00:00.000Z' },
+  data: {
+    company_id: id,
+    changes: { sectors: ['ai', 'saas'], stage: 'series-a', headcount: 30 },
+    content_hash: profileHash(p2),
+    source: 's',
+    at: '2026-11-02T10:00:00.000Z',
+  },
 };
 
 describe('company projections', () => {
   for (const projection of [companyProfilesProjection, companyScoresProjection]) {
     it(`${projection.name}: each event applied twice changes nothing`, async () => {
       const h = new MemoryProjection(projection);
-      for (const [event, revision] of [[imported, 0], [updated, 1]] as const) {
+      for (const [event, revision] of [
+        [imported, 0],
+        [updated, 1],
+      ] as const) {
         const recorded = h.record(companyStream(id), event, revision);
         await h.apply(recorded);
         const once = h.snapshot();
@@ -67,7 +89,12 @@ describe('company projections', () => {
     assert.deepEqual(Object.keys(snap[DISCOVERY_SECTORS_COLLECTION]!).sort(), [`${id}:ai`, `${id}:saas`]);
     assert.equal(snap[DISCOVERY_RANK_COLLECTION]![id]!.stage, 'series-a');
     assert.equal(snap[DISCOVERY_RANK_COLLECTION]![id]!.score, score.score);
-    assert.deepEqual(snap[SCORE_STATS_COLLECTION]!.all, { id: 'all', companies: 1, last_import_at: '2026-11-02T10:00:00.000Z', last_position: 2 });
+    assert.deepEqual(snap[SCORE_STATS_COLLECTION]!.all, {
+      id: 'all',
+      companies: 1,
+      last_import_at: '2026-11-02T10:00:00.000Z',
+      last_position: 2,
+    });
   });
 
   describe('rebuild (runner over the embedded stores)', () => {
@@ -80,7 +107,11 @@ describe('company projections', () => {
       const path = join(dir, 'svc.sqlite');
       events = new SqliteEventStore({ path });
       documents = new SqliteDocumentStore({ path });
-      runner = new ProjectionRunner({ eventStore: events, documentStore: documents, projections: [companyProfilesProjection, companyScoresProjection] });
+      runner = new ProjectionRunner({
+        eventStore: events,
+        documentStore: documents,
+        projections: [companyProfilesProjection, companyScoresProjection],
+      });
     });
     after(async () => {
       await runner?.stop();
@@ -93,7 +124,9 @@ describe('company projections', () => {
       const out: Doc[] = [];
       let after: string | undefined;
       do {
-        const page = await runner.store.collection(projection, collection).find({}, { sort: [['id', 1]], limit: 1000, ...(after ? { after } : {}) });
+        const page = await runner.store
+          .collection(projection, collection)
+          .find({}, { sort: [['id', 1]], limit: 1000, ...(after ? { after } : {}) });
         out.push(...page.items);
         after = page.nextCursor ?? undefined;
       } while (after);
@@ -115,7 +148,9 @@ describe('company projections', () => {
       await importer.run(valueRecords(records), { source: 'first' });
       clock.advance(86_400_000);
       // A second import changes a tenth of them.
-      await importer.run(valueRecords(records.slice(0, 60).map((r) => ({ ...r, headcount: (r.headcount ?? 0) + 7 }))), { source: 'second' });
+      await importer.run(valueRecords(records.slice(0, 60).map((r) => ({ ...r, headcount: (r.headcount ?? 0) + 7 }))), {
+        source: 'second',
+      });
       await runner.waitFor(await events.headPosition(), { timeoutMs: 30_000 });
       const incremental = await snapshot();
       assert.equal(incremental.scores.length, 600);
@@ -124,7 +159,10 @@ describe('company projections', () => {
       assert.equal(incremental.scores.filter((s) => s.computed_at === '2026-11-02T08:00:00.000Z').length, 60);
 
       const results = await runner.rebuild();
-      assert.deepEqual(results.map((r) => r.generation), [2, 2]);
+      assert.deepEqual(
+        results.map((r) => r.generation),
+        [2, 2],
+      );
       assert.deepEqual(await snapshot(), incremental);
     });
   });

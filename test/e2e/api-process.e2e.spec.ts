@@ -24,7 +24,12 @@ describe('the api process (built main)', () => {
   });
 
   it('serves on the given port, logs its URL, and stops cleanly on SIGTERM', async () => {
-    const api = LiveProcess.start(API_MAIN, [], { PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: join(dataDir, 'fresh'), LOG_LEVEL: 'info' });
+    const api = LiveProcess.start(API_MAIN, [], {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SVC_DATA_DIR: join(dataDir, 'fresh'),
+      LOG_LEVEL: 'info',
+    });
     try {
       const line = await api.waitForLine((l) => l.includes('listening on http://'), 20_000, 'the listening line');
       const url = /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
@@ -33,12 +38,16 @@ describe('the api process (built main)', () => {
       // Structured logs: every line is JSON; the request was logged with its id.
       await api.waitForLine((l) => l.includes('"url":"/health"'), 5_000, 'the request log line');
       // (The D4 bootstrap key line is deliberately plain text, on a line of its own.)
-      for (const l of api.lines.filter((l) => !l.startsWith('Bootstrap admin API key: '))) assert.doesNotThrow(() => JSON.parse(l), l);
+      for (const l of api.lines.filter((l) => !l.startsWith('Bootstrap admin API key: ')))
+        assert.doesNotThrow(() => JSON.parse(l), l);
     } finally {
       const [code, signal] = await api.stop('SIGTERM');
       assert.ok(code === 0 || signal === 'SIGTERM', `exit ${code ?? signal}; stderr: ${api.stderr}`);
     }
     assert.equal(api.stderr, '');
-    assert.ok(api.lines.some((l) => l.includes('stores closed')), 'the storage module closed the stores on SIGTERM');
+    assert.ok(
+      api.lines.some((l) => l.includes('stores closed')),
+      'the storage module closed the stores on SIGTERM',
+    );
   });
 });

@@ -15,7 +15,12 @@ interface Line {
   created: string;
   data: unknown;
 }
-const parseLines = (out: string): Line[] => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+const parseLines = (out: string): Line[] =>
+  out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 
 describe('svc (the CLI, built main)', () => {
   let dataDir: string;
@@ -57,11 +62,22 @@ describe('svc (the CLI, built main)', () => {
     const all = await run(CLI_MAIN, ['events', 'tail', '--type-prefix', 'Credits'], env);
     assert.equal(all.code, 0, all.stderr);
     const lines = parseLines(all.stdout);
-    assert.deepEqual(lines.map((l) => [l.stream, l.revision, l.type, l.data]), [
-      ['credits-acct_1', 0, 'CreditsPurchased', { cents: 2900 }],
-      ['credits-acct_2', 0, 'CreditsPurchased', { cents: 9900 }],
+    assert.deepEqual(
+      lines.map((l) => [l.stream, l.revision, l.type, l.data]),
+      [
+        ['credits-acct_1', 0, 'CreditsPurchased', { cents: 2900 }],
+        ['credits-acct_2', 0, 'CreditsPurchased', { cents: 9900 }],
+      ],
+    );
+    assert.deepEqual(Object.keys(lines[0]!).sort(), [
+      'created',
+      'data',
+      'id',
+      'position',
+      'revision',
+      'stream',
+      'type',
     ]);
-    assert.deepEqual(Object.keys(lines[0]!).sort(), ['created', 'data', 'id', 'position', 'revision', 'stream', 'type']);
     assert.ok(lines[0]!.position < lines[1]!.position);
   });
 

@@ -29,6 +29,9 @@ describe('the worker process (built main)', () => {
       const [code, signal] = await worker.stop('SIGTERM');
       assert.ok(code === 0 || signal === 'SIGTERM', `exit ${code ?? signal}; stderr: ${worker.stderr}`);
     }
-    assert.ok(worker.lines.some((l) => l.includes('stores closed')), worker.lines.join('\n'));
+    assert.ok(
+      worker.lines.some((l) => l.includes('stores closed')),
+      worker.lines.join('\n'),
+    );
   });
 });

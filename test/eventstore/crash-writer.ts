@@ -28,7 +28,9 @@ async function writer(k: number): Promise<void> {
     }));
     const result = await store.append(stream, events, revision);
     if (own) revision = result.nextExpectedRevision;
-    process.stdout.write(`ack ${stream} ${result.nextExpectedRevision - count + 1} ${events.map((e) => e.id).join(',')}\n`);
+    process.stdout.write(
+      `ack ${stream} ${result.nextExpectedRevision - count + 1} ${events.map((e) => e.id).join(',')}\n`,
+    );
   }
 }
 

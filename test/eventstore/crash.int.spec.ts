@@ -79,7 +79,11 @@ describe('SqliteEventStore survives SIGKILL under load', () => {
         for (const ack of acks) {
           const events = byStream.get(ack.stream) ?? [];
           const found = events.slice(ack.firstRevision, ack.firstRevision + ack.ids.length).map((e) => e.id);
-          assert.deepEqual(found, ack.ids, `round ${round}: acknowledged append to ${ack.stream}@${ack.firstRevision} is there`);
+          assert.deepEqual(
+            found,
+            ack.ids,
+            `round ${round}: acknowledged append to ${ack.stream}@${ack.firstRevision} is there`,
+          );
         }
 
         let appends = 0;
@@ -87,12 +91,16 @@ describe('SqliteEventStore survives SIGKILL under load', () => {
           // No gap: revisions run 0..n-1 in position order.
           events.forEach((e, i) => assert.equal(e.revision, i, `round ${round}: ${stream} has no gap at ${i}`));
           // No torn write: every append's events are all there, consecutive, in order.
-          for (let i = 0; i < events.length; ) {
+          for (let i = 0; i < events.length;) {
             const head = events[i]!.data as { append: string; index: number; count: number };
             assert.equal(head.index, 0, `round ${round}: ${stream}@${i} starts an append`);
             for (let j = 0; j < head.count; j++) {
               const part = events[i + j]?.data as { append: string; index: number } | undefined;
-              assert.deepEqual([part?.append, part?.index], [head.append, j], `round ${round}: append ${head.append} is whole`);
+              assert.deepEqual(
+                [part?.append, part?.index],
+                [head.append, j],
+                `round ${round}: append ${head.append} is whole`,
+              );
             }
             i += head.count;
             appends++;

@@ -35,11 +35,14 @@ describe('SqliteEventStore across processes', () => {
       assert.ok(received.length >= 500, `only ${received.length} events arrived from the writer process: ${err}`);
     } finally {
       child.kill('SIGKILL');
-      await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.on('exit', resolve)));
+      await new Promise((resolve) =>
+        child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.on('exit', resolve),
+      );
     }
     // What arrived live is exactly the start of what is stored, in position order.
     const stored: RecordedEvent[] = [];
-    for await (const e of store.readAll({ filter: { streamPrefixes: ['xp-'] }, maxCount: received.length })) stored.push(e);
+    for await (const e of store.readAll({ filter: { streamPrefixes: ['xp-'] }, maxCount: received.length }))
+      stored.push(e);
     assert.deepEqual(
       received.map((e) => e.position),
       stored.map((e) => e.position),

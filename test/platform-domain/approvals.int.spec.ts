@@ -8,13 +8,22 @@ import { type Body, type Call, domainAccount, expectStatus, listAll } from './su
 describe('/v1/approvals (real HTTP, embedded stores, fake clock)', () => {
   let api: TestApi;
   const clock = new FakeClock('2026-03-01T10:00:00.000Z');
-  let a: { accountId: string; keyIds: Record<string, string> } & Record<'admin' | 'admin2' | 'agent' | 'writer' | 'reader', Call>;
+  let a: { accountId: string; keyIds: Record<string, string> } & Record<
+    'admin' | 'admin2' | 'agent' | 'writer' | 'reader',
+    Call
+  >;
   let b: { accountId: string } & Record<'admin', Call>;
   let repo: Body;
 
   before(async () => {
     api = await startTestApi({ clock });
-    a = await domainAccount(api.app, api.url, { admin: ['admin'], admin2: ['admin'], agent: ['write', 'agents:run'], writer: ['write'], reader: ['read'] });
+    a = await domainAccount(api.app, api.url, {
+      admin: ['admin'],
+      admin2: ['admin'],
+      agent: ['write', 'agents:run'],
+      writer: ['write'],
+      reader: ['read'],
+    });
     b = await domainAccount(api.app, api.url, { admin: ['admin'] });
     repo = expectStatus(await a.admin('POST', '/v1/repositories', { name: 'acme/web' }), 201);
   });
@@ -24,7 +33,13 @@ describe('/v1/approvals (real HTTP, embedded stores, fake clock)', () => {
 
   const request = async (body: Body = {}) =>
     expectStatus(
-      await a.agent('POST', '/v1/approvals', { action: 'push_fix', resource: { type: 'pull_request', id: '42' }, description: 'Push the lint fix', repository_id: repo.id, ...body }),
+      await a.agent('POST', '/v1/approvals', {
+        action: 'push_fix',
+        resource: { type: 'pull_request', id: '42' },
+        description: 'Push the lint fix',
+        repository_id: repo.id,
+        ...body,
+      }),
       201,
       'request',
     );
@@ -53,11 +68,21 @@ describe('/v1/approvals (real HTTP, embedded stores, fake clock)', () => {
   it('approve (admin) → approved; deciding again either way → 409 APPROVAL_ALREADY_DECIDED', async () => {
     const approval = await request();
     clock.advance(60_000);
-    const approved = expectStatus(await a.admin('POST', `/v1/approvals/${approval.id}/approve`, { comment: 'Go ahead' }), 200);
-    assert.deepEqual([approved.status, approved.decided_by, approved.decided_at, approved.comment], ['approved', a.keyIds.admin, clock.now().toISOString(), 'Go ahead']);
+    const approved = expectStatus(
+      await a.admin('POST', `/v1/approvals/${approval.id}/approve`, { comment: 'Go ahead' }),
+      200,
+    );
+    assert.deepEqual(
+      [approved.status, approved.decided_by, approved.decided_at, approved.comment],
+      ['approved', a.keyIds.admin, clock.now().toISOString(), 'Go ahead'],
+    );
     for (const action of ['approve', 'reject']) {
       const again = await a.admin2('POST', `/v1/approvals/${approval.id}/${action}`);
-      assert.deepEqual([again.status, again.body.code, again.body.approval_status], [409, 'APPROVAL_ALREADY_DECIDED', 'approved'], action);
+      assert.deepEqual(
+        [again.status, again.body.code, again.body.approval_status],
+        [409, 'APPROVAL_ALREADY_DECIDED', 'approved'],
+        action,
+      );
     }
   });
 
@@ -67,11 +92,17 @@ describe('/v1/approvals (real HTTP, embedded stores, fake clock)', () => {
     assert.deepEqual([self.status, self.body.code, self.body.required_scope], [403, 'INSUFFICIENT_SCOPE', 'admin']);
     const writer = await a.writer('POST', `/v1/approvals/${approval.id}/reject`);
     assert.deepEqual([writer.status, writer.body.required_scope], [403, 'admin']);
-    const byAdmin = expectStatus(await a.admin('POST', '/v1/approvals', { action: 'deploy', resource: { type: 'deployment', id: 'production' } }), 201);
+    const byAdmin = expectStatus(
+      await a.admin('POST', '/v1/approvals', { action: 'deploy', resource: { type: 'deployment', id: 'production' } }),
+      201,
+    );
     const own = await a.admin('POST', `/v1/approvals/${byAdmin.id}/approve`);
     assert.deepEqual([own.status, own.body.code], [403, 'SELF_APPROVAL_FORBIDDEN']);
     assert.equal(byAdmin.repository, null);
-    const rejected = expectStatus(await a.admin('POST', `/v1/approvals/${approval.id}/reject`, { comment: 'Not now' }), 200);
+    const rejected = expectStatus(
+      await a.admin('POST', `/v1/approvals/${approval.id}/reject`, { comment: 'Not now' }),
+      200,
+    );
     assert.equal(rejected.status, 'rejected');
     expectStatus(await a.admin2('POST', `/v1/approvals/${byAdmin.id}/approve`), 200, 'another admin key may');
   });
@@ -81,16 +112,30 @@ describe('/v1/approvals (real HTTP, embedded stores, fake clock)', () => {
     const sweeper = api.app.get(ApprovalExpirySweeper);
     clock.advance(APPROVAL_TTL_MS - 1);
     await sweeper.sweep();
-    assert.equal(expectStatus(await a.reader('GET', `/v1/approvals/${approval.id}`), 200).status, 'pending', 'not due yet');
+    assert.equal(
+      expectStatus(await a.reader('GET', `/v1/approvals/${approval.id}`), 200).status,
+      'pending',
+      'not due yet',
+    );
     assert.ok((await listAll(a.reader, '/v1/approvals?status=pending')).some((x) => x.id === approval.id));
     clock.advance(1);
-    assert.equal(expectStatus(await a.reader('GET', `/v1/approvals/${approval.id}`), 200).status, 'expired', 'due: shown expired before the sweep');
+    assert.equal(
+      expectStatus(await a.reader('GET', `/v1/approvals/${approval.id}`), 200).status,
+      'expired',
+      'due: shown expired before the sweep',
+    );
     assert.ok(!(await listAll(a.reader, '/v1/approvals?status=pending')).some((x) => x.id === approval.id));
     const late = await a.admin('POST', `/v1/approvals/${approval.id}/approve`);
     assert.deepEqual([late.status, late.body.code], [409, 'APPROVAL_EXPIRED']);
-    assert.ok(!(await listAll(a.reader, '/v1/approvals?status=expired')).some((x) => x.id === approval.id), 'not recorded before the sweep');
+    assert.ok(
+      !(await listAll(a.reader, '/v1/approvals?status=expired')).some((x) => x.id === approval.id),
+      'not recorded before the sweep',
+    );
     assert.ok((await sweeper.sweep()) >= 1);
-    assert.ok((await listAll(a.reader, '/v1/approvals?status=expired')).some((x) => x.id === approval.id), 'recorded');
+    assert.ok(
+      (await listAll(a.reader, '/v1/approvals?status=expired')).some((x) => x.id === approval.id),
+      'recorded',
+    );
     assert.equal(await sweeper.sweep(), 0, 'once');
     assert.equal((await a.admin('POST', `/v1/approvals/${approval.id}/reject`)).body.code, 'APPROVAL_EXPIRED');
   });
@@ -98,16 +143,62 @@ describe('/v1/approvals (real HTTP, embedded stores, fake clock)', () => {
   it('links a run (its repository by default); refuses a run of another repository, unknown references and bad bodies', async () => {
     const agent = expectStatus(await a.admin('POST', '/v1/agents', { name: 'Fixer', template: 'bug-fix' }), 201);
     const run = expectStatus(await a.admin('POST', `/v1/agents/${agent.id}/runs`, { repository_id: repo.id }), 201);
-    const linked = expectStatus(await a.agent('POST', '/v1/approvals', { action: 'push_fix', resource: { type: 'branch', id: 'fix/login' }, run_id: run.id }), 201);
+    const linked = expectStatus(
+      await a.agent('POST', '/v1/approvals', {
+        action: 'push_fix',
+        resource: { type: 'branch', id: 'fix/login' },
+        run_id: run.id,
+      }),
+      201,
+    );
     assert.deepEqual([linked.run_id, linked.repository], [run.id, { id: repo.id, name: 'acme/web' }]);
     const other = expectStatus(await a.admin('POST', '/v1/repositories', { name: 'acme/other' }), 201);
-    assert.equal((await a.agent('POST', '/v1/approvals', { action: 'x', resource: { type: 'y', id: 'z' }, run_id: run.id, repository_id: other.id })).status, 400);
-    assert.equal((await a.agent('POST', '/v1/approvals', { action: 'x', resource: { type: 'y', id: 'z' }, run_id: 'run_01JZZZZZZZZZZZZZZZZZZZZZZZ' })).body.code, 'RUN_NOT_FOUND');
-    assert.equal((await a.agent('POST', '/v1/approvals', { action: 'x', resource: { type: 'y', id: 'z' }, repository_id: 'repo_01JZZZZZZZZZZZZZZZZZZZZZZZ' })).body.code, 'REPOSITORY_NOT_FOUND');
-    for (const body of [{}, { action: 'Push Fix', resource: { type: 'y', id: 'z' } }, { action: 'x', resource: { type: 'y' } }, { action: 'x', resource: { type: 'y', id: 'z', extra: 1 } }]) {
+    assert.equal(
+      (
+        await a.agent('POST', '/v1/approvals', {
+          action: 'x',
+          resource: { type: 'y', id: 'z' },
+          run_id: run.id,
+          repository_id: other.id,
+        })
+      ).status,
+      400,
+    );
+    assert.equal(
+      (
+        await a.agent('POST', '/v1/approvals', {
+          action: 'x',
+          resource: { type: 'y', id: 'z' },
+          run_id: 'run_01JZZZZZZZZZZZZZZZZZZZZZZZ',
+        })
+      ).body.code,
+      'RUN_NOT_FOUND',
+    );
+    assert.equal(
+      (
+        await a.agent('POST', '/v1/approvals', {
+          action: 'x',
+          resource: { type: 'y', id: 'z' },
+          repository_id: 'repo_01JZZZZZZZZZZZZZZZZZZZZZZZ',
+        })
+      ).body.code,
+      'REPOSITORY_NOT_FOUND',
+    );
+    for (const body of [
+      {},
+      { action: 'Push Fix', resource: { type: 'y', id: 'z' } },
+      { action: 'x', resource: { type: 'y' } },
+      { action: 'x', resource: { type: 'y', id: 'z', extra: 1 } },
+    ]) {
       assert.equal((await a.agent('POST', '/v1/approvals', body)).status, 400, JSON.stringify(body));
     }
-    assert.deepEqual([(await a.reader('POST', '/v1/approvals', { action: 'x', resource: { type: 'y', id: 'z' } })).body.required_scope], ['write']);
+    assert.deepEqual(
+      [
+        (await a.reader('POST', '/v1/approvals', { action: 'x', resource: { type: 'y', id: 'z' } })).body
+          .required_scope,
+      ],
+      ['write'],
+    );
   });
 
   it("lists newest first by status; another account's approvals are 404 and invisible", async () => {
@@ -115,14 +206,35 @@ describe('/v1/approvals (real HTTP, embedded stores, fake clock)', () => {
     const made: Body[] = [];
     for (let i = 0; i < 3; i++) {
       clock.advance(1000);
-      made.push(expectStatus(await c.requester('POST', '/v1/approvals', { action: 'deploy', resource: { type: 'deployment', id: `d${i}` } }), 201));
+      made.push(
+        expectStatus(
+          await c.requester('POST', '/v1/approvals', {
+            action: 'deploy',
+            resource: { type: 'deployment', id: `d${i}` },
+          }),
+          201,
+        ),
+      );
     }
     expectStatus(await c.approver('POST', `/v1/approvals/${made[1]!.id}/approve`), 200);
-    assert.deepEqual((await listAll(c.approver, '/v1/approvals')).map((x) => x.id), made.map((x) => x.id).reverse());
-    assert.deepEqual((await listAll(c.approver, '/v1/approvals?status=pending')).map((x) => x.id), [made[2]!.id, made[0]!.id]);
-    assert.deepEqual((await listAll(c.approver, '/v1/approvals?status=approved')).map((x) => x.id), [made[1]!.id]);
+    assert.deepEqual(
+      (await listAll(c.approver, '/v1/approvals')).map((x) => x.id),
+      made.map((x) => x.id).reverse(),
+    );
+    assert.deepEqual(
+      (await listAll(c.approver, '/v1/approvals?status=pending')).map((x) => x.id),
+      [made[2]!.id, made[0]!.id],
+    );
+    assert.deepEqual(
+      (await listAll(c.approver, '/v1/approvals?status=approved')).map((x) => x.id),
+      [made[1]!.id],
+    );
     assert.equal((await c.approver('GET', '/v1/approvals?status=maybe')).status, 400);
-    for (const [method, path] of [['GET', `/v1/approvals/${made[0]!.id}`], ['POST', `/v1/approvals/${made[0]!.id}/approve`], ['POST', `/v1/approvals/${made[0]!.id}/reject`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/v1/approvals/${made[0]!.id}`],
+      ['POST', `/v1/approvals/${made[0]!.id}/approve`],
+      ['POST', `/v1/approvals/${made[0]!.id}/reject`],
+    ] as const) {
       const res = await b.admin(method, path);
       assert.deepEqual([res.status, res.body.code], [404, 'APPROVAL_NOT_FOUND'], `${method} ${path}`);
     }

@@ -1,9 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '#kernel';
-import { PLATFORM_EVENT_DATA_SCHEMAS, PLATFORM_EVENT_TYPES, type PlatformEventType, platformEventSchema } from '#platform';
+import {
+  PLATFORM_EVENT_DATA_SCHEMAS,
+  PLATFORM_EVENT_TYPES,
+  type PlatformEventType,
+  platformEventSchema,
+} from '#platform';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
-import { type Body, type Call, domainAccount, expectStatus, listAll, pullRequest, vuln } from './support/domain-client.js';
+import {
+  type Body,
+  type Call,
+  domainAccount,
+  expectStatus,
+  listAll,
+  pullRequest,
+  vuln,
+} from './support/domain-client.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const keys = (o: unknown) => Object.keys(o as object).sort();
@@ -22,16 +35,30 @@ describe('platform events: the 13 types in the documented envelope, /v1/events',
 
   before(async () => {
     api = await startTestApi({ clock });
-    a = await domainAccount(api.app, api.url, { admin: ['admin'], admin2: ['admin'], runner: ['agents:run'], reader: ['read'] });
+    a = await domainAccount(api.app, api.url, {
+      admin: ['admin'],
+      admin2: ['admin'],
+      runner: ['agents:run'],
+      reader: ['read'],
+    });
     b = await domainAccount(api.app, api.url, { admin: ['admin'] });
 
     at['repository.connected'] = tick();
     repo = expectStatus(await a.admin('POST', '/v1/repositories', { name: 'acme/web' }), 201);
     at['repository.analyzed'] = tick();
-    expectStatus(await a.admin('POST', `/v1/repositories/${repo.id}/analyses`, { summary: 'TypeScript monorepo', languages: ['TypeScript'] }), 201);
+    expectStatus(
+      await a.admin('POST', `/v1/repositories/${repo.id}/analyses`, {
+        summary: 'TypeScript monorepo',
+        languages: ['TypeScript'],
+      }),
+      201,
+    );
     agent = expectStatus(await a.admin('POST', '/v1/agents', { name: 'Reviewer', template: 'code-review' }), 201);
 
-    const run = expectStatus(await a.runner('POST', `/v1/agents/${agent.id}/runs`, { repository_id: repo.id, pull_request: pullRequest }), 201);
+    const run = expectStatus(
+      await a.runner('POST', `/v1/agents/${agent.id}/runs`, { repository_id: repo.id, pull_request: pullRequest }),
+      201,
+    );
     at['agent.started'] = tick();
     expectStatus(await a.runner('POST', `/v1/runs/${run.id}/claim`), 200);
     at['agent.completed'] = tick(4321);
@@ -47,18 +74,36 @@ describe('platform events: the 13 types in the documented envelope, /v1/events',
       }),
       200,
     );
-    const failing = expectStatus(await a.runner('POST', `/v1/agents/${agent.id}/runs`, { repository_id: repo.id }), 201);
+    const failing = expectStatus(
+      await a.runner('POST', `/v1/agents/${agent.id}/runs`, { repository_id: repo.id }),
+      201,
+    );
     tick();
     expectStatus(await a.runner('POST', `/v1/runs/${failing.id}/claim`), 200);
     at['agent.failed'] = tick(250);
-    expectStatus(await a.runner('POST', `/v1/runs/${failing.id}/fail`, { error: { code: 'timeout', message: 'No answer in 30 min' } }), 200);
+    expectStatus(
+      await a.runner('POST', `/v1/runs/${failing.id}/fail`, {
+        error: { code: 'timeout', message: 'No answer in 30 min' },
+      }),
+      200,
+    );
 
     at['security.alert'] = tick();
     expectStatus(
       await a.admin('POST', `/v1/repositories/${repo.id}/security-scans`, {
         scanner: 'npm-audit',
         vulnerabilities: [
-          { vulnerability: { id: 'GHSA-29mw-wpgm-hmr9', severity: 'high', package: 'lodash', version: '4.17.15', fixed_in: '4.17.21' }, affected_files: ['package-lock.json', 'apps/web/package-lock.json'], recommendation: 'Upgrade lodash to 4.17.21 or later' },
+          {
+            vulnerability: {
+              id: 'GHSA-29mw-wpgm-hmr9',
+              severity: 'high',
+              package: 'lodash',
+              version: '4.17.15',
+              fixed_in: '4.17.21',
+            },
+            affected_files: ['package-lock.json', 'apps/web/package-lock.json'],
+            recommendation: 'Upgrade lodash to 4.17.21 or later',
+          },
           vuln('GHSA-other', 'minimist', 'low'),
         ],
       }),
@@ -66,11 +111,30 @@ describe('platform events: the 13 types in the documented envelope, /v1/events',
     );
     at['security.resolved'] = tick();
     at['security.scan_completed'] = at['security.resolved'];
-    expectStatus(await a.admin('POST', `/v1/repositories/${repo.id}/security-scans`, { vulnerabilities: [vuln('GHSA-other', 'minimist', 'low')] }), 201);
+    expectStatus(
+      await a.admin('POST', `/v1/repositories/${repo.id}/security-scans`, {
+        vulnerabilities: [vuln('GHSA-other', 'minimist', 'low')],
+      }),
+      201,
+    );
 
     at['approval.requested'] = tick();
-    const toApprove = expectStatus(await a.admin('POST', '/v1/approvals', { action: 'push_fix', resource: { type: 'pull_request', id: '42' }, repository_id: repo.id }), 201);
-    const toReject = expectStatus(await a.admin('POST', '/v1/approvals', { action: 'merge_pull_request', resource: { type: 'pull_request', id: '42' }, run_id: run.id }), 201);
+    const toApprove = expectStatus(
+      await a.admin('POST', '/v1/approvals', {
+        action: 'push_fix',
+        resource: { type: 'pull_request', id: '42' },
+        repository_id: repo.id,
+      }),
+      201,
+    );
+    const toReject = expectStatus(
+      await a.admin('POST', '/v1/approvals', {
+        action: 'merge_pull_request',
+        resource: { type: 'pull_request', id: '42' },
+        run_id: run.id,
+      }),
+      201,
+    );
     at['approval.approved'] = tick();
     expectStatus(await a.admin2('POST', `/v1/approvals/${toApprove.id}/approve`), 200);
     at['approval.rejected'] = tick();
@@ -97,8 +161,17 @@ describe('platform events: the 13 types in the documented envelope, /v1/events',
     }
     assert.equal(new Set(events.map((e) => e.id)).size, events.length, 'ids are unique');
     // agent.started and security.scan_completed happen twice, at two times; `at` has one of them.
-    for (const [type, when] of Object.entries(at)) assert.ok(ofType(type).some((e) => e.created === when), `${type} created at the source event's time`);
-    for (const [type, when] of Object.entries(at)) if (type !== 'agent.started' && type !== 'security.scan_completed') assert.ok(ofType(type).every((e) => e.created === when), type);
+    for (const [type, when] of Object.entries(at))
+      assert.ok(
+        ofType(type).some((e) => e.created === when),
+        `${type} created at the source event's time`,
+      );
+    for (const [type, when] of Object.entries(at))
+      if (type !== 'agent.started' && type !== 'security.scan_completed')
+        assert.ok(
+          ofType(type).every((e) => e.created === when),
+          type,
+        );
   });
 
   it('every event parses against its documented (strict) data schema and the envelope schema', () => {
@@ -166,7 +239,13 @@ describe('platform events: the 13 types in the documented envelope, /v1/events',
     assert.equal(ofType('agent.failed')[0]!.data.run.duration_ms, 250);
     assert.equal(ofType('agent.failed')[0]!.data.pull_request, null);
     assert.equal(ofType('security.resolved')[0]!.data.vulnerability.id, 'GHSA-29mw-wpgm-hmr9');
-    assert.deepEqual(ofType('security.scan_completed')[0]!.data.open, { total: 1, critical: 0, high: 0, moderate: 0, low: 1 });
+    assert.deepEqual(ofType('security.scan_completed')[0]!.data.open, {
+      total: 1,
+      critical: 0,
+      high: 0,
+      moderate: 0,
+      low: 1,
+    });
     assert.equal(ofType('approval.rejected')[0]!.data.approval.comment, 'Needs review');
     assert.equal(ofType('repository.analyzed')[0]!.data.analysis.summary, 'TypeScript monorepo');
   });
@@ -178,7 +257,10 @@ describe('platform events: the 13 types in the documented envelope, /v1/events',
     const paged: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Body = expectStatus(await a.reader('GET', `/v1/events?limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), 200);
+      const page: Body = expectStatus(
+        await a.reader('GET', `/v1/events?limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+        200,
+      );
       assert.ok(page.data.length <= 4);
       paged.push(...page.data.map((e: Body) => e.id));
       cursor = page.next_cursor;
@@ -192,7 +274,11 @@ describe('platform events: the 13 types in the documented envelope, /v1/events',
     assert.equal((await listAll(a.reader, `/v1/events?repository=${repo.id}`)).length, events.length);
     const again = expectStatus(await a.admin('POST', '/v1/repositories', { name: 'acme/web' }), 201);
     assert.equal((await listAll(a.reader, `/v1/events?repository=${again.id}`)).length, 1);
-    assert.equal((await listAll(a.reader, '/v1/events?repository=ACME/web')).length, events.length + 1, 'by name: both connections');
+    assert.equal(
+      (await listAll(a.reader, '/v1/events?repository=ACME/web')).length,
+      events.length + 1,
+      'by name: both connections',
+    );
     assert.deepEqual(await listAll(a.reader, '/v1/events?repository=acme/none'), []);
     assert.deepEqual(await listAll(a.reader, '/v1/events?repository=repo_01JZZZZZZZZZZZZZZZZZZZZZZZ'), []);
   });
@@ -200,14 +286,20 @@ describe('platform events: the 13 types in the documented envelope, /v1/events',
   it('GET /v1/events/{id} gives the same envelope; other accounts see nothing of it', async () => {
     const one = events.find((e) => e.type === 'agent.completed')!;
     assert.deepEqual(expectStatus(await a.reader('GET', `/v1/events/${one.id}`), 200), one);
-    assert.deepEqual([(await b.admin('GET', `/v1/events/${one.id}`)).status, (await b.admin('GET', `/v1/events/${one.id}`)).body.code], [404, 'EVENT_NOT_FOUND']);
+    assert.deepEqual(
+      [(await b.admin('GET', `/v1/events/${one.id}`)).status, (await b.admin('GET', `/v1/events/${one.id}`)).body.code],
+      [404, 'EVENT_NOT_FOUND'],
+    );
     assert.deepEqual(await listAll(b.admin, '/v1/events'), []);
     assert.equal((await a.runner('GET', '/v1/events')).status, 403);
   });
 
   it('an approval with no repository has no repository field', async () => {
     const c = await domainAccount(api.app, api.url, { admin: ['admin'] });
-    expectStatus(await c.admin('POST', '/v1/approvals', { action: 'deploy', resource: { type: 'deployment', id: 'production' } }), 201);
+    expectStatus(
+      await c.admin('POST', '/v1/approvals', { action: 'deploy', resource: { type: 'deployment', id: 'production' } }),
+      201,
+    );
     const [e] = await listAll(c.admin, '/v1/events');
     assert.ok(e);
     assert.deepEqual(keys(e), ['created', 'data', 'id', 'type']);

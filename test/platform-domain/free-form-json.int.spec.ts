@@ -32,8 +32,14 @@ describe('free-form JSON (agent config): bounded at the door, stored as text in 
     assert.equal(deep.body.code, 'VALIDATION_FAILED');
     assert.match(JSON.stringify(deep.body.details), /nested deeper than 20 levels/);
     const wide = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, i]));
-    assert.equal((await a.configurer('POST', '/v1/agents', { name: 'Wide', template: 'custom', config: wide })).status, 400);
-    const ok = expectStatus(await a.configurer('POST', '/v1/agents', { name: 'Fine', template: 'custom', config: nested(20) }), 201);
+    assert.equal(
+      (await a.configurer('POST', '/v1/agents', { name: 'Wide', template: 'custom', config: wide })).status,
+      400,
+    );
+    const ok = expectStatus(
+      await a.configurer('POST', '/v1/agents', { name: 'Fine', template: 'custom', config: nested(20) }),
+      201,
+    );
     assert.equal((await a.configurer('PATCH', `/v1/agents/${ok.id}`, { config: nested(21) })).status, 400);
   });
 
@@ -63,7 +69,14 @@ describe('free-form JSON (agent config): bounded at the door, stored as text in 
     let depth = 0;
     for (let v = read.config; v && typeof v === 'object'; v = v.a ?? v.leaf) depth++;
     assert.equal(depth, 1200, 'the whole config reads back');
-    const after = expectStatus(await a.configurer('POST', '/v1/agents', { name: 'After', template: 'custom', config: {} }), 201);
-    assert.equal(expectStatus(await a.reader('GET', `/v1/agents/${after.id}`), 200).name, 'After', 'later events project too');
+    const after = expectStatus(
+      await a.configurer('POST', '/v1/agents', { name: 'After', template: 'custom', config: {} }),
+      201,
+    );
+    assert.equal(
+      expectStatus(await a.reader('GET', `/v1/agents/${after.id}`), 200).name,
+      'After',
+      'later events project too',
+    );
   });
 });

@@ -40,9 +40,19 @@ describe('/v1/repositories (real HTTP, embedded stores)', () => {
       security: null,
     });
     assert.deepEqual(expectStatus(await a.reader('GET', `/v1/repositories/${repo.id}`), 200), repo);
-    const gitlab = expectStatus(await a.manager('POST', '/v1/repositories', { name: 'acme/infra', provider: 'gitlab' }), 201);
+    const gitlab = expectStatus(
+      await a.manager('POST', '/v1/repositories', { name: 'acme/infra', provider: 'gitlab' }),
+      201,
+    );
     assert.equal(gitlab.url, 'https://gitlab.com/acme/infra');
-    const other = expectStatus(await a.manager('POST', '/v1/repositories', { name: 'acme/self-hosted', provider: 'other', url: 'https://git.acme.test/acme/self-hosted' }), 201);
+    const other = expectStatus(
+      await a.manager('POST', '/v1/repositories', {
+        name: 'acme/self-hosted',
+        provider: 'other',
+        url: 'https://git.acme.test/acme/self-hosted',
+      }),
+      201,
+    );
     assert.equal(other.url, 'https://git.acme.test/acme/self-hosted');
   });
 
@@ -57,12 +67,21 @@ describe('/v1/repositories (real HTTP, embedded stores)', () => {
   });
 
   it('two concurrent connections of one name: exactly one wins', async () => {
-    const answers = await Promise.all(Array.from({ length: 8 }, () => a.manager('POST', '/v1/repositories', { name: 'acme/race' })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => a.manager('POST', '/v1/repositories', { name: 'acme/race' })),
+    );
     assert.deepEqual(answers.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409, 409, 409]);
   });
 
   it('refuses malformed bodies with 400 and the failing paths', async () => {
-    for (const body of [{}, { name: 'no-slash' }, { name: 'a/b/c' }, { name: 'acme/web', provider: 'svn' }, { name: 'acme/x', url: 'ftp://x' }, { name: 'acme/x', extra: 1 }]) {
+    for (const body of [
+      {},
+      { name: 'no-slash' },
+      { name: 'a/b/c' },
+      { name: 'acme/web', provider: 'svn' },
+      { name: 'acme/x', url: 'ftp://x' },
+      { name: 'acme/x', extra: 1 },
+    ]) {
       const res = await a.manager('POST', '/v1/repositories', body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.code, 'VALIDATION_FAILED');
@@ -76,7 +95,11 @@ describe('/v1/repositories (real HTTP, embedded stores)', () => {
       assert.equal(res.status, 403);
       assert.deepEqual([res.body.code, res.body.required_scope], ['INSUFFICIENT_SCOPE', 'repositories:manage']);
     }
-    const repo = expectStatus(await a.admin('POST', '/v1/repositories', { name: 'acme/scoped' }), 201, 'admin implies all');
+    const repo = expectStatus(
+      await a.admin('POST', '/v1/repositories', { name: 'acme/scoped' }),
+      201,
+      'admin implies all',
+    );
     assert.equal((await a.runner('GET', '/v1/repositories')).status, 403);
     assert.equal((await a.manager('GET', `/v1/repositories/${repo.id}`)).status, 403);
     assert.equal((await a.writer('GET', `/v1/repositories/${repo.id}`)).status, 200, 'write implies read');
@@ -109,7 +132,12 @@ describe('/v1/repositories (real HTTP, embedded stores)', () => {
     const repo = expectStatus(await a.manager('POST', '/v1/repositories', { name: 'acme/analysed' }), 201);
     clock.advance(1000);
     const first = expectStatus(
-      await a.writer('POST', `/v1/repositories/${repo.id}/analyses`, { summary: 'Mostly TypeScript.', commit_sha: 'ABCDEF1', languages: ['TypeScript', 'CSS'], metrics: { files: 120, lines_of_code: 9400 } }),
+      await a.writer('POST', `/v1/repositories/${repo.id}/analyses`, {
+        summary: 'Mostly TypeScript.',
+        commit_sha: 'ABCDEF1',
+        languages: ['TypeScript', 'CSS'],
+        metrics: { files: 120, lines_of_code: 9400 },
+      }),
       201,
     );
     assert.match(first.id, /^ana_[0-9A-Z]{26}$/);
@@ -123,12 +151,26 @@ describe('/v1/repositories (real HTTP, embedded stores)', () => {
       analyzed_at: '2026-03-01T10:00:01.000Z',
     });
     clock.advance(1000);
-    const second = expectStatus(await a.writer('POST', `/v1/repositories/${repo.id}/analyses`, { summary: 'Second look.' }), 201);
+    const second = expectStatus(
+      await a.writer('POST', `/v1/repositories/${repo.id}/analyses`, { summary: 'Second look.' }),
+      201,
+    );
     const shown = expectStatus(await a.reader('GET', `/v1/repositories/${repo.id}`), 200);
-    assert.deepEqual(shown.last_analysis, { id: second.id, summary: 'Second look.', commit_sha: null, analyzed_at: '2026-03-01T10:00:02.000Z' });
+    assert.deepEqual(shown.last_analysis, {
+      id: second.id,
+      summary: 'Second look.',
+      commit_sha: null,
+      analyzed_at: '2026-03-01T10:00:02.000Z',
+    });
     const list = expectStatus(await a.reader('GET', `/v1/repositories/${repo.id}/analyses`), 200);
-    assert.deepEqual(list.data.map((x: { id: string }) => x.id), [second.id, first.id]);
-    const bad = await a.writer('POST', `/v1/repositories/${repo.id}/analyses`, { summary: 'x', metrics: { 'Not Snake': 1 } });
+    assert.deepEqual(
+      list.data.map((x: { id: string }) => x.id),
+      [second.id, first.id],
+    );
+    const bad = await a.writer('POST', `/v1/repositories/${repo.id}/analyses`, {
+      summary: 'x',
+      metrics: { 'Not Snake': 1 },
+    });
     assert.equal(bad.status, 400);
   });
 
@@ -149,7 +191,10 @@ describe('/v1/repositories (real HTTP, embedded stores)', () => {
     const again = expectStatus(await a.manager('POST', '/v1/repositories', { name: 'acme/old' }), 201);
     assert.notEqual(again.id, repo.id);
     const connected = await listAll(a.reader, '/v1/repositories');
-    assert.ok(connected.some((r) => r.id === again.id) && !connected.some((r) => r.id === repo.id), 'the default list shows connected ones');
+    assert.ok(
+      connected.some((r) => r.id === again.id) && !connected.some((r) => r.id === repo.id),
+      'the default list shows connected ones',
+    );
     const gone = await listAll(a.reader, '/v1/repositories?status=disconnected');
     assert.ok(gone.some((r) => r.id === repo.id) && gone.every((r) => r.status === 'disconnected'));
   });
@@ -164,11 +209,20 @@ describe('/v1/repositories (real HTTP, embedded stores)', () => {
     const page1 = expectStatus(await c.admin('GET', '/v1/repositories?limit=2'), 200);
     assert.equal(page1.data.length, 2);
     assert.equal(page1.has_more, true);
-    const page2 = expectStatus(await c.admin('GET', `/v1/repositories?limit=2&cursor=${encodeURIComponent(page1.next_cursor)}`), 200);
-    const page3 = expectStatus(await c.admin('GET', `/v1/repositories?limit=2&cursor=${encodeURIComponent(page2.next_cursor)}`), 200);
+    const page2 = expectStatus(
+      await c.admin('GET', `/v1/repositories?limit=2&cursor=${encodeURIComponent(page1.next_cursor)}`),
+      200,
+    );
+    const page3 = expectStatus(
+      await c.admin('GET', `/v1/repositories?limit=2&cursor=${encodeURIComponent(page2.next_cursor)}`),
+      200,
+    );
     assert.equal(page3.has_more, false);
     assert.equal(page3.next_cursor, null);
-    assert.deepEqual([...page1.data, ...page2.data, ...page3.data].map((r: { id: string }) => r.id), [...made].reverse());
+    assert.deepEqual(
+      [...page1.data, ...page2.data, ...page3.data].map((r: { id: string }) => r.id),
+      [...made].reverse(),
+    );
     assert.equal((await c.admin('GET', '/v1/repositories?cursor=garbage')).status, 400);
     assert.equal((await c.admin('GET', '/v1/repositories?limit=101')).status, 400);
     assert.equal((await c.admin('GET', '/v1/repositories?status=gone')).status, 400);

@@ -18,7 +18,12 @@ describe('/v1/api-keys (real HTTP, embedded stores)', () => {
     await api?.close();
   });
 
-  const call = async (method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: Body; headers: Headers; text: string }> => {
+  const call = async (
+    method: string,
+    path: string,
+    key: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Body; headers: Headers; text: string }> => {
     const res = await fetch(`${api.url}${path}`, {
       method,
       headers: { ...bearer(key), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -39,7 +44,10 @@ describe('/v1/api-keys (real HTTP, embedded stores)', () => {
   };
 
   it('creates a key (201), shows its value once and never again, and the key works at once', async () => {
-    const created = await call('POST', '/v1/api-keys', admin.key, { name: 'CI deploys', scopes: ['read', 'agents:run'] });
+    const created = await call('POST', '/v1/api-keys', admin.key, {
+      name: 'CI deploys',
+      scopes: ['read', 'agents:run'],
+    });
     assert.equal(created.status, 201);
     assert.deepEqual(Object.keys(created.body).sort(), ['created_at', 'id', 'key', 'name', 'scopes']);
     assert.match(created.body.id, /^key_[0-9A-Z]{26}$/);
@@ -59,9 +67,21 @@ describe('/v1/api-keys (real HTTP, embedded stores)', () => {
     const list = await call('GET', '/v1/api-keys', admin.key);
     assert.equal(list.status, 200);
     assert.ok(!list.text.includes(created.body.key), 'the list must not contain the key value');
-    assert.ok(!list.text.includes(parseApiKey(created.body.key).ok ? (parseApiKey(created.body.key) as { hash: string }).hash : 'x'));
+    assert.ok(
+      !list.text.includes(
+        parseApiKey(created.body.key).ok ? (parseApiKey(created.body.key) as { hash: string }).hash : 'x',
+      ),
+    );
     const item = list.body.data.find((k: Body) => k.id === created.body.id);
-    assert.deepEqual(Object.keys(item).sort(), ['created_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scopes']);
+    assert.deepEqual(Object.keys(item).sort(), [
+      'created_at',
+      'id',
+      'last_used_at',
+      'name',
+      'prefix',
+      'revoked_at',
+      'scopes',
+    ]);
     assert.equal(item.name, 'CI deploys');
     assert.ok(created.body.key.startsWith(item.prefix) && item.prefix.length < 20, 'a short non-secret prefix');
     assert.equal(item.revoked_at, null);
@@ -101,7 +121,10 @@ describe('/v1/api-keys (real HTTP, embedded stores)', () => {
   });
 
   it('an admin key may grant every scope (admin implies all; the creator rule is in the decider tests)', async () => {
-    const all = await call('POST', '/v1/api-keys', admin.key, { name: 'all', scopes: ['read', 'write', 'admin', 'agents:run', 'agents:configure', 'repositories:manage'] });
+    const all = await call('POST', '/v1/api-keys', admin.key, {
+      name: 'all',
+      scopes: ['read', 'write', 'admin', 'agents:run', 'agents:configure', 'repositories:manage'],
+    });
     assert.equal(all.status, 201);
     assert.equal(all.body.scopes.length, 6);
   });
@@ -122,7 +145,10 @@ describe('/v1/api-keys (real HTTP, embedded stores)', () => {
       const res = await call('POST', '/v1/api-keys', admin.key, body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.code, 'VALIDATION_FAILED');
-      assert.ok(res.body.details.some((d: { path: string }) => d.path === path), `${JSON.stringify(body)} → ${JSON.stringify(res.body.details)}`);
+      assert.ok(
+        res.body.details.some((d: { path: string }) => d.path === path),
+        `${JSON.stringify(body)} → ${JSON.stringify(res.body.details)}`,
+      );
     }
     const repeated = await call('POST', '/v1/api-keys', admin.key, { name: 'x', scopes: ['read', 'read'] });
     assert.equal(repeated.status, 400);
@@ -134,17 +160,35 @@ describe('/v1/api-keys (real HTTP, embedded stores)', () => {
 
   it('lists newest first by cursor pages (D6): limit default 20, at most 100; a bad cursor → 400', async () => {
     const account = await createAccountWithKey(api.app, { scopes: ['admin'] });
-    for (let i = 0; i < 4; i++) assert.equal((await call('POST', '/v1/api-keys', account.key, { name: `k${i}`, scopes: ['read'] })).status, 201);
+    for (let i = 0; i < 4; i++)
+      assert.equal((await call('POST', '/v1/api-keys', account.key, { name: `k${i}`, scopes: ['read'] })).status, 201);
     const first = await call('GET', '/v1/api-keys?limit=2', account.key);
     assert.equal(first.status, 200);
-    assert.deepEqual(first.body.data.map((k: Body) => k.name), ['k3', 'k2']);
+    assert.deepEqual(
+      first.body.data.map((k: Body) => k.name),
+      ['k3', 'k2'],
+    );
     assert.equal(first.body.has_more, true);
     assert.equal(typeof first.body.next_cursor, 'string');
-    const second = await call('GET', `/v1/api-keys?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, account.key);
-    assert.deepEqual(second.body.data.map((k: Body) => k.name), ['k1', 'k0']);
+    const second = await call(
+      'GET',
+      `/v1/api-keys?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      account.key,
+    );
+    assert.deepEqual(
+      second.body.data.map((k: Body) => k.name),
+      ['k1', 'k0'],
+    );
     assert.equal(second.body.has_more, true);
-    const last = await call('GET', `/v1/api-keys?limit=2&cursor=${encodeURIComponent(second.body.next_cursor)}`, account.key);
-    assert.deepEqual(last.body.data.map((k: Body) => k.name), ['test key']);
+    const last = await call(
+      'GET',
+      `/v1/api-keys?limit=2&cursor=${encodeURIComponent(second.body.next_cursor)}`,
+      account.key,
+    );
+    assert.deepEqual(
+      last.body.data.map((k: Body) => k.name),
+      ['test key'],
+    );
     assert.equal(last.body.has_more, false);
     assert.equal(last.body.next_cursor, null);
     assert.equal((await call('GET', '/v1/api-keys', account.key)).body.data.length, 5);
@@ -162,7 +206,11 @@ describe('/v1/api-keys (real HTTP, embedded stores)', () => {
     assert.equal(before.body.last_used_at, null);
     for (let i = 0; i < 3; i++) await call('GET', '/v1/repositories', fresh.key);
     // Written in the background, off the request path: poll for it.
-    const lastUsed = await waitUntil(async () => (await call('GET', `/v1/api-keys/${fresh.keyId}`, admin.key)).body.last_used_at ?? undefined, 2000, 'last_used_at');
+    const lastUsed = await waitUntil(
+      async () => (await call('GET', `/v1/api-keys/${fresh.keyId}`, admin.key)).body.last_used_at ?? undefined,
+      2000,
+      'last_used_at',
+    );
     assert.match(lastUsed, /^\d{4}-/);
     const stream = [];
     for await (const e of api.app.get<EventStore>(EVENT_STORE).readStream(`apikey-${fresh.keyId}`)) stream.push(e.type);

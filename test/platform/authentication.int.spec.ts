@@ -55,9 +55,17 @@ describe('platform bearer authentication (real HTTP, embedded stores)', () => {
 
   it('401 MISSING_AUTH without a bearer credential (no header, another scheme, malformed header)', async () => {
     await assertUnauthorized(await get('/v1/repositories'), 'MISSING_AUTH', false);
-    await assertUnauthorized(await get('/v1/repositories', { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }), 'MISSING_AUTH', false);
+    await assertUnauthorized(
+      await get('/v1/repositories', { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }),
+      'MISSING_AUTH',
+      false,
+    );
     await assertUnauthorized(await get('/v1/repositories', { authorization: 'Bearer' }), 'MISSING_AUTH', false);
-    await assertUnauthorized(await get('/v1/repositories', { authorization: `Bearer ${admin.key} extra` }), 'MISSING_AUTH', false);
+    await assertUnauthorized(
+      await get('/v1/repositories', { authorization: `Bearer ${admin.key} extra` }),
+      'MISSING_AUTH',
+      false,
+    );
   });
 
   it('takes the key from the Authorization header only, never from the query string', async () => {
@@ -65,7 +73,11 @@ describe('platform bearer authentication (real HTTP, embedded stores)', () => {
   });
 
   it('401 INVALID_KEY for a bad checksum, a malformed key, an unknown key and an unknown token kind', async () => {
-    const checksum = await assertUnauthorized(await get('/v1/repositories', bearer(corrupt(admin.key))), 'INVALID_KEY', true);
+    const checksum = await assertUnauthorized(
+      await get('/v1/repositories', bearer(corrupt(admin.key))),
+      'INVALID_KEY',
+      true,
+    );
     assert.match(checksum.message as string, /checksum/);
     await assertUnauthorized(await get('/v1/repositories', bearer('svc_test_short')), 'INVALID_KEY', true);
     await assertUnauthorized(await get('/v1/repositories', bearer(generateApiKey('test'))), 'INVALID_KEY', true);
@@ -73,7 +85,11 @@ describe('platform bearer authentication (real HTTP, embedded stores)', () => {
   });
 
   it('401 KEY_WRONG_ENVIRONMENT for a live key on a test deployment (checked before any lookup)', async () => {
-    const body = await assertUnauthorized(await get('/v1/repositories', bearer(generateApiKey('live'))), 'KEY_WRONG_ENVIRONMENT', true);
+    const body = await assertUnauthorized(
+      await get('/v1/repositories', bearer(generateApiKey('live'))),
+      'KEY_WRONG_ENVIRONMENT',
+      true,
+    );
     assert.match(body.message as string, /live/);
   });
 
@@ -127,7 +143,10 @@ describe('platform bearer authentication (real HTTP, embedded stores)', () => {
 
   it('documents every platform operation with the bearer scheme and the 401/403/429 answers', async () => {
     const doc = parse(await (await fetch(`${api.url}/docs/api/openapi.v1.yaml`)).text()) as {
-      paths: Record<string, Record<string, { security?: unknown; responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+      paths: Record<
+        string,
+        Record<string, { security?: unknown; responses: Record<string, { headers?: Record<string, unknown> }> }>
+      >;
     };
     const operations = [
       ['/v1/api-keys', 'post'],
@@ -141,7 +160,8 @@ describe('platform bearer authentication (real HTTP, embedded stores)', () => {
       const op = doc.paths[path]?.[method];
       assert.ok(op, `${method} ${path} is documented`);
       assert.deepEqual(op.security, [{ bearer: [] }]);
-      for (const status of ['401', '403', '429']) assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
+      for (const status of ['401', '403', '429'])
+        assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
       assert.ok(op.responses['429']!.headers?.['Retry-After']);
     }
     assert.ok(doc.paths['/v1/api-keys']!.post!.responses['201']!.headers?.['X-RateLimit-Remaining']);

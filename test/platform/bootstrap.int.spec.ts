@@ -47,8 +47,13 @@ describe('D4 bootstrap (in process; the built api is covered by the e2e test)', 
       const body = (await account.json()) as { plan: string; limits: unknown };
       assert.equal(body.plan, 'team');
       assert.deepEqual(body.limits, { per_minute: 300, per_hour: 10000 });
-      const keys = (await (await fetch(`${api.url}/v1/api-keys`, { headers: bearer(key) })).json()) as { data: Array<{ scopes: string[] }> };
-      assert.deepEqual(keys.data.map((k) => k.scopes), [['admin']]);
+      const keys = (await (await fetch(`${api.url}/v1/api-keys`, { headers: bearer(key) })).json()) as {
+        data: Array<{ scopes: string[] }>;
+      };
+      assert.deepEqual(
+        keys.data.map((k) => k.scopes),
+        [['admin']],
+      );
     } finally {
       await api.close();
     }
@@ -75,12 +80,26 @@ describe('D4 bootstrap (in process; the built api is covered by the e2e test)', 
       // What a process killed right after its claim leaves behind.
       await events.append(
         BOOTSTRAP_STREAM,
-        [{ type: 'BootstrapClaimed', data: { account_id: 'acct_01JCRASHED0000000000000000', key_id: 'key_01JCRASHED0000000000000000', claimed_at: new Date().toISOString() } }],
+        [
+          {
+            type: 'BootstrapClaimed',
+            data: {
+              account_id: 'acct_01JCRASHED0000000000000000',
+              key_id: 'key_01JCRASHED0000000000000000',
+              claimed_at: new Date().toISOString(),
+            },
+          },
+        ],
         'no_stream',
       );
       const printed: string[] = [];
       const outcome = await api.app.get(PlatformBootstrap).run((line) => printed.push(line));
-      assert.deepEqual(outcome, { created: false, state: 'incomplete', accountId: 'acct_01JCRASHED0000000000000000', keyId: 'key_01JCRASHED0000000000000000' });
+      assert.deepEqual(outcome, {
+        created: false,
+        state: 'incomplete',
+        accountId: 'acct_01JCRASHED0000000000000000',
+        keyId: 'key_01JCRASHED0000000000000000',
+      });
       assert.deepEqual(printed, []);
       assert.deepEqual(await streamTypes(events, 'account-acct_01JCRASHED0000000000000000'), []);
     } finally {
@@ -91,7 +110,10 @@ describe('D4 bootstrap (in process; the built api is covered by the e2e test)', 
 
   it('with no projections running anywhere, prints the key after the bounded wait; it works once they run', async () => {
     const fresh = await mkdtemp(join(tmpdir(), 'svc-bootstrap-noproj-'));
-    const api = await startTestApi({ dataDir: fresh, env: { SVC_RUN_PROJECTIONS: 'false', SVC_READ_YOUR_WRITES_TIMEOUT_MS: '300' } });
+    const api = await startTestApi({
+      dataDir: fresh,
+      env: { SVC_RUN_PROJECTIONS: 'false', SVC_READ_YOUR_WRITES_TIMEOUT_MS: '300' },
+    });
     try {
       const printed: string[] = [];
       const started = performance.now();
@@ -103,10 +125,14 @@ describe('D4 bootstrap (in process; the built api is covered by the e2e test)', 
       assert.equal((await fetch(`${api.url}/v1/account`, { headers: bearer(key) })).status, 401, 'not projected yet');
       // The projections start (as a worker would): the key works.
       await api.app.get(ProjectionRunner).start();
-      const account = await waitUntil(async () => {
-        const res = await fetch(`${api.url}/v1/account`, { headers: bearer(key) });
-        return res.status === 401 ? undefined : res;
-      }, 5000, 'the key once projected');
+      const account = await waitUntil(
+        async () => {
+          const res = await fetch(`${api.url}/v1/account`, { headers: bearer(key) });
+          return res.status === 401 ? undefined : res;
+        },
+        5000,
+        'the key once projected',
+      );
       assert.equal(account.status, 200);
     } finally {
       await api.close();

@@ -12,11 +12,22 @@ import { MemoryProjection } from '#projections/testing';
 
 const created: AccountEvent = {
   type: 'AccountCreated',
-  data: { account_id: 'acct_1', name: 'Acme', plan: 'free', limits: { per_minute: 60, per_hour: 1000 }, created_at: '2026-03-01T10:00:00.000Z' },
+  data: {
+    account_id: 'acct_1',
+    name: 'Acme',
+    plan: 'free',
+    limits: { per_minute: 60, per_hour: 1000 },
+    created_at: '2026-03-01T10:00:00.000Z',
+  },
 };
 const planChanged: AccountEvent = {
   type: 'AccountPlanChanged',
-  data: { account_id: 'acct_1', plan: 'team', limits: { per_minute: 300, per_hour: 10000 }, changed_at: '2026-03-02T10:00:00.000Z' },
+  data: {
+    account_id: 'acct_1',
+    plan: 'team',
+    limits: { per_minute: 300, per_hour: 10000 },
+    changed_at: '2026-03-02T10:00:00.000Z',
+  },
 };
 const keyCreated = (id: string, at: string): ApiKeyEvent => ({
   type: 'ApiKeyCreated',
@@ -39,7 +50,10 @@ const keyRevoked = (id: string): ApiKeyEvent => ({
 });
 
 /** Applying each event a second time right after the first leaves the documents unchanged. */
-async function assertIdempotent(projection: ProjectionDefinition, events: Array<[stream: string, event: { type: string; data: unknown }]>): Promise<void> {
+async function assertIdempotent(
+  projection: ProjectionDefinition,
+  events: Array<[stream: string, event: { type: string; data: unknown }]>,
+): Promise<void> {
   const h = new MemoryProjection(projection);
   for (const [stream, event] of events) {
     const recorded = h.record(stream, event);
@@ -92,7 +106,11 @@ describe('accounts and api-keys projections', () => {
       const path = join(dir, 'svc.sqlite');
       events = new SqliteEventStore({ path });
       documents = new SqliteDocumentStore({ path });
-      runner = new ProjectionRunner({ eventStore: events, documentStore: documents, projections: [accountsProjection, apiKeysProjection] });
+      runner = new ProjectionRunner({
+        eventStore: events,
+        documentStore: documents,
+        projections: [accountsProjection, apiKeysProjection],
+      });
     });
     after(async () => {
       await runner?.stop();
@@ -107,19 +125,33 @@ describe('accounts and api-keys projections', () => {
     it('rebuilding both projections from position 0 gives the same documents', async () => {
       await runner.start();
       await events.append(accountStream('acct_1'), [created], 'no_stream');
-      for (let i = 1; i <= 5; i++) await events.append(apiKeyStream(`key_${i}`), [keyCreated(`key_${i}`, `2026-03-01T10:00:0${i}.000Z`)], 'no_stream');
+      for (let i = 1; i <= 5; i++)
+        await events.append(
+          apiKeyStream(`key_${i}`),
+          [keyCreated(`key_${i}`, `2026-03-01T10:00:0${i}.000Z`)],
+          'no_stream',
+        );
       await events.append(accountStream('acct_1'), [planChanged], 0);
       await events.append(apiKeyStream('key_2'), [keyRevoked('key_2')], 0);
       const last = await events.append(apiKeyStream('key_4'), [keyRevoked('key_4')], 0);
       await runner.waitFor(last.position);
-      const incremental = { accounts: await all('accounts', ACCOUNTS_COLLECTION), keys: await all('api-keys', API_KEYS_COLLECTION) };
+      const incremental = {
+        accounts: await all('accounts', ACCOUNTS_COLLECTION),
+        keys: await all('api-keys', API_KEYS_COLLECTION),
+      };
       assert.equal(incremental.accounts.length, 1);
       assert.equal(incremental.keys.length, 5);
       assert.equal(incremental.keys.filter((k) => k.revoked_at !== null).length, 2);
 
       const results = await runner.rebuild();
-      assert.deepEqual(results.map((r) => r.generation), [2, 2]);
-      assert.deepEqual({ accounts: await all('accounts', ACCOUNTS_COLLECTION), keys: await all('api-keys', API_KEYS_COLLECTION) }, incremental);
+      assert.deepEqual(
+        results.map((r) => r.generation),
+        [2, 2],
+      );
+      assert.deepEqual(
+        { accounts: await all('accounts', ACCOUNTS_COLLECTION), keys: await all('api-keys', API_KEYS_COLLECTION) },
+        incremental,
+      );
     });
   });
 });

@@ -71,7 +71,7 @@ describe('platform rate limits per account (D7; fake clock, real HTTP)', () => {
     assert.equal((await get(free.key, '/v1/api-keys')).status, 429);
   });
 
-  it("all keys of an account share its budget; another account is unaffected", async () => {
+  it('all keys of an account share its budget; another account is unaffected', async () => {
     clock.set('2026-03-01T12:00:00.000Z');
     const shared = await createAccountWithKey(api.app, { plan: 'free', scopes: ['read'] });
     const second = await createKey(api.app, shared.accountId, { scopes: ['read'] });
@@ -93,7 +93,12 @@ describe('platform rate limits per account (D7; fake clock, real HTTP)', () => {
     const team = await createAccountWithKey(api.app, { plan: 'team', scopes: ['read'] });
     const t = await get(team.key);
     assert.equal(t.headers.get('x-ratelimit-limit'), '300');
-    const enterprise = await createAccountWithKey(api.app, { plan: 'enterprise', perMinute: 5, perHour: 7, scopes: ['read'] });
+    const enterprise = await createAccountWithKey(api.app, {
+      plan: 'enterprise',
+      perMinute: 5,
+      perHour: 7,
+      scopes: ['read'],
+    });
     for (let i = 0; i < 5; i++) assert.equal((await get(enterprise.key)).status, 200);
     assert.equal((await get(enterprise.key)).status, 429);
     clock.set('2026-03-01T13:01:00.000Z');

@@ -23,10 +23,18 @@ describe('revocation across two API instances on one store', () => {
   it('refuses the key at once on the revoking instance and within a second on the other', async () => {
     const victim = await createKey(a.app, admin.accountId, { scopes: ['read'] });
     // B learns about the key through its own projection, then holds it in its cache.
-    await waitUntil(async () => ((await fetch(`${b.url}/v1/account`, { headers: bearer(victim.key) })).status === 200 ? true : undefined), 5000, 'B to accept the key');
+    await waitUntil(
+      async () =>
+        (await fetch(`${b.url}/v1/account`, { headers: bearer(victim.key) })).status === 200 ? true : undefined,
+      5000,
+      'B to accept the key',
+    );
     assert.equal((await fetch(`${b.url}/v1/account`, { headers: bearer(victim.key) })).status, 200);
 
-    assert.equal((await fetch(`${a.url}/v1/api-keys/${victim.keyId}`, { method: 'DELETE', headers: bearer(admin.key) })).status, 204);
+    assert.equal(
+      (await fetch(`${a.url}/v1/api-keys/${victim.keyId}`, { method: 'DELETE', headers: bearer(admin.key) })).status,
+      204,
+    );
     const onA = await fetch(`${a.url}/v1/account`, { headers: bearer(victim.key) });
     assert.equal(onA.status, 401);
     assert.equal(((await onA.json()) as { code: string }).code, 'REVOKED_KEY');

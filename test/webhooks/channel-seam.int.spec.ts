@@ -4,7 +4,17 @@ import { Injectable, Module } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { type AttemptContext, type AttemptOutcome, type BeforeSendDecision, CreateWebhookCommand, type DeliveryHooks, ListDeliveriesQuery, type WebhookChannel, WebhookChannelModule, WebhookDispatchers } from '#webhooks';
+import {
+  type AttemptContext,
+  type AttemptOutcome,
+  type BeforeSendDecision,
+  CreateWebhookCommand,
+  type DeliveryHooks,
+  ListDeliveriesQuery,
+  type WebhookChannel,
+  WebhookChannelModule,
+  WebhookDispatchers,
+} from '#webhooks';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { TestReceiver } from './support/receiver.js';
 
@@ -20,7 +30,10 @@ const tenantChannel: WebhookChannel = {
   source: {
     storedEventTypes: ['TestWorkspaceEventRecorded'],
     toEnvelope(event) {
-      const d = event.data as { tenant_id: string; envelope: { id: string; type: string; created: string; data: Record<string, unknown> } };
+      const d = event.data as {
+        tenant_id: string;
+        envelope: { id: string; type: string; created: string; data: Record<string, unknown> };
+      };
       return { ownerId: d.tenant_id, envelope: d.envelope };
     },
   },
@@ -53,7 +66,11 @@ describe('the engine serves another channel (tenant owners, own event source, me
   let receiver: TestReceiver;
   const clock = new FakeClock('2026-07-01T00:00:00.000Z');
   before(async () => {
-    api = await startTestApi({ clock, imports: [TenantWebhooksTestModule], env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    api = await startTestApi({
+      clock,
+      imports: [TenantWebhooksTestModule],
+      env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true' },
+    });
     receiver = await TestReceiver.start();
   });
   after(async () => {
@@ -65,13 +82,25 @@ describe('the engine serves another channel (tenant owners, own event source, me
     const commands = api.app.get(CommandBus);
     const owner = { kind: 'tenant' as const, id: 'tn_01TESTTENANT0000000000000000' };
     const created = await commands.execute(
-      new CreateWebhookCommand({ channel: 'tenant_test', owner, url: receiver.endpoint('/tenant', SECRET), events: ['workspace.memo_updated'], secret: SECRET }),
+      new CreateWebhookCommand({
+        channel: 'tenant_test',
+        owner,
+        url: receiver.endpoint('/tenant', SECRET),
+        events: ['workspace.memo_updated'],
+        secret: SECRET,
+      }),
     );
     assert.match(created.id, /^sub_/);
     const store = api.app.get<EventStore>(EVENT_STORE);
     const publish = (id: string, tenant: string) =>
       store.append(`workspace-${id}`, [
-        { type: 'TestWorkspaceEventRecorded', data: { tenant_id: tenant, envelope: { id, type: 'workspace.memo_updated', created: clock.now().toISOString(), data: { memo: 'x' } } } },
+        {
+          type: 'TestWorkspaceEventRecorded',
+          data: {
+            tenant_id: tenant,
+            envelope: { id, type: 'workspace.memo_updated', created: clock.now().toISOString(), data: { memo: 'x' } },
+          },
+        },
       ]);
     await publish('evt_TENANT000000000000000000001', owner.id);
     await publish('evt_TENANT000000000000000000002', 'tn_someone_else');
@@ -81,7 +110,10 @@ describe('the engine serves another channel (tenant owners, own event source, me
     assert.equal(receiver.at('/tenant')[0]!.signatureValid, true);
     const meter = api.app.get(TestMeter);
     assert.equal(meter.charged.length, 1);
-    assert.deepEqual(meter.outcomes.map((o) => o.ok), [true]);
+    assert.deepEqual(
+      meter.outcomes.map((o) => o.ok),
+      [true],
+    );
 
     // Out of credits: the attempt is recorded as failed without sending, and follows the schedule.
     await publish('evt_TENANT000000000000000000003', owner.id);
@@ -99,7 +131,9 @@ describe('the engine serves another channel (tenant owners, own event source, me
 
     // The platform channel knows nothing of it.
     await assert.rejects(
-      api.app.get(QueryBus).execute(new ListDeliveriesQuery('platform', { kind: 'platform_account', id: owner.id }, created.id, 10)),
+      api.app
+        .get(QueryBus)
+        .execute(new ListDeliveriesQuery('platform', { kind: 'platform_account', id: owner.id }, created.id, 10)),
       (e: { status?: number }) => e.status === 404,
     );
   });

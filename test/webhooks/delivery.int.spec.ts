@@ -45,7 +45,8 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
   };
   const byDelivery = (path: string) => {
     const out = new Map<string, number>();
-    for (const r of receiver.at(path)) out.set(String(r.headers['x-service-delivery']), (out.get(String(r.headers['x-service-delivery'])) ?? 0) + 1);
+    for (const r of receiver.at(path))
+      out.set(String(r.headers['x-service-delivery']), (out.get(String(r.headers['x-service-delivery'])) ?? 0) + 1);
     return out;
   };
 
@@ -54,7 +55,10 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
     const other = await createAccountWithKey(api.app);
     const sent = await publishPlatformEvent(api.app, account.accountId, 'agent.completed', {
       clock,
-      data: { agent: { id: 'agt_1', name: 'Reviewer', template: 'review' }, run: { id: 'run_1', status: 'success', duration_ms: 1200, issues_found: 2 } },
+      data: {
+        agent: { id: 'agt_1', name: 'Reviewer', template: 'review' },
+        run: { id: 'run_1', status: 'success', duration_ms: 1200, issues_found: 2 },
+      },
       repository: { id: 'repo_1', name: 'acme/api' },
     });
     await publishPlatformEvent(api.app, account.accountId, 'agent.failed', { clock }); // not subscribed
@@ -82,16 +86,19 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
     assert.equal(d.state, 'succeeded');
     assert.equal(d.next_attempt_at, null);
     assert.equal(d.attempts.length, 1);
-    assert.deepEqual({ ...d.attempts[0], duration_ms: 0 }, {
-      number: 1,
-      manual: false,
-      attempted_at: clock.now().toISOString(),
-      duration_ms: 0,
-      status_code: 200,
-      error: null,
-      response_body: 'ok',
-      outcome: 'succeeded',
-    });
+    assert.deepEqual(
+      { ...d.attempts[0], duration_ms: 0 },
+      {
+        number: 1,
+        manual: false,
+        attempted_at: clock.now().toISOString(),
+        duration_ms: 0,
+        status_code: 200,
+        error: null,
+        response_body: 'ok',
+        outcome: 'succeeded',
+      },
+    );
 
     // Restarted drains and new passes send nothing twice.
     await drain();
@@ -102,7 +109,10 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
     clock.set(T0 + 1000 * MINUTE);
     const start = clock.now().getTime();
     const at = (ms: number) => clock.set(start + ms);
-    const { account, call, webhookId } = await setup('/failing', ['agent.failed'], () => ({ status: 500, body: 'x'.repeat(3000) }));
+    const { account, call, webhookId } = await setup('/failing', ['agent.failed'], () => ({
+      status: 500,
+      body: 'x'.repeat(3000),
+    }));
     const a = await publishPlatformEvent(api.app, account.accountId, 'agent.failed', { clock });
     await drain();
     at(30_000);
@@ -147,7 +157,9 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
       A.attempts.map((x: Body) => x.attempted_at),
       [0, 1, 6, 36, 156].map((m) => new Date(start + m * MINUTE).toISOString()),
     );
-    assert.ok(A.attempts.every((x: Body) => x.status_code === 500 && x.outcome === 'failed' && x.response_body.length === 1024));
+    assert.ok(
+      A.attempts.every((x: Body) => x.status_code === 500 && x.outcome === 'failed' && x.response_body.length === 1024),
+    );
     assert.equal(B.state, 'cancelled');
     assert.equal(B.next_attempt_at, null);
     assert.equal(B.attempts.length, 4);
@@ -205,10 +217,13 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
     assert.equal(webhook.active, false);
     assert.equal(webhook.disabled_reason, 'gone');
     const list = await deliveries(call, webhookId);
-    assert.deepEqual(list.map((d) => [d.event_type, d.state, d.attempts.length]), [
-      ['repository.analyzed', 'failed', 1],
-      ['repository.connected', 'cancelled', 1],
-    ]);
+    assert.deepEqual(
+      list.map((d) => [d.event_type, d.state, d.attempts.length]),
+      [
+        ['repository.analyzed', 'failed', 1],
+        ['repository.connected', 'cancelled', 1],
+      ],
+    );
     clock.advance(3 * 60 * MINUTE);
     await drain();
     assert.equal(receiver.at('/gone').length, 2);
@@ -216,7 +231,9 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
 
   it('timeouts, redirects and refused connections are failures', async () => {
     const { account, call, webhookId } = await setup('/odd', ['approval.requested', 'approval.approved'], (r) =>
-      r.body.type === 'approval.requested' ? { status: 302, headers: { location: `http://127.0.0.1:${receiver.port}/signed` } } : { status: 200, hold: true },
+      r.body.type === 'approval.requested'
+        ? { status: 302, headers: { location: `http://127.0.0.1:${receiver.port}/signed` } }
+        : { status: 200, hold: true },
     );
     const before = receiver.at('/signed').length;
     await publishPlatformEvent(api.app, account.accountId, 'approval.requested', { clock });
@@ -265,11 +282,18 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
       await drain();
     }
     let now = (await deliveries(call, webhookId))[0]!;
-    assert.deepEqual(now.attempts.map((x: Body) => x.manual), [false, false, false, false, true, true, true]);
+    assert.deepEqual(
+      now.attempts.map((x: Body) => x.manual),
+      [false, false, false, false, true, true, true],
+    );
     assert.equal(now.state, 'pending');
     assert.equal((await call('GET', `/v1/webhooks/${webhookId}`)).body.active, true);
     const sameBytes = receiver.at('/redeliver');
-    assert.ok(sameBytes.every((r) => r.raw.equals(sameBytes[0]!.raw) && r.headers['x-service-delivery'] === d.id && r.signatureValid));
+    assert.ok(
+      sameBytes.every(
+        (r) => r.raw.equals(sameBytes[0]!.raw) && r.headers['x-service-delivery'] === d.id && r.signatureValid,
+      ),
+    );
     // The fifth automatic attempt (2 h after the fourth) is still the one that disables.
     clock.advance(120 * MINUTE);
     await drain();
@@ -282,7 +306,10 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
     assert.equal(now.state, 'succeeded');
     assert.equal(now.attempts.at(-1).outcome, 'succeeded');
     assert.equal(now.redelivery_pending, false);
-    assert.equal((await call('POST', `/v1/webhooks/${webhookId}/deliveries/del_00000000000000000000000000/redeliver`)).status, 404);
+    assert.equal(
+      (await call('POST', `/v1/webhooks/${webhookId}/deliveries/del_00000000000000000000000000/redeliver`)).status,
+      404,
+    );
   });
 
   it('an attempt in flight when a redelivery is asked for is still recorded, and the redelivery follows', async () => {
@@ -347,7 +374,10 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: Body } = await call('GET', `/v1/webhooks/${webhookId}/deliveries?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { body: Body } = await call(
+        'GET',
+        `/v1/webhooks/${webhookId}/deliveries?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       seen.push(...page.body.data.map((d: Body) => d.event_id));
       cursor = page.body.next_cursor;
     } while (cursor);

@@ -5,7 +5,14 @@ import { CLOCK, type Clock, FakeClock, SecretBox } from '#kernel';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner, ProjectionStore } from '#projections';
-import { channelNames, DocumentLeases, InProcessLeases, WebhookDispatcher, WebhookSecrets, WebhookSender } from '#webhooks';
+import {
+  channelNames,
+  DocumentLeases,
+  InProcessLeases,
+  WebhookDispatcher,
+  WebhookSecrets,
+  WebhookSender,
+} from '#webhooks';
 import { platformWebhookChannel } from '#platform';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
@@ -22,7 +29,10 @@ describe('webhook dispatching', () => {
   let slow: TestReceiver;
   const clock = new FakeClock('2026-06-01T00:00:00.000Z');
   before(async () => {
-    api = await startTestApi({ clock, env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_CONCURRENCY_PER_HOST: '2' } });
+    api = await startTestApi({
+      clock,
+      env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_CONCURRENCY_PER_HOST: '2' },
+    });
     fast = await TestReceiver.start();
     slow = await TestReceiver.start();
   });
@@ -37,8 +47,14 @@ describe('webhook dispatching', () => {
     const call = client(api.url, account.key);
     const fastUrl = fast.endpoint('/fast', SECRET);
     const slowUrl = slow.endpoint('/slow', SECRET, () => ({ status: 200, hold: true }));
-    assert.equal((await call('POST', '/v1/webhooks', { url: slowUrl, events: ['agent.completed'], secret: SECRET })).status, 201);
-    assert.equal((await call('POST', '/v1/webhooks', { url: fastUrl, events: ['agent.completed'], secret: SECRET })).status, 201);
+    assert.equal(
+      (await call('POST', '/v1/webhooks', { url: slowUrl, events: ['agent.completed'], secret: SECRET })).status,
+      201,
+    );
+    assert.equal(
+      (await call('POST', '/v1/webhooks', { url: fastUrl, events: ['agent.completed'], secret: SECRET })).status,
+      201,
+    );
     for (let i = 0; i < 6; i++) await publishPlatformEvent(api.app, account.accountId, 'agent.completed', { clock });
     // The background dispatcher sends: all six reach the fast receiver while the slow one holds two.
     await fast.until(() => fast.at('/fast').length === 6, 10_000, 'six deliveries to the fast receiver');
@@ -56,8 +72,12 @@ describe('webhook dispatching', () => {
     const account = await createAccountWithKey(api.app);
     const call = client(api.url, account.key);
     let failing = true;
-    const url = fast.endpoint('/rebuild', SECRET, (r) => ({ status: failing && r.body.type === 'agent.failed' ? 500 : 200 }));
-    const webhookId = (await call('POST', '/v1/webhooks', { url, events: ['agent.completed', 'agent.failed'], secret: SECRET })).body.id as string;
+    const url = fast.endpoint('/rebuild', SECRET, (r) => ({
+      status: failing && r.body.type === 'agent.failed' ? 500 : 200,
+    }));
+    const webhookId = (
+      await call('POST', '/v1/webhooks', { url, events: ['agent.completed', 'agent.failed'], secret: SECRET })
+    ).body.id as string;
     await publishPlatformEvent(api.app, account.accountId, 'agent.completed', { clock });
     await publishPlatformEvent(api.app, account.accountId, 'agent.failed', { clock });
     await platformDispatcher(api.app).drain();
@@ -79,7 +99,10 @@ describe('webhook dispatching', () => {
     clock.advance(MINUTE);
     await platformDispatcher(api.app).drain();
     assert.equal(fast.at('/rebuild').length, 3);
-    assert.deepEqual(((await call('GET', `/v1/webhooks/${webhookId}/deliveries`)).body.data as Body[]).map((d) => d.state), ['succeeded', 'succeeded']);
+    assert.deepEqual(
+      ((await call('GET', `/v1/webhooks/${webhookId}/deliveries`)).body.data as Body[]).map((d) => d.state),
+      ['succeeded', 'succeeded'],
+    );
   });
 
   it('two dispatchers sharing the stores (document leases, as in the scaled mode) never send one attempt twice', async () => {
@@ -88,8 +111,12 @@ describe('webhook dispatching', () => {
     const account = await createAccountWithKey(api.app);
     const call = client(api.url, account.key);
     const url = fast.endpoint('/leases', SECRET);
-    assert.equal((await call('POST', '/v1/webhooks', { url, events: ['approval.requested'], secret: SECRET })).status, 201);
-    for (let i = 0; i < 40; i++) await publishPlatformEvent(api.app, account.accountId, 'approval.requested', { clock });
+    assert.equal(
+      (await call('POST', '/v1/webhooks', { url, events: ['approval.requested'], secret: SECRET })).status,
+      201,
+    );
+    for (let i = 0; i < 40; i++)
+      await publishPlatformEvent(api.app, account.accountId, 'approval.requested', { clock });
     const documents = api.app.get<DocumentStore>(DOCUMENT_STORE);
     const make = () =>
       new WebhookDispatcher(platformWebhookChannel, {
@@ -106,16 +133,20 @@ describe('webhook dispatching', () => {
     const ids = fast.at('/leases').map((r) => String(r.headers['x-service-delivery']));
     assert.equal(ids.length, 40);
     assert.equal(new Set(ids).size, 40, 'each delivery sent once');
-    assert.ok(a.getStats().attempts > 0 && b.getStats().attempts > 0, `both worked: ${a.getStats().attempts} + ${b.getStats().attempts}`);
+    assert.ok(
+      a.getStats().attempts > 0 && b.getStats().attempts > 0,
+      `both worked: ${a.getStats().attempts} + ${b.getStats().attempts}`,
+    );
     assert.equal(a.getStats().attempts + b.getStats().attempts, 40);
   });
 
-  it('a secret that cannot be read holds the webhook\'s deliveries: one log line, no attempt; with the key they all go', async () => {
+  it("a secret that cannot be read holds the webhook's deliveries: one log line, no attempt; with the key they all go", async () => {
     // The api's dispatcher was stopped by the test before; these stand in for it.
     const account = await createAccountWithKey(api.app);
     const call = client(api.url, account.key);
     const url = fast.endpoint('/no-key', SECRET);
-    const webhookId = (await call('POST', '/v1/webhooks', { url, events: ['agent.failed'], secret: SECRET })).body.id as string;
+    const webhookId = (await call('POST', '/v1/webhooks', { url, events: ['agent.failed'], secret: SECRET })).body
+      .id as string;
     for (let i = 0; i < 5; i++) await publishPlatformEvent(api.app, account.accountId, 'agent.failed', { clock });
     const errors: string[] = [];
     const deps = {
@@ -136,9 +167,20 @@ describe('webhook dispatching', () => {
     assert.equal(fast.at('/no-key').length, 0);
     assert.equal(keyless.getStats().attempts, 0);
     assert.equal(errors.length, 1, errors.join('\n'));
-    assert.match(errors[0]!, new RegExp(`webhook ${webhookId}: its signing secret cannot be read \\(webhook secret .* which this process does not have`));
-    const states = ((await call('GET', `/v1/webhooks/${webhookId}/deliveries`)).body.data as Body[]).map((d) => [d.state, (d.attempts as unknown[]).length]);
-    assert.deepEqual(states, Array.from({ length: 5 }, () => ['pending', 0]));
+    assert.match(
+      errors[0]!,
+      new RegExp(
+        `webhook ${webhookId}: its signing secret cannot be read \\(webhook secret .* which this process does not have`,
+      ),
+    );
+    const states = ((await call('GET', `/v1/webhooks/${webhookId}/deliveries`)).body.data as Body[]).map((d) => [
+      d.state,
+      (d.attempts as unknown[]).length,
+    ]);
+    assert.deepEqual(
+      states,
+      Array.from({ length: 5 }, () => ['pending', 0]),
+    );
 
     await new WebhookDispatcher(platformWebhookChannel, { ...deps, secrets: api.app.get(WebhookSecrets) }).drain();
     assert.equal(fast.at('/no-key').length, 5);

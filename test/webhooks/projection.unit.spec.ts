@@ -9,9 +9,22 @@ const owner = { kind: 'platform_account' as const, id: 'acct_1' };
 const base = { webhook_id: 'wh_1', channel: 'platform' };
 const t = (min: number) => new Date(Date.UTC(2026, 0, 1, 0, min)).toISOString();
 
-const created = { type: 'WebhookCreated', data: { ...base, owner, url: 'https://example.com/a', events: ['agent.completed', 'agent.failed'], secret_id: 's1', created_at: t(0) } };
-const published = (id: string, type: 'agent.completed' | 'agent.failed' | 'security.alert' = 'agent.completed', account = 'acct_1') =>
-  platformEventPublished(account, { id, type, created: t(1), data: { n: 1 } });
+const created = {
+  type: 'WebhookCreated',
+  data: {
+    ...base,
+    owner,
+    url: 'https://example.com/a',
+    events: ['agent.completed', 'agent.failed'],
+    secret_id: 's1',
+    created_at: t(0),
+  },
+};
+const published = (
+  id: string,
+  type: 'agent.completed' | 'agent.failed' | 'security.alert' = 'agent.completed',
+  account = 'acct_1',
+) => platformEventPublished(account, { id, type, created: t(1), data: { n: 1 } });
 const del1 = deliveryIdFor('wh_1', 'evt_1', t(1));
 const attempt = (over: Partial<DeliveryAttemptData>): { type: string; data: DeliveryAttemptData } => ({
   type: 'WebhookDeliveryAttempted',
@@ -38,7 +51,9 @@ const attempt = (over: Partial<DeliveryAttemptData>): { type: string; data: Deli
 });
 
 /** Every event applied twice in a row leaves the same documents as applied once. */
-async function appliedTwiceChangesNothing(events: Array<{ stream: string; event: { type: string; data: unknown }; revision?: number }>): Promise<MemoryProjection> {
+async function appliedTwiceChangesNothing(
+  events: Array<{ stream: string; event: { type: string; data: unknown }; revision?: number }>,
+): Promise<MemoryProjection> {
   const once = new MemoryProjection(webhooksProjection(platformWebhookChannel));
   const twice = new MemoryProjection(webhooksProjection(platformWebhookChannel));
   for (const { stream, event, revision } of events) {
@@ -63,19 +78,51 @@ describe('webhooks-platform projection: each event applied twice changes nothing
         stream: `webhookdelivery-${del1}`,
         event: {
           type: 'WebhookRedeliveryRequested',
-          data: { delivery_id: del1, webhook_id: 'wh_1', channel: 'platform', event_id: 'evt_1', event_type: 'agent.completed', request_id: 'req_1', requested_at: t(1) },
+          data: {
+            delivery_id: del1,
+            webhook_id: 'wh_1',
+            channel: 'platform',
+            event_id: 'evt_1',
+            event_type: 'agent.completed',
+            request_id: 'req_1',
+            requested_at: t(1),
+          },
         },
         revision: 1,
       },
-      { stream: `webhookdelivery-${del1}`, event: attempt({ number: 2, automatic: null, manual: true, request_id: 'req_1', next_attempt_at: null }), revision: 2 },
-      { stream: 'webhook-wh_1', event: { type: 'WebhookUpdated', data: { ...base, url: 'https://example.com/b', events: ['agent.completed'], updated_at: t(2) } } },
+      {
+        stream: `webhookdelivery-${del1}`,
+        event: attempt({ number: 2, automatic: null, manual: true, request_id: 'req_1', next_attempt_at: null }),
+        revision: 2,
+      },
+      {
+        stream: 'webhook-wh_1',
+        event: {
+          type: 'WebhookUpdated',
+          data: { ...base, url: 'https://example.com/b', events: ['agent.completed'], updated_at: t(2) },
+        },
+      },
       { stream: 'x-4', event: published('evt_4') },
-      { stream: 'webhook-wh_1', event: { type: 'WebhookDisabled', data: { ...base, reason: 'gone', delivery_id: del1, status_code: 410, disabled_at: t(3) } } },
+      {
+        stream: 'webhook-wh_1',
+        event: {
+          type: 'WebhookDisabled',
+          data: { ...base, reason: 'gone', delivery_id: del1, status_code: 410, disabled_at: t(3) },
+        },
+      },
       { stream: 'x-5', event: published('evt_5') },
       { stream: 'webhook-wh_1', event: { type: 'WebhookReEnabled', data: { ...base, re_enabled_at: t(4) } } },
       {
         stream: 'webhook-wh_1',
-        event: { type: 'WebhookTestRequested', data: { ...base, owner_id: 'acct_1', event: { id: 'evt_t', type: 'webhook.test', created: t(5), data: {} }, requested_at: t(5) } },
+        event: {
+          type: 'WebhookTestRequested',
+          data: {
+            ...base,
+            owner_id: 'acct_1',
+            event: { id: 'evt_t', type: 'webhook.test', created: t(5), data: {} },
+            requested_at: t(5),
+          },
+        },
       },
       { stream: 'webhook-wh_1', event: { type: 'WebhookDeleted', data: { ...base, deleted_at: t(6) } } },
     ]);
@@ -94,17 +141,16 @@ describe('webhooks-platform projection: each event applied twice changes nothing
     assert.equal(first.automatic_attempts, 1, 'the manual attempt is not an automatic one');
     // Disabled, then deleted: nothing left to dispatch.
     assert.ok(deliveries.every((d) => d.dispatch_at === null));
-    assert.deepEqual(
-      deliveries.map((d) => d.state).sort(),
-      ['cancelled', 'cancelled', 'cancelled'],
-    );
+    assert.deepEqual(deliveries.map((d) => d.state).sort(), ['cancelled', 'cancelled', 'cancelled']);
   });
 
   it('a duplicate publish of one envelope id makes no second delivery', async () => {
     const p = new MemoryProjection(webhooksProjection(platformWebhookChannel));
     await p.apply(p.record('webhook-wh_1', created));
     await p.apply(p.record('x-1', published('evt_1')));
-    await p.apply(p.record(`webhookdelivery-${del1}`, attempt({ succeeded: true, status_code: 200, next_attempt_at: null }), 0));
+    await p.apply(
+      p.record(`webhookdelivery-${del1}`, attempt({ succeeded: true, status_code: 200, next_attempt_at: null }), 0),
+    );
     const before = p.snapshot();
     await p.apply(p.record('x-1-again', published('evt_1')));
     assert.deepEqual(p.snapshot(), before);
@@ -115,12 +161,23 @@ describe('webhooks-platform projection: each event applied twice changes nothing
     const p = new MemoryProjection(webhooksProjection(platformWebhookChannel));
     await p.apply(p.record('webhook-wh_1', created));
     await p.apply(p.record('x-1', published('evt_1')));
-    await p.apply(p.record(`webhookdelivery-${del1}`, attempt({ number: 5, automatic: 5, final: 'exhausted', next_attempt_at: null }), 4));
+    await p.apply(
+      p.record(
+        `webhookdelivery-${del1}`,
+        attempt({ number: 5, automatic: 5, final: 'exhausted', next_attempt_at: null }),
+        4,
+      ),
+    );
     const webhook = p.snapshot()[names.webhooks]!['wh_1'] as Record<string, any>;
     assert.equal(webhook.disable_requested_at, t(1));
     assert.equal(webhook.failure_count, 1);
     assert.equal((p.snapshot()[names.deliveries]![del1] as DeliveryDoc).state, 'failed');
-    await p.apply(p.record('webhook-wh_1', { type: 'WebhookDisabled', data: { ...base, reason: 'delivery_failed', delivery_id: del1, status_code: 500, disabled_at: t(2) } }));
+    await p.apply(
+      p.record('webhook-wh_1', {
+        type: 'WebhookDisabled',
+        data: { ...base, reason: 'delivery_failed', delivery_id: del1, status_code: 500, disabled_at: t(2) },
+      }),
+    );
     assert.equal((p.snapshot()[names.webhooks]!['wh_1'] as Record<string, any>).disable_requested_at, null);
   });
 });

@@ -48,7 +48,11 @@ describe('webhook retries across restarts', () => {
     let { app, clock } = await start(0);
     const account = await createAccountWithKey(app.app);
     const key = account.key;
-    const created = await client(app.url, key)('POST', '/v1/webhooks', { url, events: ['security.scan_completed'], secret: SECRET });
+    const created = await client(app.url, key)('POST', '/v1/webhooks', {
+      url,
+      events: ['security.scan_completed'],
+      secret: SECRET,
+    });
     const webhookId = created.body.id as string;
     await publishPlatformEvent(app.app, account.accountId, 'security.scan_completed', { clock });
     await platformDispatcher(app.app).drain();
@@ -97,7 +101,8 @@ describe('webhook retries across restarts', () => {
     assert.equal((await call('GET', `/v1/webhooks/${webhookId}`)).body.active, false);
     const store = app.app.get<EventStore>(EVENT_STORE);
     const automatic: Array<number | null> = [];
-    for await (const e of store.readStream(deliveryStream(delivery.id))) automatic.push((e.data as DeliveryAttemptData).automatic);
+    for await (const e of store.readStream(deliveryStream(delivery.id)))
+      automatic.push((e.data as DeliveryAttemptData).automatic);
     assert.deepEqual(automatic, [1, 2, 3, 4, 5], 'one recorded attempt per send, in order');
     assert.deepEqual(
       receiver.at('/restart').map((r) => r.headers['x-service-delivery']),

@@ -17,7 +17,10 @@ describe('webhook secrets at rest (SecretBox over the embedded document store)',
   let dir: string;
   let documents: SqliteDocumentStore;
   const now = new Date('2026-11-21T12:00:00Z');
-  const raw = () => documents.collection<{ id: string; sealed?: string; secret?: string; webhook_id: string; created_at: string }>(WEBHOOK_SECRETS_COLLECTION);
+  const raw = () =>
+    documents.collection<{ id: string; sealed?: string; secret?: string; webhook_id: string; created_at: string }>(
+      WEBHOOK_SECRETS_COLLECTION,
+    );
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'secrets-at-rest-'));
@@ -40,12 +43,21 @@ describe('webhook secrets at rest (SecretBox over the embedded document store)',
   it('warns when secrets in MongoDB are sealed with a key file only this machine has, not with SVC_SECRETS_KEY', () => {
     const warnings: string[] = [];
     const previous = (Logger as unknown as { staticInstanceRef?: LoggerService }).staticInstanceRef;
-    Logger.overrideLogger({ log: () => undefined, error: () => undefined, warn: (m: unknown) => void warnings.push(String(m)) });
+    Logger.overrideLogger({
+      log: () => undefined,
+      error: () => undefined,
+      warn: (m: unknown) => void warnings.push(String(m)),
+    });
     try {
       const mongo = { MONGODB_URL: 'mongodb://localhost:27017', SVC_DATA_DIR: dir };
       webhookSecretsFor(loadConfig(mongo), documents);
       assert.equal(warnings.length, 1);
-      assert.match(warnings[0]!, new RegExp(`sealed with the key in ${join(dir, SECRETS_KEY_FILE)}; every process using this MongoDB needs the same key: set SVC_SECRETS_KEY`));
+      assert.match(
+        warnings[0]!,
+        new RegExp(
+          `sealed with the key in ${join(dir, SECRETS_KEY_FILE)}; every process using this MongoDB needs the same key: set SVC_SECRETS_KEY`,
+        ),
+      );
       webhookSecretsFor(loadConfig({ ...mongo, SVC_SECRETS_KEY: randomBytes(32).toString('hex') }), documents);
       webhookSecretsFor(loadConfig({ SVC_DATA_DIR: dir }), documents);
       assert.equal(warnings.length, 1, 'no warning with SVC_SECRETS_KEY, nor on the embedded store');
@@ -66,10 +78,20 @@ describe('webhook secrets at rest (SecretBox over the embedded document store)',
   it('reads plaintext secrets stored before sealing, and reseal seals them and moves old keys to the current one', async () => {
     const oldKey = randomBytes(32);
     const newKey = randomBytes(32);
-    await raw().upsert({ id: 'wh_d:1', webhook_id: 'wh_d', secret: 'legacy-plaintext-dddddddd', created_at: now.toISOString() });
+    await raw().upsert({
+      id: 'wh_d:1',
+      webhook_id: 'wh_d',
+      secret: 'legacy-plaintext-dddddddd',
+      created_at: now.toISOString(),
+    });
     await new WebhookSecrets(documents, new SecretBox(oldKey)).put('wh_e:1', 'wh_e', 'sealed-by-old-key-eeeeeee', now);
     // A value nothing here can open (its key is lost): reported, left untouched.
-    await new WebhookSecrets(documents, new SecretBox(randomBytes(32))).put('wh_f:1', 'wh_f', 'key-lost-ffffffffffffffff', now);
+    await new WebhookSecrets(documents, new SecretBox(randomBytes(32))).put(
+      'wh_f:1',
+      'wh_f',
+      'key-lost-ffffffffffffffff',
+      now,
+    );
     const lost = (await raw().get('wh_f:1'))!.sealed;
 
     const box = new SecretBox(newKey, [oldKey]);
@@ -112,7 +134,11 @@ describe('a webhook secret sealed with a key the process lacks', () => {
       let api = await startTestApi({ dataDir, env });
       const { key } = await createAccountWithKey(api.app, { scopes: ['admin'] });
       const secret = 'whsec-held-until-the-key-is-back';
-      const created = await client(api.url, key)('POST', '/v1/webhooks', { url: receiver.endpoint('/held', secret), events: ['agent.completed'], secret });
+      const created = await client(api.url, key)('POST', '/v1/webhooks', {
+        url: receiver.endpoint('/held', secret),
+        events: ['agent.completed'],
+        secret,
+      });
       assert.equal(created.status, 201, created.text);
       await api.close();
 

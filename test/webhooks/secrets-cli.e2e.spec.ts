@@ -43,7 +43,12 @@ describe('svc secrets reseal (the CLI, built main)', () => {
     const status = await run(CLI_MAIN, ['projections', 'status'], { SVC_DATA_DIR: dataDir });
     assert.equal(status.code, 0, status.stderr);
     await withDocuments((d) =>
-      d.collection<SecretDoc>(WEBHOOK_SECRETS_COLLECTION).upsert({ id: 'wh_x:1', webhook_id: 'wh_x', secret: 'legacy-plaintext-0123456789', created_at: '2026-01-01T00:00:00.000Z' }),
+      d.collection<SecretDoc>(WEBHOOK_SECRETS_COLLECTION).upsert({
+        id: 'wh_x:1',
+        webhook_id: 'wh_x',
+        secret: 'legacy-plaintext-0123456789',
+        created_at: '2026-01-01T00:00:00.000Z',
+      }),
     );
 
     const first = await run(CLI_MAIN, ['secrets', 'reseal'], { SVC_DATA_DIR: dataDir });
@@ -62,17 +67,32 @@ describe('svc secrets reseal (the CLI, built main)', () => {
 
     // Rotation: a new key, the file's key as an old one.
     const newKey = randomBytes(32).toString('hex');
-    const rotated = await run(CLI_MAIN, ['secrets', 'reseal'], { SVC_DATA_DIR: dataDir, SVC_SECRETS_KEY: newKey, SVC_SECRETS_OLD_KEYS: fileKey });
+    const rotated = await run(CLI_MAIN, ['secrets', 'reseal'], {
+      SVC_DATA_DIR: dataDir,
+      SVC_SECRETS_KEY: newKey,
+      SVC_SECRETS_OLD_KEYS: fileKey,
+    });
     assert.equal(rotated.code, 0, rotated.stderr);
     assert.deepEqual(JSON.parse(rotated.stdout), { resealed: 1, current: 0, failed: [] });
-    await withDocuments(async (d) => assert.equal(await new WebhookSecrets(d, new SecretBox(parseSecretKey(newKey))).get('wh_x:1'), 'legacy-plaintext-0123456789'));
+    await withDocuments(async (d) =>
+      assert.equal(
+        await new WebhookSecrets(d, new SecretBox(parseSecretKey(newKey))).get('wh_x:1'),
+        'legacy-plaintext-0123456789',
+      ),
+    );
 
     // A key that opens nothing here: reported by id, nothing changed, exit 1.
-    const wrong = await run(CLI_MAIN, ['secrets', 'reseal'], { SVC_DATA_DIR: dataDir, SVC_SECRETS_KEY: randomBytes(32).toString('hex') });
+    const wrong = await run(CLI_MAIN, ['secrets', 'reseal'], {
+      SVC_DATA_DIR: dataDir,
+      SVC_SECRETS_KEY: randomBytes(32).toString('hex'),
+    });
     assert.equal(wrong.code, 1);
     const report = JSON.parse(wrong.stdout) as { resealed: number; failed: Array<{ id: string; reason: string }> };
     assert.equal(report.resealed, 0);
-    assert.deepEqual(report.failed.map((f) => f.id), ['wh_x:1']);
+    assert.deepEqual(
+      report.failed.map((f) => f.id),
+      ['wh_x:1'],
+    );
     assert.match(report.failed[0]!.reason, /which this process does not have/);
     assert.ok(!wrong.stdout.includes('legacy-plaintext'));
   });

@@ -72,7 +72,11 @@ describe('SSRF guard (D14), SVC_WEBHOOK_ALLOW_PRIVATE=false', () => {
       '0x7f000001',
       '2130706433',
     ]) {
-      const res = await call('POST', '/v1/webhooks', { url: `http://${host}/hook`, events: ['agent.completed'], secret: SECRET });
+      const res = await call('POST', '/v1/webhooks', {
+        url: `http://${host}/hook`,
+        events: ['agent.completed'],
+        secret: SECRET,
+      });
       assert.equal(res.status, 400, `${host}: ${res.text}`);
       assert.equal(res.body.details[0].path, 'body.url');
       assert.match(res.body.details[0].message, /public address/);
@@ -83,8 +87,19 @@ describe('SSRF guard (D14), SVC_WEBHOOK_ALLOW_PRIVATE=false', () => {
     const listening = receiver.endpoint('/ssrf', SECRET);
     const port = new URL(listening).port;
     const hooks: Array<[string, string]> = [];
-    for (const name of ['internal.example.test', 'mapped.example.test', 'ten.example.test', 'metadata.example.test', 'cgnat.example.test', 'rebind.example.test']) {
-      const res = await call('POST', '/v1/webhooks', { url: `http://${name}:${port}/ssrf`, events: ['agent.completed'], secret: SECRET });
+    for (const name of [
+      'internal.example.test',
+      'mapped.example.test',
+      'ten.example.test',
+      'metadata.example.test',
+      'cgnat.example.test',
+      'rebind.example.test',
+    ]) {
+      const res = await call('POST', '/v1/webhooks', {
+        url: `http://${name}:${port}/ssrf`,
+        events: ['agent.completed'],
+        secret: SECRET,
+      });
       assert.equal(res.status, 201, `names are not resolved at creation: ${res.text}`);
       hooks.push([name, res.body.id]);
     }
@@ -95,7 +110,11 @@ describe('SSRF guard (D14), SVC_WEBHOOK_ALLOW_PRIVATE=false', () => {
       const d = ((await call('GET', `/v1/webhooks/${id}/deliveries`)).body.data as Body[])[0]!;
       assert.equal(d.state, 'pending', name);
       assert.equal(d.attempts[0].status_code, null);
-      assert.match(d.attempts[0].error, new RegExp(`^blocked_address: ${name.replace(/\./g, '\\.')} resolves to `), `${name}: ${d.attempts[0].error}`);
+      assert.match(
+        d.attempts[0].error,
+        new RegExp(`^blocked_address: ${name.replace(/\./g, '\\.')} resolves to `),
+        `${name}: ${d.attempts[0].error}`,
+      );
     }
   });
 
@@ -121,7 +140,14 @@ describe('SSRF guard (D14), SVC_WEBHOOK_ALLOW_PRIVATE=false', () => {
       new Promise<{ error: Error | null; addresses: LookupAddress[] }>((resolve) =>
         lookup(name, { all: true }, (error, addresses) => resolve({ error, addresses: addresses as LookupAddress[] })),
       );
-    for (const name of ['internal.example.test', 'mapped.example.test', 'ten.example.test', 'metadata.example.test', 'cgnat.example.test', 'rebind.example.test']) {
+    for (const name of [
+      'internal.example.test',
+      'mapped.example.test',
+      'ten.example.test',
+      'metadata.example.test',
+      'cgnat.example.test',
+      'rebind.example.test',
+    ]) {
       const { error } = await ask(name);
       assert.ok(error && /not a public address/.test(error.message), name);
     }

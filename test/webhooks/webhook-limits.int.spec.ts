@@ -17,13 +17,20 @@ describe('webhooks per account (SVC_WEBHOOKS_PER_ACCOUNT)', () => {
   });
 
   const create = (call: ReturnType<typeof client>, i: number) =>
-    call('POST', '/v1/webhooks', { url: `https://hooks.example.com/${i}`, events: ['agent.completed'], secret: SECRET });
+    call('POST', '/v1/webhooks', {
+      url: `https://hooks.example.com/${i}`,
+      events: ['agent.completed'],
+      secret: SECRET,
+    });
 
   it('refuses the webhook past the limit with 409 WEBHOOK_LIMIT_REACHED; a deleted one frees its place', async () => {
     const call = client(api.url, (await createAccountWithKey(api.app)).key);
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await create(call, i));
-    assert.deepEqual(made.map((r) => r.status), [201, 201, 201]);
+    assert.deepEqual(
+      made.map((r) => r.status),
+      [201, 201, 201],
+    );
     const refused = await create(call, 3);
     assert.equal(refused.status, 409);
     assert.equal(refused.body.code, 'WEBHOOK_LIMIT_REACHED');

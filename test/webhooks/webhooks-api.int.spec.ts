@@ -25,7 +25,11 @@ describe('/v1/webhooks (real HTTP, embedded stores)', () => {
   });
 
   it('creates (201 with id, url, events, active, created_at — never the secret), reads, lists, updates and deletes', async () => {
-    const created = await call('POST', '/v1/webhooks', { url: 'https://hooks.example.com/svc', events: ['agent.completed', 'security.alert'], secret: SECRET });
+    const created = await call('POST', '/v1/webhooks', {
+      url: 'https://hooks.example.com/svc',
+      events: ['agent.completed', 'security.alert'],
+      secret: SECRET,
+    });
     assert.equal(created.status, 201, created.text);
     assert.deepEqual(Object.keys(created.body).sort(), ['active', 'created_at', 'events', 'id', 'url']);
     assert.match(created.body.id, /^wh_[0-9A-Z]{26}$/);
@@ -51,7 +55,11 @@ describe('/v1/webhooks (real HTTP, embedded stores)', () => {
     assert.ok(!list.text.includes(SECRET));
 
     const newSecret = 'rotated-secret-0123456789';
-    const patched = await call('PATCH', `/v1/webhooks/${id}`, { url: 'https://hooks.example.com/v2', events: ['agent.failed'], secret: newSecret });
+    const patched = await call('PATCH', `/v1/webhooks/${id}`, {
+      url: 'https://hooks.example.com/v2',
+      events: ['agent.failed'],
+      secret: newSecret,
+    });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.body.url, 'https://hooks.example.com/v2');
     assert.deepEqual(patched.body.events, ['agent.failed']);
@@ -74,13 +82,19 @@ describe('/v1/webhooks (real HTTP, embedded stores)', () => {
 
   it('keeps secrets out of the event log, sealed at rest, and removes them with the webhook', async () => {
     const secret = 'never-in-the-log-0123456789';
-    const created = await call('POST', '/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['agent.failed'], secret });
+    const created = await call('POST', '/v1/webhooks', {
+      url: 'https://hooks.example.com/x',
+      events: ['agent.failed'],
+      secret,
+    });
     const store = api.app.get<EventStore>(EVENT_STORE);
-    for await (const e of store.readStream(`webhook-${created.body.id}`)) assert.ok(!JSON.stringify(e.data).includes(secret), `${e.type} carries the secret`);
+    for await (const e of store.readStream(`webhook-${created.body.id}`))
+      assert.ok(!JSON.stringify(e.data).includes(secret), `${e.type} carries the secret`);
     const documents = api.app.get<DocumentStore>(DOCUMENT_STORE);
     assert.equal(await documents.collection(WEBHOOK_SECRETS_COLLECTION).count({ webhook_id: created.body.id }), 1);
     // Sealed at rest: the stored document holds neither the secret nor anything but the sealed form.
-    const [stored] = (await documents.collection(WEBHOOK_SECRETS_COLLECTION).find({ webhook_id: created.body.id })).items;
+    const [stored] = (await documents.collection(WEBHOOK_SECRETS_COLLECTION).find({ webhook_id: created.body.id }))
+      .items;
     assert.ok(!JSON.stringify(stored).includes(secret), 'the stored document holds the plaintext');
     assert.match(String(stored!.sealed), /^sb1\.[0-9a-f]{8}\./);
     assert.equal(stored!.secret, undefined);
@@ -111,21 +125,42 @@ describe('/v1/webhooks (real HTTP, embedded stores)', () => {
       );
     }
     // A 16-byte secret counts bytes, not characters.
-    assert.equal((await call('POST', '/v1/webhooks', { url: 'https://h.example.com', events: ['agent.completed'], secret: 'ééééééééé' })).status, 201);
-    const id = (await call('POST', '/v1/webhooks', { url: 'https://h.example.com', events: ['agent.completed'], secret: SECRET })).body.id;
+    assert.equal(
+      (
+        await call('POST', '/v1/webhooks', {
+          url: 'https://h.example.com',
+          events: ['agent.completed'],
+          secret: 'ééééééééé',
+        })
+      ).status,
+      201,
+    );
+    const id = (
+      await call('POST', '/v1/webhooks', { url: 'https://h.example.com', events: ['agent.completed'], secret: SECRET })
+    ).body.id;
     assert.equal((await call('PATCH', `/v1/webhooks/${id}`, { events: ['nope'] })).status, 400);
     assert.equal((await call('PATCH', `/v1/webhooks/${id}`, { secret: 'short' })).status, 400);
     assert.equal((await call('PATCH', `/v1/webhooks/${id}`, { url: 'javascript:alert(1)' })).status, 400);
   });
 
   it('accepts every one of the 13 platform event types by its exact name', async () => {
-    const res = await call('POST', '/v1/webhooks', { url: 'https://h.example.com/all', events: [...PLATFORM_EVENT_TYPES], secret: SECRET });
+    const res = await call('POST', '/v1/webhooks', {
+      url: 'https://h.example.com/all',
+      events: [...PLATFORM_EVENT_TYPES],
+      secret: SECRET,
+    });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.events.length, 13);
   });
 
   it("another account's webhook is 404 everywhere; a key without admin gets 403", async () => {
-    const mine = (await call('POST', '/v1/webhooks', { url: 'https://h.example.com/mine', events: ['agent.completed'], secret: SECRET })).body.id as string;
+    const mine = (
+      await call('POST', '/v1/webhooks', {
+        url: 'https://h.example.com/mine',
+        events: ['agent.completed'],
+        secret: SECRET,
+      })
+    ).body.id as string;
     const stranger = await createAccountWithKey(api.app);
     const other = client(api.url, stranger.key);
     assert.equal((await other('GET', `/v1/webhooks/${mine}`)).status, 404);
@@ -144,7 +179,13 @@ describe('/v1/webhooks (real HTTP, embedded stores)', () => {
       ['DELETE', `/v1/webhooks/${mine}`],
       ['POST', `/v1/webhooks/${mine}/test`],
     ] as const) {
-      const res = await reader(method, path, method === 'POST' && path === '/v1/webhooks' ? { url: 'https://h.example.com', events: ['agent.completed'], secret: SECRET } : undefined);
+      const res = await reader(
+        method,
+        path,
+        method === 'POST' && path === '/v1/webhooks'
+          ? { url: 'https://h.example.com', events: ['agent.completed'], secret: SECRET }
+          : undefined,
+      );
       assert.equal(res.status, 403, `${method} ${path}`);
       assert.equal(res.body.required_scope, 'admin');
     }
@@ -155,11 +196,23 @@ describe('/v1/webhooks (real HTTP, embedded stores)', () => {
     const fresh = await createAccountWithKey(api.app);
     const c = client(api.url, fresh.key);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await c('POST', '/v1/webhooks', { url: `https://h.example.com/${i}`, events: ['agent.completed'], secret: SECRET })).body.id);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (
+          await c('POST', '/v1/webhooks', {
+            url: `https://h.example.com/${i}`,
+            events: ['agent.completed'],
+            secret: SECRET,
+          })
+        ).body.id,
+      );
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: Record<string, any> } = await c('GET', `/v1/webhooks?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { body: Record<string, any> } = await c(
+        'GET',
+        `/v1/webhooks?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       assert.ok(page.body.data.length <= 2);
       seen.push(...page.body.data.map((w: { id: string }) => w.id));
       cursor = page.body.next_cursor;
@@ -173,7 +226,16 @@ describe('/v1/webhooks (real HTTP, embedded stores)', () => {
   it('documents every operation in the OpenAPI document', async () => {
     const res = await fetch(`${api.url}/docs/api/openapi.v1.yaml`);
     const text = await res.text();
-    for (const op of ['createWebhook', 'listWebhooks', 'getWebhook', 'updateWebhook', 'deleteWebhook', 'listWebhookDeliveries', 'redeliverWebhookDelivery', 'sendWebhookTestEvent']) {
+    for (const op of [
+      'createWebhook',
+      'listWebhooks',
+      'getWebhook',
+      'updateWebhook',
+      'deleteWebhook',
+      'listWebhookDeliveries',
+      'redeliverWebhookDelivery',
+      'sendWebhookTestEvent',
+    ]) {
       assert.ok(text.includes(`operationId: ${op}`), op);
     }
   });

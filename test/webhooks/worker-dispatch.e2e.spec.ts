@@ -33,18 +33,35 @@ describe('webhooks across processes: api without projections, worker dispatching
     const env = { SVC_DATA_DIR: dataDir, SVC_WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'info', SVC_DEMO_DATA: 'false' };
     worker = LiveProcess.start(WORKER_MAIN, [], env);
     await worker.waitForLine((l) => l.includes('worker started'), 20_000, 'the worker');
-    assert.ok(worker.lines.some((l) => l.includes('webhook dispatchers running: platform')), worker.lines.join('\n'));
-    api = LiveProcess.start(API_MAIN, [], { ...env, PORT: '0', HOST: '127.0.0.1', SVC_RUN_PROJECTIONS: 'false', SVC_BOOTSTRAP: 'true' });
+    assert.ok(
+      worker.lines.some((l) => l.includes('webhook dispatchers running: platform')),
+      worker.lines.join('\n'),
+    );
+    api = LiveProcess.start(API_MAIN, [], {
+      ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SVC_RUN_PROJECTIONS: 'false',
+      SVC_BOOTSTRAP: 'true',
+    });
     const listening = await api.waitForLine((l) => l.includes('listening on http://'), 20_000, 'the api');
     const url = /listening on (http:\/\/[^\s"]+)/.exec(listening)![1]!;
-    const keyLine = await api.waitForLine((l) => l.startsWith('Bootstrap admin API key: '), 20_000, 'the bootstrap key');
+    const keyLine = await api.waitForLine(
+      (l) => l.startsWith('Bootstrap admin API key: '),
+      20_000,
+      'the bootstrap key',
+    );
     const call = client(url, keyLine.slice('Bootstrap admin API key: '.length).trim());
     // The key's read model is built by the worker; the api prints the key once the worker has
     // projected it, so it works on its first request.
     const first = await call('GET', '/v1/webhooks');
     assert.equal(first.status, 200, first.text);
 
-    const created = await call('POST', '/v1/webhooks', { url: receiver.endpoint('/worker', SECRET), events: ['agent.completed'], secret: SECRET });
+    const created = await call('POST', '/v1/webhooks', {
+      url: receiver.endpoint('/worker', SECRET),
+      events: ['agent.completed'],
+      secret: SECRET,
+    });
     assert.equal(created.status, 201, created.text);
     const test = await call('POST', `/v1/webhooks/${created.body.id}/test`);
     assert.equal(test.status, 202, test.text);

@@ -23,10 +23,14 @@ async function main(): Promise<void> {
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  new Logger('Main').log(`listening on http://${host}:${port} (data: ${config.eventStoreUrl ? 'EventStoreDB' : config.dataDir})`);
+  new Logger('Main').log(
+    `listening on http://${host}:${port} (data: ${config.eventStoreUrl ? 'EventStoreDB' : config.dataDir})`,
+  );
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`svc api failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `svc api failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -73,18 +73,28 @@ export function parseCliArgs(argv: string[]): CliCommand {
   if (group === 'projections') {
     if (action === 'status') {
       const { positionals } = parse(rest, {});
-      if (positionals.length) throw new UsageError(`projections status takes no arguments, got ${positionals.join(' ')}`);
+      if (positionals.length)
+        throw new UsageError(`projections status takes no arguments, got ${positionals.join(' ')}`);
       return { kind: 'projections-status' };
     }
     if (action === 'rebuild') {
       const { positionals } = parse(rest, {});
       if (positionals.length > 1) throw new UsageError('projections rebuild takes at most one projection name');
-      return positionals[0] === undefined ? { kind: 'projections-rebuild' } : { kind: 'projections-rebuild', name: positionals[0] };
+      return positionals[0] === undefined
+        ? { kind: 'projections-rebuild' }
+        : { kind: 'projections-rebuild', name: positionals[0] };
     }
-    throw new UsageError(action === undefined ? 'projections needs a subcommand: status or rebuild' : `unknown projections subcommand: ${action}`);
+    throw new UsageError(
+      action === undefined
+        ? 'projections needs a subcommand: status or rebuild'
+        : `unknown projections subcommand: ${action}`,
+    );
   }
   if (group === 'events') {
-    if (action !== 'tail') throw new UsageError(action === undefined ? 'events needs a subcommand: tail' : `unknown events subcommand: ${action}`);
+    if (action !== 'tail')
+      throw new UsageError(
+        action === undefined ? 'events needs a subcommand: tail' : `unknown events subcommand: ${action}`,
+      );
     const { values, positionals } = parse(rest, {
       stream: { type: 'string' },
       'stream-prefix': { type: 'string', multiple: true },
@@ -93,7 +103,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
       limit: { type: 'string' },
       follow: { type: 'boolean', short: 'f' },
     });
-    if (positionals.length) throw new UsageError(`events tail takes no positional arguments, got ${positionals.join(' ')}`);
+    if (positionals.length)
+      throw new UsageError(`events tail takes no positional arguments, got ${positionals.join(' ')}`);
     const v = values as Record<string, string | string[] | boolean | undefined>;
     const stream = v.stream as string | undefined;
     if (stream === '') throw new UsageError('--stream expects a stream name');
@@ -108,7 +119,10 @@ export function parseCliArgs(argv: string[]): CliCommand {
     };
   }
   if (group === 'secrets') {
-    if (action !== 'reseal') throw new UsageError(action === undefined ? 'secrets needs a subcommand: reseal' : `unknown secrets subcommand: ${action}`);
+    if (action !== 'reseal')
+      throw new UsageError(
+        action === undefined ? 'secrets needs a subcommand: reseal' : `unknown secrets subcommand: ${action}`,
+      );
     const { positionals } = parse(rest, {});
     if (positionals.length) throw new UsageError(`secrets reseal takes no arguments, got ${positionals.join(' ')}`);
     return { kind: 'secrets-reseal' };

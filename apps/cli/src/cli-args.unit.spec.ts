@@ -7,17 +7,37 @@ describe('parseCliArgs', () => {
     assert.deepEqual(parseCliArgs([]), { kind: 'help' });
     assert.deepEqual(parseCliArgs(['projections', 'status']), { kind: 'projections-status' });
     assert.deepEqual(parseCliArgs(['projections', 'rebuild']), { kind: 'projections-rebuild' });
-    assert.deepEqual(parseCliArgs(['projections', 'rebuild', 'companies']), { kind: 'projections-rebuild', name: 'companies' });
-    assert.deepEqual(parseCliArgs(['secrets', 'reseal']), { kind: 'secrets-reseal' });
-    assert.deepEqual(parseCliArgs(['events', 'tail', '--stream', 's-1', '--type-prefix', 'Credit', '--type-prefix', 'Meter', '--from', '5', '--limit', '3', '--follow']), {
-      kind: 'events-tail',
-      stream: 's-1',
-      streamPrefixes: [],
-      typePrefixes: ['Credit', 'Meter'],
-      from: 5,
-      limit: 3,
-      follow: true,
+    assert.deepEqual(parseCliArgs(['projections', 'rebuild', 'companies']), {
+      kind: 'projections-rebuild',
+      name: 'companies',
     });
+    assert.deepEqual(parseCliArgs(['secrets', 'reseal']), { kind: 'secrets-reseal' });
+    assert.deepEqual(
+      parseCliArgs([
+        'events',
+        'tail',
+        '--stream',
+        's-1',
+        '--type-prefix',
+        'Credit',
+        '--type-prefix',
+        'Meter',
+        '--from',
+        '5',
+        '--limit',
+        '3',
+        '--follow',
+      ]),
+      {
+        kind: 'events-tail',
+        stream: 's-1',
+        streamPrefixes: [],
+        typePrefixes: ['Credit', 'Meter'],
+        from: 5,
+        limit: 3,
+        follow: true,
+      },
+    );
   });
 
   it('refuses what it does not understand with a UsageError', () => {

@@ -31,7 +31,16 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Loaded only now, so usage errors and help answer at once.
-  const [{ NestFactory }, { loadConfig }, { AppLogger }, { EVENT_STORE }, { ProjectionRunner }, { CliModule }, tail, projections] = await Promise.all([
+  const [
+    { NestFactory },
+    { loadConfig },
+    { AppLogger },
+    { EVENT_STORE },
+    { ProjectionRunner },
+    { CliModule },
+    tail,
+    projections,
+  ] = await Promise.all([
     import('@nestjs/core'),
     import('#kernel'),
     import('#http'),
@@ -44,8 +53,12 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   // Quiet by default: stdout is the command's output, logs go to stderr.
   const logLevel = process.env.LOG_LEVEL ? config.logLevel : 'warn';
-  const onCommit = command.kind === 'projections-rebuild' ? projections.rebuildProgress((line) => void writeLine(line)) : undefined;
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, { logLevel, onCommit }), { bufferLogs: true, abortOnError: false });
+  const onCommit =
+    command.kind === 'projections-rebuild' ? projections.rebuildProgress((line) => void writeLine(line)) : undefined;
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, { logLevel, onCommit }), {
+    bufferLogs: true,
+    abortOnError: false,
+  });
   app.useLogger(app.get(AppLogger));
   await app.init();
   const abort = new AbortController();
@@ -65,27 +78,47 @@ async function main(argv: string[]): Promise<number> {
         break;
       case 'accounts-create':
       case 'accounts-plan': {
-        const [{ CommandBus }, accounts] = await Promise.all([import('@nestjs/cqrs'), import('./commands/accounts.command.js')]);
+        const [{ CommandBus }, accounts] = await Promise.all([
+          import('@nestjs/cqrs'),
+          import('./commands/accounts.command.js'),
+        ]);
         await accounts.runAccounts(app.get(CommandBus), command, writeLine);
         break;
       }
       case 'companies-import': {
-        const [{ CompanyImporter }, companies] = await Promise.all([import('#agent-data'), import('./commands/companies.command.js')]);
-        const writeError = (line: string) => new Promise<void>((resolve) => (process.stderr.write(`${line}\n`) ? resolve() : process.stderr.once('drain', resolve)));
-        await companies.importCompanies(app.get(CompanyImporter, { strict: false }), command, writeLine, writeError, abort.signal);
+        const [{ CompanyImporter }, companies] = await Promise.all([
+          import('#agent-data'),
+          import('./commands/companies.command.js'),
+        ]);
+        const writeError = (line: string) =>
+          new Promise<void>((resolve) =>
+            process.stderr.write(`${line}\n`) ? resolve() : process.stderr.once('drain', resolve),
+          );
+        await companies.importCompanies(
+          app.get(CompanyImporter, { strict: false }),
+          command,
+          writeLine,
+          writeError,
+          abort.signal,
+        );
         break;
       }
       case 'secrets-reseal': {
         const { WebhookSecrets } = await import('#webhooks');
         const summary = await app.get(WebhookSecrets, { strict: false }).reseal();
-        await writeLine(JSON.stringify({ resealed: summary.resealed, current: summary.current, failed: summary.failed }));
+        await writeLine(
+          JSON.stringify({ resealed: summary.resealed, current: summary.current, failed: summary.failed }),
+        );
         // Secrets that would not open stay as they were: say so in the exit code.
         if (summary.failed.length > 0) return 1;
         break;
       }
       case 'keys-create':
       case 'keys-revoke': {
-        const [{ CommandBus }, keys] = await Promise.all([import('@nestjs/cqrs'), import('./commands/keys.command.js')]);
+        const [{ CommandBus }, keys] = await Promise.all([
+          import('@nestjs/cqrs'),
+          import('./commands/keys.command.js'),
+        ]);
         await keys.runKeys(app.get(CommandBus), command, writeLine);
         break;
       }
@@ -114,7 +147,12 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     // ConfigError's message is already the one line naming the variable.
-    const message = error instanceof Error ? (error.name === 'ConfigError' ? error.message : `svc: ${error.message}`) : `svc: ${String(error)}`;
+    const message =
+      error instanceof Error
+        ? error.name === 'ConfigError'
+          ? error.message
+          : `svc: ${error.message}`
+        : `svc: ${String(error)}`;
     process.stderr.write(`${message.split('\n')[0]}\n`);
     process.exit(1);
   },

@@ -33,8 +33,17 @@ import { StripePaymentProvider } from './payments/stripe/stripe-payment.adapter.
 import { StripeWebhookController } from './payments/stripe/stripe-webhook.http.controller.js';
 
 /** D16: Stripe when STRIPE_SECRET_KEY is set, else the offline sandbox. */
-export function paymentProviderFor(config: AppConfig, documents: DocumentStore, ids: IdGenerator, clock: Clock): PaymentProvider {
-  if (config.stripeSecretKey) return new StripePaymentProvider({ secretKey: config.stripeSecretKey, ...(config.stripeApiUrl ? { apiUrl: config.stripeApiUrl } : {}) });
+export function paymentProviderFor(
+  config: AppConfig,
+  documents: DocumentStore,
+  ids: IdGenerator,
+  clock: Clock,
+): PaymentProvider {
+  if (config.stripeSecretKey)
+    return new StripePaymentProvider({
+      secretKey: config.stripeSecretKey,
+      ...(config.stripeApiUrl ? { apiUrl: config.stripeApiUrl } : {}),
+    });
   return new SandboxPaymentProvider(documents, ids, clock);
 }
 
@@ -44,7 +53,8 @@ class RawBodyInstaller implements OnModuleInit {
   constructor(@Optional() private readonly adapterHost?: HttpAdapterHost) {}
 
   onModuleInit(): void {
-    const instance = this.adapterHost?.httpAdapter?.getInstance?.() as Parameters<typeof installRawBodyHook>[0] | undefined;
+    const instance = this.adapterHost?.httpAdapter?.getInstance?.() as
+      Parameters<typeof installRawBodyHook>[0] | undefined;
     if (instance && typeof instance.addHook === 'function') installRawBodyHook(instance);
   }
 }

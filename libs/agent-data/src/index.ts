@@ -20,8 +20,21 @@ export * from './catalog/catalog-context.provider.js';
 export * from './catalog/error-catalog.js';
 export * from './catalog/agent-status.hook.js';
 export { envelopeSchema } from './catalog/catalog.schemas.js';
-export { buildCatalog, catalogPackEntries, callToAction, type CatalogData, type CatalogPackEntry } from './catalog/catalog.document.js';
-export { buildGuidance, packValue, stepUpPack, SEGMENTS, type Segment, type GuidanceData } from './catalog/guidance.document.js';
+export {
+  buildCatalog,
+  catalogPackEntries,
+  callToAction,
+  type CatalogData,
+  type CatalogPackEntry,
+} from './catalog/catalog.document.js';
+export {
+  buildGuidance,
+  packValue,
+  stepUpPack,
+  SEGMENTS,
+  type Segment,
+  type GuidanceData,
+} from './catalog/guidance.document.js';
 export { SERVICE_NAME, SERVICE_DESCRIPTION, meterEntries } from './catalog/information.parts.js';
 export { buildPublicStatus, buildTrust, type StatusInput } from './catalog/status.documents.js';
 export { buildCapabilities, buildQuickstart, buildManifest } from './catalog/capabilities.documents.js';
@@ -32,23 +45,51 @@ export { buildLeadsInfo } from './catalog/leads/leads-info.document.js';
 export { buildRegistryIndex, buildRegistryPack, openAiFunctionName } from './catalog/registry-pack.document.js';
 export * from './catalog/leads/lead.events.js';
 export { CatalogModule } from './catalog/catalog.module.js';
-export { GetInformationDocumentQuery, INFORMATION_DOCUMENTS, type InformationDocument } from './catalog/get-document/get-document.query.js';
+export {
+  GetInformationDocumentQuery,
+  INFORMATION_DOCUMENTS,
+  type InformationDocument,
+} from './catalog/get-document/get-document.query.js';
 export { GetGuidanceQuery } from './catalog/get-guidance/get-guidance.query.js';
 export { GetStatusQuery } from './catalog/get-status/get-status.query.js';
 export { GetRegistryPackQuery } from './catalog/get-registry-pack/get-registry-pack.query.js';
 // Accounts, credits, metering and payments (issue 6, items 1–5).
 export { AgentBillingModule, paymentProviderFor } from './agent-billing.module.js';
-export { AgentAuth, AgentAuthenticator, AgentKeyGuard, CurrentAgent, agentKeyFrom, type AgentPrincipal, type AgentRequest } from './auth/agent-auth.js';
+export {
+  AgentAuth,
+  AgentAuthenticator,
+  AgentKeyGuard,
+  CurrentAgent,
+  agentKeyFrom,
+  type AgentPrincipal,
+  type AgentRequest,
+} from './auth/agent-auth.js';
 export { Metered, MeteredGuard, METER_METADATA } from './metering/metered.js';
 export { MeteringService, type Charged, type MeteredCaller } from './metering/metering.service.js';
 export { insufficientCredits, fundingActions, type NextAction } from './metering/payment-required.js';
 export * from './credits/credits.events.js';
-export { creditsDecider, autopayView, InsufficientCreditsError, type CreditsCommand, type CreditsState } from './credits/credits.decider.js';
-export { CreditLedger, CREDITS_SNAPSHOTS_COLLECTION, type LedgerResult, type Reservation } from './credits/credit-ledger.js';
+export {
+  creditsDecider,
+  autopayView,
+  InsufficientCreditsError,
+  type CreditsCommand,
+  type CreditsState,
+} from './credits/credits.decider.js';
+export {
+  CreditLedger,
+  CREDITS_SNAPSHOTS_COLLECTION,
+  type LedgerResult,
+  type Reservation,
+} from './credits/credit-ledger.js';
 export { CreditsService } from './credits/credits.service.js';
 export * from './accounts/agent-account.events.js';
 export { agentAccountDecider, type AgentAccountState } from './accounts/agent-account.decider.js';
-export { IdempotencyStore, fingerprintOf, IDEMPOTENCY_COLLECTION, type StoredResponse } from './idempotency/idempotency.store.js';
+export {
+  IdempotencyStore,
+  fingerprintOf,
+  IDEMPOTENCY_COLLECTION,
+  type StoredResponse,
+} from './idempotency/idempotency.store.js';
 export { Idempotency } from './idempotency/idempotency.service.js';
 export * from './payments/payment-provider.port.js';
 export { PaymentFulfilment } from './payments/payment-fulfilment.js';
@@ -60,17 +101,47 @@ export { PATHS as AGENT_BILLING_PATHS, checkoutLinkUrl, usdString } from './bill
 export * from './companies/company.profile.js';
 export * from './companies/company.events.js';
 export { companyDecider, type CompanyCommand, type CompanyState } from './companies/company.decider.js';
-export { companyRecordSchema, checkCompanyRecord, type CompanyRecord, type RecordCheck } from './companies/company-record.schema.js';
+export {
+  companyRecordSchema,
+  checkCompanyRecord,
+  type CompanyRecord,
+  type RecordCheck,
+} from './companies/company-record.schema.js';
 export { seriesGrowth, companyGrowth, type Growth, type CompanyGrowth } from './companies/growth.js';
-export { CompanyImporter, type ImportSummary, type ImportRejection, type ImportOptions } from './companies/import/company-importer.js';
-export { fileRecords, textRecords, valueRecords, formatOf, jsonLinesRecords, csvRecords, ImportSourceError, type ImportFormat, type SourceRecord } from './companies/import/record-sources.js';
+export {
+  CompanyImporter,
+  type ImportSummary,
+  type ImportRejection,
+  type ImportOptions,
+} from './companies/import/company-importer.js';
+export {
+  fileRecords,
+  textRecords,
+  valueRecords,
+  formatOf,
+  jsonLinesRecords,
+  csvRecords,
+  ImportSourceError,
+  type ImportFormat,
+  type SourceRecord,
+} from './companies/import/record-sources.js';
 export { CSV_COLUMNS, csvHeaderLine, recordToCsvLine, type CsvColumn } from './companies/import/csv-columns.js';
 export { CsvParser, CsvFormatError, type CsvRow } from './companies/import/csv-parser.js';
 export { demoCompanies, DEMO_SEED, DEMO_COUNT, type DemoOptions } from './companies/demo/demo-companies.js';
 export { Prng } from './companies/demo/prng.js';
 export { DemoDataSeeder, type SeedOutcome } from './companies/demo/demo-data.seeder.js';
-export { companyProfilesProjection, COMPANY_PROFILES_PROJECTION, COMPANY_PROFILES_COLLECTION, type CompanyProfileDoc } from './companies/company-profiles.projection.js';
-export { companyProfileSchema, companySummarySchema, toProfileView, type CompanyProfileView } from './companies/company.views.js';
+export {
+  companyProfilesProjection,
+  COMPANY_PROFILES_PROJECTION,
+  COMPANY_PROFILES_COLLECTION,
+  type CompanyProfileDoc,
+} from './companies/company-profiles.projection.js';
+export {
+  companyProfileSchema,
+  companySummarySchema,
+  toProfileView,
+  type CompanyProfileView,
+} from './companies/company.views.js';
 export * from './scoring/scoring-model.js';
 export {
   companyScoresProjection,
@@ -90,5 +161,12 @@ export { ModelHealthQuery } from './scoring/model-health/model-health.query.js';
 export { GetCompanyProfileQuery } from './companies/get-company-profile/get-company-profile.query.js';
 export { GetCompanyScoreQuery } from './scoring/get-company-score/get-company-score.query.js';
 export { TopCompaniesQuery } from './discovery/top-companies/top-companies.query.js';
-export { topCompaniesQuerySchema, discoveryPageSchema, DISCOVERY_DEFAULT_LIMIT, DISCOVERY_MAX_LIMIT, type DiscoveryPage, type TopCompaniesQueryParams } from './discovery/top-companies/top-companies.schema.js';
+export {
+  topCompaniesQuerySchema,
+  discoveryPageSchema,
+  DISCOVERY_DEFAULT_LIMIT,
+  DISCOVERY_MAX_LIMIT,
+  type DiscoveryPage,
+  type TopCompaniesQueryParams,
+} from './discovery/top-companies/top-companies.schema.js';
 export { CompaniesModule } from './companies/companies.module.js';

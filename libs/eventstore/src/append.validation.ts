@@ -28,22 +28,28 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * malformed ids, data or metadata that JSON cannot carry, invalid expected revisions.
  */
 export function prepareAppend(stream: string, events: NewEvent[], expectedRevision: ExpectedRevision): PreparedAppend {
-  if (typeof stream !== 'string' || stream.length === 0) throw new Error('append: stream name must be a non-empty string');
-  if (stream.startsWith('$')) throw new Error(`append: stream name "${stream}" starts with "$", which is reserved for system streams`);
+  if (typeof stream !== 'string' || stream.length === 0)
+    throw new Error('append: stream name must be a non-empty string');
+  if (stream.startsWith('$'))
+    throw new Error(`append: stream name "${stream}" starts with "$", which is reserved for system streams`);
   checkExpectedRevision(expectedRevision);
-  if (!Array.isArray(events) || events.length === 0) throw new Error(`append to ${stream}: at least one event is required`);
+  if (!Array.isArray(events) || events.length === 0)
+    throw new Error(`append to ${stream}: at least one event is required`);
 
   const callerIds = events[0]?.id !== undefined;
   const seen = new Set<string>();
   const prepared = events.map((event, i): PreparedEvent => {
     const where = `append to ${stream}: event ${i}`;
-    if (typeof event?.type !== 'string' || event.type.length === 0) throw new Error(`${where}: type must be a non-empty string`);
-    if (event.type.startsWith('$')) throw new Error(`${where}: type "${event.type}" starts with "$", which is reserved for system events`);
+    if (typeof event?.type !== 'string' || event.type.length === 0)
+      throw new Error(`${where}: type must be a non-empty string`);
+    if (event.type.startsWith('$'))
+      throw new Error(`${where}: type "${event.type}" starts with "$", which is reserved for system events`);
     let id: string;
     if (event.id === undefined) {
       id = randomUUID();
     } else {
-      if (typeof event.id !== 'string' || !UUID.test(event.id)) throw new Error(`${where}: id ${JSON.stringify(event.id)} is not a UUID`);
+      if (typeof event.id !== 'string' || !UUID.test(event.id))
+        throw new Error(`${where}: id ${JSON.stringify(event.id)} is not a UUID`);
       id = event.id.toLowerCase();
     }
     if (seen.has(id)) throw new Error(`${where}: id ${id} appears twice in the same append`);
@@ -51,7 +57,8 @@ export function prepareAppend(stream: string, events: NewEvent[], expectedRevisi
     const dataJson = toJson(event.data, `${where} (${event.type}): data`);
     let metadataJson: string | null = null;
     if (event.metadata !== undefined && event.metadata !== null) {
-      if (typeof event.metadata !== 'object' || Array.isArray(event.metadata)) throw new Error(`${where} (${event.type}): metadata must be an object`);
+      if (typeof event.metadata !== 'object' || Array.isArray(event.metadata))
+        throw new Error(`${where} (${event.type}): metadata must be an object`);
       metadataJson = toJson(event.metadata, `${where} (${event.type}): metadata`);
       if (metadataJson === '{}') metadataJson = null;
     }
@@ -63,7 +70,9 @@ export function prepareAppend(stream: string, events: NewEvent[], expectedRevisi
 export function checkExpectedRevision(expected: ExpectedRevision): void {
   if (expected === 'any' || expected === 'no_stream' || expected === 'stream_exists') return;
   if (typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= 0) return;
-  throw new Error(`append: expected revision ${JSON.stringify(expected)} is not 'any', 'no_stream', 'stream_exists' or an integer >= 0`);
+  throw new Error(
+    `append: expected revision ${JSON.stringify(expected)} is not 'any', 'no_stream', 'stream_exists' or an integer >= 0`,
+  );
 }
 
 function toJson(value: unknown, what: string): string {

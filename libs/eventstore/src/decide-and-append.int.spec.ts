@@ -35,21 +35,40 @@ describe('decideAndAppend (load stream → fold → decide → append with the e
     let reads = 0;
     const counting = new Proxy(store, {
       get(target, prop, receiver) {
-        if (prop === 'readStream') return (...args: Parameters<EventStore['readStream']>) => (reads++, target.readStream(...args));
+        if (prop === 'readStream')
+          return (...args: Parameters<EventStore['readStream']>) => (reads++, target.readStream(...args));
         return Reflect.get(target, prop, receiver) as unknown;
       },
     });
-    const fresh = await decideAndAppend(counting, 'counter-known', counter, { type: 'Increment', max: 10 }, { known: { state: { value: 0 }, revision: null } });
+    const fresh = await decideAndAppend(
+      counting,
+      'counter-known',
+      counter,
+      { type: 'Increment', max: 10 },
+      { known: { state: { value: 0 }, revision: null } },
+    );
     assert.equal(fresh.revision, 0);
     assert.equal(reads, 0, 'a stream known to be new is not read');
     // A wrong guess (the stream exists now): the append conflicts, the stream is read, the decision is made again.
-    const again = await decideAndAppend(counting, 'counter-known', counter, { type: 'Increment', max: 10 }, { known: { state: { value: 0 }, revision: null } });
+    const again = await decideAndAppend(
+      counting,
+      'counter-known',
+      counter,
+      { type: 'Increment', max: 10 },
+      { known: { state: { value: 0 }, revision: null } },
+    );
     assert.deepEqual(again.state, { value: 2 });
     assert.equal(reads, 1);
   });
 
   it('creates the stream (no_stream), then appends at the exact revision, returning position and state', async () => {
-    const first = await decideAndAppend(store, 'counter-a', counter, { type: 'Increment', max: 10 }, { metadata: { request_id: 'r1' } });
+    const first = await decideAndAppend(
+      store,
+      'counter-a',
+      counter,
+      { type: 'Increment', max: 10 },
+      { metadata: { request_id: 'r1' } },
+    );
     assert.deepEqual(first.events, [{ type: 'Incremented', data: { value: 1 } }]);
     assert.deepEqual(first.state, { value: 1 });
     assert.equal(first.revision, 0);
@@ -59,7 +78,10 @@ describe('decideAndAppend (load stream → fold → decide → append with the e
     assert.ok(second.position! > first.position!);
     const recorded = [];
     for await (const e of store.readStream('counter-a')) recorded.push(e);
-    assert.deepEqual(recorded.map((e) => e.data), [{ value: 1 }, { value: 2 }]);
+    assert.deepEqual(
+      recorded.map((e) => e.data),
+      [{ value: 1 }, { value: 2 }],
+    );
     assert.equal(recorded[0]!.metadata.request_id, 'r1');
     assert.deepEqual(await loadState(store, 'counter-a', counter), { state: { value: 2 }, revision: 1 });
   });
@@ -72,18 +94,34 @@ describe('decideAndAppend (load stream → fold → decide → append with the e
 
   it("passes the decider's refusal on and appends nothing", async () => {
     await decideAndAppend(store, 'counter-c', counter, { type: 'Increment', max: 1 });
-    await assert.rejects(decideAndAppend(store, 'counter-c', counter, { type: 'Increment', max: 1 }), (e) => e instanceof AppError && e.code === 'AT_MAX');
+    await assert.rejects(
+      decideAndAppend(store, 'counter-c', counter, { type: 'Increment', max: 1 }),
+      (e) => e instanceof AppError && e.code === 'AT_MAX',
+    );
     assert.equal(await store.streamRevision('counter-c'), 0);
   });
 
   it('decides again on the new state when another writer got in first: concurrent commands all count', async () => {
-    const results = await Promise.all(Array.from({ length: 5 }, () => decideAndAppend(store, 'counter-d', counter, { type: 'Increment', max: 100 }, { retries: 10 })));
-    assert.deepEqual(results.map((r) => r.state.value).sort((x, y) => x - y), [1, 2, 3, 4, 5]);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        decideAndAppend(store, 'counter-d', counter, { type: 'Increment', max: 100 }, { retries: 10 }),
+      ),
+    );
+    assert.deepEqual(
+      results.map((r) => r.state.value).sort((x, y) => x - y),
+      [1, 2, 3, 4, 5],
+    );
     assert.deepEqual(await loadState(store, 'counter-d', counter), { state: { value: 5 }, revision: 4 });
     // The rule still holds under contention: at most `max` increments, the rest refused.
-    const capped = await Promise.allSettled(Array.from({ length: 4 }, () => decideAndAppend(store, 'counter-e', counter, { type: 'Increment', max: 2 }, { retries: 10 })));
+    const capped = await Promise.allSettled(
+      Array.from({ length: 4 }, () =>
+        decideAndAppend(store, 'counter-e', counter, { type: 'Increment', max: 2 }, { retries: 10 }),
+      ),
+    );
     assert.equal(capped.filter((r) => r.status === 'fulfilled').length, 2);
-    assert.ok(capped.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason.code === 'AT_MAX'));
+    assert.ok(
+      capped.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason.code === 'AT_MAX'),
+    );
   });
 
   it('gives up with WrongExpectedRevisionError after the allowed retries', async () => {
@@ -93,7 +131,10 @@ describe('decideAndAppend (load stream → fold → decide → append with the e
       await store.append(stream, [{ type: 'Incremented', data: { value: 1000 } }]);
       return store.append(stream, events, expected);
     };
-    await assert.rejects(decideAndAppend(racing, 'counter-f', counter, { type: 'Increment', max: 1_000_000 }, { retries: 2 }), WrongExpectedRevisionError);
+    await assert.rejects(
+      decideAndAppend(racing, 'counter-f', counter, { type: 'Increment', max: 1_000_000 }, { retries: 2 }),
+      WrongExpectedRevisionError,
+    );
     assert.equal(await store.streamRevision('counter-f'), 2, 'three attempts, each beaten by the other writer');
   });
 });

@@ -69,13 +69,18 @@ export async function decideAndAppend<C, E extends DomainEvent, S>(
 ): Promise<DecideAndAppendResult<E, S>> {
   const retries = options.retries ?? 3;
   for (let attempt = 0; ; attempt++) {
-    const { state, revision } = attempt === 0 && options.known ? options.known : await loadState(store, stream, decider);
+    const { state, revision } =
+      attempt === 0 && options.known ? options.known : await loadState(store, stream, decider);
     const events = decider.decide(command, state);
     if (events.length === 0) return { events, state, position: null, revision };
     try {
       const result = await store.append(
         stream,
-        events.map((e) => ({ type: e.type, data: e.data, ...(options.metadata ? { metadata: options.metadata } : {}) })),
+        events.map((e) => ({
+          type: e.type,
+          data: e.data,
+          ...(options.metadata ? { metadata: options.metadata } : {}),
+        })),
         revision === null ? 'no_stream' : revision,
       );
       const after = events.reduce((s, e) => decider.evolve(s, e), state);

@@ -121,7 +121,9 @@ export class WrongExpectedRevisionError extends Error {
     /** Current revision, or null when the stream does not exist. */
     readonly actual: number | null,
   ) {
-    super(`Wrong expected revision on ${stream}: expected ${String(expected)}, actual ${actual === null ? 'no stream' : actual}`);
+    super(
+      `Wrong expected revision on ${stream}: expected ${String(expected)}, actual ${actual === null ? 'no stream' : actual}`,
+    );
     this.name = 'WrongExpectedRevisionError';
   }
 }

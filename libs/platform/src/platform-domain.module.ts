@@ -72,7 +72,14 @@ import { securityProjection } from './security/security.projection.js';
 import { ReadYourWrites } from '#projections';
 
 /** The read models of the platform domain, in one place (the worker and the CLI run them too). */
-export const PLATFORM_DOMAIN_PROJECTIONS = [repositoriesProjection, agentsProjection, runsProjection, securityProjection, approvalsProjection, platformEventsProjection];
+export const PLATFORM_DOMAIN_PROJECTIONS = [
+  repositoriesProjection,
+  agentsProjection,
+  runsProjection,
+  securityProjection,
+  approvalsProjection,
+  platformEventsProjection,
+];
 
 /**
  * The platform domain (issue 4): repositories (D8), agents and runs (D9), security scans (D10),

@@ -33,13 +33,7 @@ import { PlatformDomainModule } from './platform-domain.module.js';
     RevokeApiKeyController,
     GetAccountController,
   ],
-  providers: [
-    ReadYourWrites,
-    CreateAccountHandler,
-    ChangePlanHandler,
-    GetAccountHandler,
-    PlatformBootstrap,
-  ],
+  providers: [ReadYourWrites, CreateAccountHandler, ChangePlanHandler, GetAccountHandler, PlatformBootstrap],
   exports: [ReadYourWrites, CreateAccountHandler, ChangePlanHandler, PlatformBootstrap],
 })
 export class PlatformModule {}

@@ -74,7 +74,9 @@ describe('BatchContext: reads see the batch, writes wait for the commit', () => 
       doc.count += 1;
       ctx.upsert('items', doc);
     }
-    assert.deepEqual(ctx.ops(), [{ kind: 'upsert', collection: 'items__g1', doc: { id: 'c', count: 9, _position: 22 }, guardPosition: 22 }]);
+    assert.deepEqual(ctx.ops(), [
+      { kind: 'upsert', collection: 'items__g1', doc: { id: 'c', count: 9, _position: 22 }, guardPosition: 22 },
+    ]);
   });
 
   it('find merges stored and pending documents: filter, sort, limit and cursor', async () => {
@@ -105,13 +107,21 @@ describe('BatchContext: reads see the batch, writes wait for the commit', () => 
     let after: string | undefined;
     let guard = 0;
     do {
-      const page = await ctx.find('items', { kind: 'x' }, { sort: [['rank', -1]], limit: 2, ...(after ? { after } : {}) });
+      const page = await ctx.find(
+        'items',
+        { kind: 'x' },
+        { sort: [['rank', -1]], limit: 2, ...(after ? { after } : {}) },
+      );
       pages.push(ranks(page.items).join(' '));
       after = page.nextCursor ?? undefined;
     } while (after && ++guard < 10);
     assert.deepEqual(pages, ['s9:9 p8:8', 's7:7 s5:6', 'p4:4 s1:1']);
 
-    assert.deepEqual(ranks((await ctx.find('items', { rank: { $lt: 5 } }, { sort: [['rank', 1]] })).items), ['s1:1', 'py:2', 'p4:4']);
+    assert.deepEqual(ranks((await ctx.find('items', { rank: { $lt: 5 } }, { sort: [['rank', 1]] })).items), [
+      's1:1',
+      'py:2',
+      'p4:4',
+    ]);
     assert.deepEqual(ranks((await ctx.find('other')).items), [], 'a collection without pending writes reads the store');
   });
 

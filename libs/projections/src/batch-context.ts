@@ -64,12 +64,19 @@ export class BatchContext implements ProjectionContext {
     return cloneJson(state.view.get(id) ?? null) as T | null;
   }
 
-  async find<T extends Doc = Doc>(collection: string, filter?: Filter, options: FindOptions = {}): Promise<FindResult<T>> {
+  async find<T extends Doc = Doc>(
+    collection: string,
+    filter?: Filter,
+    options: FindOptions = {},
+  ): Promise<FindResult<T>> {
     const state = this.state(collection);
     const store = this.documents.collection(state.physical);
     if (state.written.size === 0) {
       const result = await store.find(filter, options);
-      return { items: result.items.map((doc) => cloneJson(this.seen(state, doc))) as T[], nextCursor: result.nextCursor };
+      return {
+        items: result.items.map((doc) => cloneJson(this.seen(state, doc))) as T[],
+        nextCursor: result.nextCursor,
+      };
     }
     // Merge the stored page with the pending writes: ask for enough stored rows to survive the
     // removal of every pending id, then order both together with the reference comparator.
@@ -93,11 +100,15 @@ export class BatchContext implements ProjectionContext {
     candidates.sort(order);
     const more = candidates.length > limit || stored.nextCursor !== null;
     const items = candidates.slice(0, limit);
-    return { items: items.map(cloneJson) as T[], nextCursor: more && items.length > 0 ? encodeCursor(sort, items.at(-1)!) : null };
+    return {
+      items: items.map(cloneJson) as T[],
+      nextCursor: more && items.length > 0 ? encodeCursor(sort, items.at(-1)!) : null,
+    };
   }
 
   upsert(collection: string, doc: Doc): void {
-    if (!doc || typeof doc.id !== 'string' || doc.id.length === 0) throw new TypeError('A document needs a non-empty string id');
+    if (!doc || typeof doc.id !== 'string' || doc.id.length === 0)
+      throw new TypeError('A document needs a non-empty string id');
     const state = this.state(collection);
     if (this.alreadyApplied(state, doc.id)) return;
     state.view.set(doc.id, { ...doc, _position: this.position });

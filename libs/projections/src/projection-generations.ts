@@ -48,7 +48,9 @@ export class ProjectionGenerations {
         updated_at: this.now(),
       };
       try {
-        await this.settings.documents.applyBatch([{ kind: 'cas', collection: PROJECTIONS_COLLECTION, doc: fresh, expect: null }]);
+        await this.settings.documents.applyBatch([
+          { kind: 'cas', collection: PROJECTIONS_COLLECTION, doc: fresh, expect: null },
+        ]);
         return fresh;
       } catch (error) {
         if (!(error instanceof ConcurrentModificationError)) throw error;
@@ -56,12 +58,14 @@ export class ProjectionGenerations {
     }
   }
 
-
   /** A fresh generation above every one in use; the latest rebuild wins over a concurrent one. */
   async allocate(): Promise<{ generation: number; active: ActiveCheckpoint | null }> {
     const { definition, settings } = this;
     for (;;) {
-      const [active, previous] = await Promise.all([settings.store.active(definition.name), settings.store.rebuildState(definition.name)]);
+      const [active, previous] = await Promise.all([
+        settings.store.active(definition.name),
+        settings.store.rebuildState(definition.name),
+      ]);
       const generation = Math.max(active?.generation ?? 0, previous?.generation ?? 0) + 1;
       const doc: RebuildCheckpoint = {
         id: rebuildCheckpointId(definition.name),
@@ -90,7 +94,12 @@ export class ProjectionGenerations {
   }
 
   /** Atomically (embedded) make the rebuilt generation the active one. */
-  async switchTo(generation: number, previous: ActiveCheckpoint | null, persisted: number, position: number): Promise<void> {
+  async switchTo(
+    generation: number,
+    previous: ActiveCheckpoint | null,
+    persisted: number,
+    position: number,
+  ): Promise<void> {
     const { definition } = this;
     const now = this.now();
     await this.settings.documents.applyBatch([
@@ -130,7 +139,8 @@ export class ProjectionGenerations {
         },
       ]);
     }
-    for (const { name } of definition.collections) await settings.documents.dropCollection(generationCollection(name, generation));
+    for (const { name } of definition.collections)
+      await settings.documents.dropCollection(generationCollection(name, generation));
   }
 
   target(generation: number, rebuild: boolean): Target {
@@ -158,7 +168,8 @@ export class ProjectionGenerations {
   async prepare(generation: number): Promise<void> {
     if (this.indexedGenerations.has(generation)) return;
     for (const c of this.definition.collections) {
-      if (c.indexes?.length) await this.settings.documents.ensureIndexes(generationCollection(c.name, generation), c.indexes);
+      if (c.indexes?.length)
+        await this.settings.documents.ensureIndexes(generationCollection(c.name, generation), c.indexes);
     }
     this.indexedGenerations.add(generation);
   }

@@ -18,7 +18,12 @@ import { NonAtomicDocumentStore } from './testing/non-atomic-document-store.js';
 import { streamCounterProjection } from './testing/stream-counter.projection.js';
 
 /** Polls a condition (no fixed sleeps); fails with the last value after `timeoutMs`. */
-async function until<T>(what: string, probe: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T> | T,
+  ok: (v: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -83,9 +88,12 @@ describe('ProjectionRunner (embedded SQLite)', () => {
         let last = 0;
         await Promise.all(
           Array.from({ length: streams }, async (_, s) => {
-            for (let done = 0; done < perStream; ) {
+            for (let done = 0; done < perStream;) {
               const n = Math.min(25, perStream - done);
-              const r = await store.append(`${prefix}-${s}`, Array.from({ length: n }, (_, i) => ({ type: 'Counted', data: { i: done + i } })));
+              const r = await store.append(
+                `${prefix}-${s}`,
+                Array.from({ length: n }, (_, i) => ({ type: 'Counted', data: { i: done + i } })),
+              );
               last = Math.max(last, r.position);
               done += n;
             }
@@ -140,10 +148,23 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     const truth = await env.truth();
     assert.deepEqual(await env.counts(runner), truth);
     assert.equal(await env.total(runner), totalEvents(truth));
-    const [status] = await until('live status', () => runner.status(), (s) => s[0]!.state === 'live');
+    const [status] = await until(
+      'live status',
+      () => runner.status(),
+      (s) => s[0]!.state === 'live',
+    );
     assert.deepEqual(
       { ...status!, last_error: status!.last_error },
-      { name: 'stream_counter', version: 1, generation: 1, position: head, lag: 0, state: 'live', last_error: null, rebuilding: null },
+      {
+        name: 'stream_counter',
+        version: 1,
+        generation: 1,
+        position: head,
+        lag: 0,
+        state: 'live',
+        last_error: null,
+        rebuilding: null,
+      },
     );
     const doc = await runner.store.collection('stream_counter', 'stream_counter_streams').get('counter-3');
     assert.equal(doc?.last_revision, 59);
@@ -155,10 +176,17 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     await runner.start();
     const events = env.events();
     await events.append('counter-a', [{ type: 'Counted', data: {} }]);
-    const { position } = await events.append('other-x', [{ type: 'SomethingElse', data: {} }, { type: 'Other', data: {} }]);
+    const { position } = await events.append('other-x', [
+      { type: 'SomethingElse', data: {} },
+      { type: 'Other', data: {} },
+    ]);
     await runner.waitFor(position, { timeoutMs: 5000 });
     // The skipped progress is stored too (lazily, after idleCheckMs), for readers in other processes.
-    await until('stored checkpoint', () => runner.store.active('stream_counter'), (a) => a?.position === position);
+    await until(
+      'stored checkpoint',
+      () => runner.store.active('stream_counter'),
+      (a) => a?.position === position,
+    );
     const reader = env.runner({ projections: [streamCounterProjection()] });
     await reader.waitFor(position, { timeoutMs: 1000 });
     assert.deepEqual(await env.counts(runner), new Map([['counter-a', 1]]));
@@ -220,7 +248,10 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     await new Promise<void>((resolve, reject) => {
       child.on('exit', () => reject(new Error('the child exited before it was killed')));
       child.stdout!.on('data', (chunk: Buffer) => {
-        commits += chunk.toString().split('\n').filter((l) => l.startsWith('committed')).length;
+        commits += chunk
+          .toString()
+          .split('\n')
+          .filter((l) => l.startsWith('committed')).length;
         if (commits >= 12) resolve();
       });
     });
@@ -228,7 +259,10 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     await exited;
     const runner = env.runner({ projections: [streamCounterProjection()], batchSize: 40 });
     const before = await runner.store.active('stream_counter');
-    assert.ok(before && before.position > 0 && before.position < 3000, `the child stopped part-way (at ${before?.position})`);
+    assert.ok(
+      before && before.position > 0 && before.position < 3000,
+      `the child stopped part-way (at ${before?.position})`,
+    );
     await runner.start();
     await runner.waitFor(await env.events().headPosition(), { timeoutMs: 20_000 });
     const truth = await env.truth();
@@ -276,7 +310,11 @@ describe('ProjectionRunner (embedded SQLite)', () => {
       runner = env.runner({ projections: [streamCounterProjection()], documentStore: store, batchSize });
       await runner.start();
       if (final) break;
-      await until(`life ${life} to crash`, () => store.crashes, (n) => n === 1);
+      await until(
+        `life ${life} to crash`,
+        () => store.crashes,
+        (n) => n === 1,
+      );
       await runner.stop();
       crashes++;
       const checkpoint = await runner.store.active('stream_counter');
@@ -292,11 +330,20 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     const docsBefore = await env.all(runner, 'stream_counter', 'stream_counter_streams');
     await runner.stop();
     await store.applyBatch([
-      { kind: 'cas', collection: '_projections', doc: { ...(await runner.store.active('stream_counter'))!, position: 0 }, expect: {} },
+      {
+        kind: 'cas',
+        collection: '_projections',
+        doc: { ...(await runner.store.active('stream_counter'))!, position: 0 },
+        expect: {},
+      },
     ]);
     const replay = env.runner({ projections: [streamCounterProjection()], documentStore: store });
     await replay.start();
-    await until('the replay to pass every event', () => replay.store.active('stream_counter'), (a) => a?.position === 480);
+    await until(
+      'the replay to pass every event',
+      () => replay.store.active('stream_counter'),
+      (a) => a?.position === 480,
+    );
     assert.deepEqual(await env.all(replay, 'stream_counter', 'stream_counter_streams'), docsBefore);
     assert.equal(await env.total(replay), 480);
   });
@@ -323,11 +370,17 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     const names = await env.docs().listCollections();
     assert.ok(names.includes(generationCollection('stream_counter_streams', 2)));
     // The previous generation stays until the next switch: other processes may still read it.
-    assert.ok(names.includes(generationCollection('stream_counter_streams', 1)), `previous generation kept: ${names.join(', ')}`);
+    assert.ok(
+      names.includes(generationCollection('stream_counter_streams', 1)),
+      `previous generation kept: ${names.join(', ')}`,
+    );
     const [again] = await runner.rebuild('stream_counter');
     assert.equal(again!.generation, 3);
     const after = await env.docs().listCollections();
-    assert.ok(!after.includes(generationCollection('stream_counter_streams', 1)), `older generation dropped: ${after.join(', ')}`);
+    assert.ok(
+      !after.includes(generationCollection('stream_counter_streams', 1)),
+      `older generation dropped: ${after.join(', ')}`,
+    );
     assert.ok(after.includes(generationCollection('stream_counter_streams', 2)));
     assert.deepEqual(await env.all(runner, 'stream_counter', 'stream_counter_streams'), incremental);
 
@@ -353,7 +406,11 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     const docs = await env.all(v2, 'stream_counter', 'stream_counter_streams');
     assert.equal(docs.length, 4);
     assert.ok(docs.every((d) => d.tag === 'v2' && d.count === 50));
-    const [status] = await until('live status', () => v2.status(), (s) => s[0]!.state === 'live');
+    const [status] = await until(
+      'live status',
+      () => v2.status(),
+      (s) => s[0]!.state === 'live',
+    );
     assert.equal(status!.version, 2);
     assert.equal(status!.generation, 2);
     // Generation 1 stays (readers in other processes may still resolve it) until the next switch.
@@ -366,7 +423,12 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     await Promise.all([a.start(), b.start()]);
     await Promise.all([env.seed(8, 60), env.seed(4, 30, 'more')]);
     const head = await env.events().headPosition();
-    await until('a checkpoint at the head', () => a.store.active('stream_counter'), (cp) => cp?.position === head, 20_000);
+    await until(
+      'a checkpoint at the head',
+      () => a.store.active('stream_counter'),
+      (cp) => cp?.position === head,
+      20_000,
+    );
     const truth = await env.truth();
     assert.deepEqual(await env.counts(a), truth);
     assert.equal(await env.total(a), totalEvents(truth));
@@ -379,7 +441,11 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     const cli = env.runner({ projections: [streamCounterProjection()] });
     const [result] = await cli.rebuild();
     assert.equal(result!.generation, 2);
-    await until('the server to follow', () => server.status(), (s) => s[0]!.generation === 2);
+    await until(
+      'the server to follow',
+      () => server.status(),
+      (s) => s[0]!.generation === 2,
+    );
     const { position } = await env.events().append('counter-0', [{ type: 'Counted', data: {} }]);
     await server.waitFor(position);
     assert.equal((await env.counts(server)).get('counter-0'), 21);
@@ -394,11 +460,15 @@ describe('ProjectionRunner (embedded SQLite)', () => {
       eventTypes: ['Counted'],
       collections: [{ name: 'fragile_seen' }],
       handle(event, ctx) {
-        if (poisoned && event.data && (event.data as { poison?: boolean }).poison) throw new Error('cannot digest this');
+        if (poisoned && event.data && (event.data as { poison?: boolean }).poison)
+          throw new Error('cannot digest this');
         ctx.upsert('fragile_seen', { id: String(event.position) });
       },
     };
-    const runner = env.runner({ projections: [fragile, streamCounterProjection()], retry: { initialMs: 5, maxMs: 20 } });
+    const runner = env.runner({
+      projections: [fragile, streamCounterProjection()],
+      retry: { initialMs: 5, maxMs: 20 },
+    });
     const events = env.events();
     await events.append('counter-p', [
       { type: 'Counted', data: {} },
@@ -408,13 +478,28 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     ]);
     await runner.start();
     await runner.waitFor(4, { projections: ['stream_counter'] });
-    const failed = await until('fragile failed', () => runner.status(), (s) => s[0]!.state === 'failed' && s[0]!.position === 2);
-    assert.match(failed[0]!.last_error ?? '', /fragile failed on Counted at position 3 \(stream counter-p\): cannot digest this/);
+    const failed = await until(
+      'fragile failed',
+      () => runner.status(),
+      (s) => s[0]!.state === 'failed' && s[0]!.position === 2,
+    );
+    assert.match(
+      failed[0]!.last_error ?? '',
+      /fragile failed on Counted at position 3 \(stream counter-p\): cannot digest this/,
+    );
     assert.equal(failed[1]!.state, 'live');
-    assert.equal(await runner.store.collection('fragile', 'fragile_seen').count(), 2, 'the events before the poison one are committed');
+    assert.equal(
+      await runner.store.collection('fragile', 'fragile_seen').count(),
+      2,
+      'the events before the poison one are committed',
+    );
     poisoned = false;
     await runner.waitFor(4, { timeoutMs: 5000 });
-    const [recovered] = await until('fragile recovered', () => runner.status(), (s) => s[0]!.state === 'live');
+    const [recovered] = await until(
+      'fragile recovered',
+      () => runner.status(),
+      (s) => s[0]!.state === 'live',
+    );
     assert.equal(recovered!.last_error, null);
     assert.equal(await runner.store.collection('fragile', 'fragile_seen').count(), 4);
   });
@@ -430,7 +515,11 @@ describe('ProjectionRunner (embedded SQLite)', () => {
       },
     });
     await runner.start();
-    await until('stop requested', () => stopRequested, (p) => p !== null);
+    await until(
+      'stop requested',
+      () => stopRequested,
+      (p) => p !== null,
+    );
     // Set by onCommit, which TypeScript's flow analysis cannot see.
     await (stopRequested as Promise<void> | null);
     const [status] = await runner.status();
@@ -446,7 +535,11 @@ describe('ProjectionRunner (embedded SQLite)', () => {
   it('rejects bad definitions', () => {
     const base = streamCounterProjection();
     const make = (p: Partial<ProjectionDefinition>) => () =>
-      new ProjectionRunner({ eventStore: {} as EventStore, documentStore: {} as DocumentStore, projections: [{ ...base, ...p }] });
+      new ProjectionRunner({
+        eventStore: {} as EventStore,
+        documentStore: {} as DocumentStore,
+        projections: [{ ...base, ...p }],
+      });
     assert.throws(make({ name: 'bad name' }), /Invalid projection name/);
     assert.throws(make({ version: 0 }), /version/);
     assert.throws(make({ collections: [{ name: 'x__g1' }] }), /invalid collection name/);

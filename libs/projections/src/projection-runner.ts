@@ -55,14 +55,20 @@ export class ProjectionRunner {
 
   constructor(options: ProjectionRunnerOptions) {
     this.options = options;
-    this.store = new ProjectionStore(options.documentStore, { generationCacheMs: options.generationCacheMs, readCacheDocuments: options.readCacheDocuments });
+    this.store = new ProjectionStore(options.documentStore, {
+      generationCacheMs: options.generationCacheMs,
+      readCacheDocuments: options.readCacheDocuments,
+    });
     this.register(options.projections ?? []);
   }
 
   register(definitions: ProjectionDefinition[]): void {
     if (this.started) throw new Error('Register projections before start()');
     for (const definition of definitions) {
-      validate(definition, [...this.workers.values()].map((w) => w.definition));
+      validate(
+        definition,
+        [...this.workers.values()].map((w) => w.definition),
+      );
       this.workers.set(definition.name, new ProjectionWorker(definition, this.settings()));
     }
   }
@@ -137,7 +143,10 @@ export class ProjectionRunner {
         });
         continue;
       }
-      const [active, rebuild] = await Promise.all([this.store.active(definition.name), this.store.rebuildState(definition.name)]);
+      const [active, rebuild] = await Promise.all([
+        this.store.active(definition.name),
+        this.store.rebuildState(definition.name),
+      ]);
       const position = active?.position ?? 0;
       out.push({
         name: definition.name,
@@ -148,7 +157,8 @@ export class ProjectionRunner {
         state: worker.isRunning ? worker.state : 'stopped',
         last_error: worker.lastError,
         rebuilding:
-          worker.rebuilding ?? (rebuild?.state === 'running' ? { generation: rebuild.generation, position: rebuild.position } : null),
+          worker.rebuilding ??
+          (rebuild?.state === 'running' ? { generation: rebuild.generation, position: rebuild.position } : null),
       });
     }
     return out;
@@ -202,7 +212,8 @@ function validate(definition: ProjectionDefinition, others: ProjectionDefinition
   const { name } = definition;
   if (!NAME.test(name)) throw new Error(`Invalid projection name ${JSON.stringify(name)}`);
   if (others.some((o) => o.name === name)) throw new Error(`Projection ${name} is registered twice`);
-  if (!Number.isInteger(definition.version) || definition.version < 1) throw new Error(`Projection ${name}: version must be a positive integer`);
+  if (!Number.isInteger(definition.version) || definition.version < 1)
+    throw new Error(`Projection ${name}: version must be a positive integer`);
   if (typeof definition.handle !== 'function') throw new Error(`Projection ${name} has no handle()`);
   const mine = new Set<string>();
   for (const c of definition.collections) {

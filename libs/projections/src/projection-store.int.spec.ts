@@ -46,8 +46,10 @@ describe('ProjectionStore read cache', () => {
       await documents.close();
       await events.close();
     });
-    const streams = () => runner.store.collection<{ id: string; count: number }>('stream_counter', 'stream_counter_streams');
-    const behindTheCache = (id: string, count: number) => documents.collection(generationCollection('stream_counter_streams', 1)).upsert({ id, count, last_revision: 0 });
+    const streams = () =>
+      runner.store.collection<{ id: string; count: number }>('stream_counter', 'stream_counter_streams');
+    const behindTheCache = (id: string, count: number) =>
+      documents.collection(generationCollection('stream_counter_streams', 1)).upsert({ id, count, last_revision: 0 });
     const count = () => events.append('counter-a', [{ type: 'Counted', data: {} }]);
     return { events, documents, runner, streams, behindTheCache, count };
   }
@@ -57,11 +59,18 @@ describe('ProjectionStore read cache', () => {
     await runner.start();
     await runner.waitFor((await count()).position);
     assert.equal((await streams().get('counter-a'))?.count, 1);
-    assert.deepEqual((await streams().find({}, { sort: [['id', 1]] })).items.map((d) => d.count), [1]);
+    assert.deepEqual(
+      (await streams().find({}, { sort: [['id', 1]] })).items.map((d) => d.count),
+      [1],
+    );
 
     await behindTheCache('counter-a', 99);
     assert.equal((await streams().get('counter-a'))?.count, 1, 'get is cached');
-    assert.deepEqual((await streams().find({}, { sort: [['id', 1]] })).items.map((d) => d.count), [1], 'find is cached');
+    assert.deepEqual(
+      (await streams().find({}, { sort: [['id', 1]] })).items.map((d) => d.count),
+      [1],
+      'find is cached',
+    );
     assert.equal(await streams().count(), 1);
 
     for (let i = 2; i <= 4; i++) {

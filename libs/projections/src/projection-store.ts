@@ -46,7 +46,10 @@ export function rebuildCheckpointId(name: string): string {
 }
 
 /** The read side of a projection's collection: whichever generation is active. */
-export type ReadonlyCollection<T extends Doc = Doc> = Pick<Collection<T>, 'name' | 'get' | 'getMany' | 'find' | 'count'>;
+export type ReadonlyCollection<T extends Doc = Doc> = Pick<
+  Collection<T>,
+  'name' | 'get' | 'getMany' | 'find' | 'count'
+>;
 
 export interface ProjectionStoreOptions {
   /** How long a looked-up generation is trusted; a switch by another process shows within it. Default 500 ms. */
@@ -105,12 +108,14 @@ export class ProjectionStore {
     const handleKey = `${projection}\u0000${logical}`;
     let handle = this.handles.get(handleKey);
     if (!handle) {
-      const read = <R>(op: string, args: unknown[], run: (c: Collection<T>) => Promise<R>) => this.read(projection, logical, op, args, run);
+      const read = <R>(op: string, args: unknown[], run: (c: Collection<T>) => Promise<R>) =>
+        this.read(projection, logical, op, args, run);
       handle = {
         name: logical,
         get: (id: string) => read('get', [id], (c) => c.get(id)),
         getMany: (ids: string[]) => read('getMany', [ids], (c) => c.getMany(ids)),
-        find: (filter?: Filter, options?: FindOptions): Promise<FindResult<T>> => read('find', [filter, options], (c) => c.find(filter, options)),
+        find: (filter?: Filter, options?: FindOptions): Promise<FindResult<T>> =>
+          read('find', [filter, options], (c) => c.find(filter, options)),
         count: (filter?: Filter) => read('count', [filter], (c) => c.count(filter)),
       } as ReadonlyCollection<Doc>;
       this.handles.set(handleKey, handle);
@@ -120,7 +125,8 @@ export class ProjectionStore {
 
   /** This process now commits `projection`'s live batches: its reads may be cached (see the class). */
   attachWriter(projection: string, generation: number): void {
-    if (this.readCacheDocuments > 0) this.writers.set(projection, { generation, version: 0, entries: new Map(), weight: 0 });
+    if (this.readCacheDocuments > 0)
+      this.writers.set(projection, { generation, version: 0, entries: new Map(), weight: 0 });
   }
 
   /** This process stopped committing `projection` (stopped, failed, or moving to another generation). */
@@ -137,7 +143,13 @@ export class ProjectionStore {
     writer.weight = 0;
   }
 
-  private async read<T extends Doc, R>(projection: string, logical: string, op: string, args: unknown[], run: (c: Collection<T>) => Promise<R>): Promise<R> {
+  private async read<T extends Doc, R>(
+    projection: string,
+    logical: string,
+    op: string,
+    args: unknown[],
+    run: (c: Collection<T>) => Promise<R>,
+  ): Promise<R> {
     const generation = await this.generation(projection);
     const physical = generationCollection(logical, generation);
     const collection = this.documents.collection<T>(physical);
@@ -149,7 +161,11 @@ export class ProjectionStore {
     const version = writer.version;
     const result = await run(collection);
     const weight = weightOf(result);
-    if (writer.version === version && this.writers.get(projection) === writer && weight <= Math.min(CACHEABLE_ITEMS, this.readCacheDocuments)) {
+    if (
+      writer.version === version &&
+      this.writers.get(projection) === writer &&
+      weight <= Math.min(CACHEABLE_ITEMS, this.readCacheDocuments)
+    ) {
       // Time-dependent filters (a dispatcher's "due before now") make keys that never repeat:
       // the bound is on documents held, so they cannot grow memory, only push older answers out.
       while (writer.weight + weight > this.readCacheDocuments && writer.entries.size > 0) {

@@ -194,7 +194,9 @@ export class ProjectionWorker {
     let active = await this.generations.loadActive();
     if (active.version !== definition.version) {
       this.state = 'catching_up';
-      this.settings.logger.log(`projection ${definition.name}: version ${active.version} → ${definition.version}, rebuilding`);
+      this.settings.logger.log(
+        `projection ${definition.name}: version ${active.version} → ${definition.version}, rebuilding`,
+      );
       await this.rebuild();
       active = await this.generations.loadActive();
       if (active.version !== definition.version) throw new GenerationChanged();
@@ -242,7 +244,9 @@ export class ProjectionWorker {
     settings.onSwitched(definition.name);
     await this.generations.dropOlder(generation);
     const ms = Math.round(performance.now() - started);
-    settings.logger.log(`projection ${definition.name}: rebuilt into generation ${generation} (${events} events, ${ms} ms)`);
+    settings.logger.log(
+      `projection ${definition.name}: rebuilt into generation ${generation} (${events} events, ${ms} ms)`,
+    );
     return { name: definition.name, generation, position: this.rebuilding?.position ?? 0, events, ms };
   }
 
@@ -252,7 +256,11 @@ export class ProjectionWorker {
    * Feeds batches from `from` to the handlers and commits them. Live: until stopped or
    * restarted. Rebuild: until caught up (nothing more at hand), then returns how far it got.
    */
-  private async consume(target: Target, from: number, counted?: (n: number) => void): Promise<{ seen: number; persisted: number }> {
+  private async consume(
+    target: Target,
+    from: number,
+    counted?: (n: number) => void,
+  ): Promise<{ seen: number; persisted: number }> {
     const { settings, definition } = this;
     // Wakes the idle wait below when the subscription passed ignored events.
     let nudge: (() => void) | null = null;
@@ -411,7 +419,13 @@ export class ProjectionWorker {
     // Before the position moves: a read-your-writes wait resumes on it and must not meet a cached answer.
     if (!target.rebuild && ops.length > 0) settings.store.committed(definition.name);
     this.advanced(target, to);
-    await settings.onCommit?.({ projection: definition.name, generation: target.generation, position: to, events, rebuild: target.rebuild });
+    await settings.onCommit?.({
+      projection: definition.name,
+      generation: target.generation,
+      position: to,
+      events,
+      rebuild: target.rebuild,
+    });
   }
 
   private advanced(target: Target, position: number): void {
@@ -427,7 +441,8 @@ export class ProjectionWorker {
   private async checkStillActive(target: Target): Promise<void> {
     if (target.rebuild) return;
     const active = await this.settings.store.active(this.definition.name);
-    if (!active || active.generation !== target.generation || active.version !== this.activeVersion) throw new GenerationChanged();
+    if (!active || active.generation !== target.generation || active.version !== this.activeVersion)
+      throw new GenerationChanged();
   }
 
   // ---- helpers -----------------------------------------------------------------------------

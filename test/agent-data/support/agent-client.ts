@@ -15,7 +15,11 @@ export interface Issued {
   starter_checkout: { url: string; session_id: string; pack_id: string };
 }
 
-export async function pay(baseUrl: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<Issued> {
+export async function pay(
+  baseUrl: string,
+  body: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<Issued> {
   const res = await fetch(`${baseUrl}/api/v1/agents/pay`, postJson(body, headers));
   assert.equal(res.status, 201, await res.clone().text());
   return (await res.json()) as Issued;
@@ -30,7 +34,12 @@ export async function payInSandbox(checkoutUrl: string): Promise<Response> {
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
   assert.ok(action, 'the checkout page has a Pay form');
   const target = new URL(action.replace(/&amp;/g, '&'), checkoutUrl);
-  return fetch(target, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+  return fetch(target, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+    redirect: 'manual',
+  });
 }
 
 export async function status(baseUrl: string, key: string): Promise<Record<string, any>> {

@@ -17,7 +17,12 @@ export const handlerRuns = { discovery: 0, score: 0, fails: 0 };
 export class PaidTestController {
   @Get('discovery')
   @Metered('read.discovery_top')
-  @Operation({ summary: 'Test paid route (read.discovery_top)', tags: ['test'], responses: { 200: { description: 'Data.' } }, security: ['apiKey', 'bearer'] })
+  @Operation({
+    summary: 'Test paid route (read.discovery_top)',
+    tags: ['test'],
+    responses: { 200: { description: 'Data.' } },
+    security: ['apiKey', 'bearer'],
+  })
   discovery(@CurrentAgent() agent: AgentPrincipal) {
     handlerRuns.discovery++;
     return { data: [{ rank: 1, company: 'Acme Robotics' }], account_id: agent.accountId };
@@ -38,7 +43,12 @@ export class PaidTestController {
 
   @Get('fails')
   @Metered('read.company_profile')
-  @Operation({ summary: 'Test paid route that fails', tags: ['test'], query: failQuery, responses: { 404: { description: 'Always fails.' } } })
+  @Operation({
+    summary: 'Test paid route that fails',
+    tags: ['test'],
+    query: failQuery,
+    responses: { 404: { description: 'Always fails.' } },
+  })
   fails(@Query() query: z.output<typeof failQuery>) {
     handlerRuns.fails++;
     if (query.status === 404) throw Errors.notFound('No such company.', 'COMPANY_NOT_FOUND');

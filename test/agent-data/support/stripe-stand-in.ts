@@ -39,11 +39,19 @@ export class StripeStandIn {
         const text = Buffer.concat(chunks).toString('utf8');
         const url = new URL(req.url ?? '/', 'http://x');
         const form = Object.fromEntries(new URLSearchParams(req.method === 'GET' ? url.search : text));
-        const recorded: RecordedStripeRequest = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, form };
+        const recorded: RecordedStripeRequest = {
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          headers: req.headers,
+          form,
+        };
         this.requests.push(recorded);
         let answer = this.overrides.map((r) => r(recorded)).find((a) => a !== undefined);
         answer ??= this.canned(recorded);
-        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'request-id': `req_${++this.counter}` });
+        res.writeHead(answer.status ?? 200, {
+          'content-type': 'application/json',
+          'request-id': `req_${++this.counter}`,
+        });
         res.end(JSON.stringify(answer.body));
       });
     });
@@ -73,23 +81,65 @@ export class StripeStandIn {
         },
       };
     }
-    if (r.method === 'POST' && r.path === '/v1/customers') return { body: { id: `cus_test_${n}`, object: 'customer', metadata: metadataOf(r.form) } };
+    if (r.method === 'POST' && r.path === '/v1/customers')
+      return { body: { id: `cus_test_${n}`, object: 'customer', metadata: metadataOf(r.form) } };
     if (r.method === 'POST' && r.path === '/v1/setup_intents') {
-      return { body: { id: `seti_test_${n}`, object: 'setup_intent', client_secret: `seti_test_${n}_secret_x`, status: 'requires_payment_method', customer: r.form.customer } };
+      return {
+        body: {
+          id: `seti_test_${n}`,
+          object: 'setup_intent',
+          client_secret: `seti_test_${n}_secret_x`,
+          status: 'requires_payment_method',
+          customer: r.form.customer,
+        },
+      };
     }
     const pmRetrieve = /^\/v1\/payment_methods\/([^/]+)$/.exec(r.path);
     if (r.method === 'GET' && pmRetrieve) {
-      return { body: { id: pmRetrieve[1], object: 'payment_method', customer: null, card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034 } } };
+      return {
+        body: {
+          id: pmRetrieve[1],
+          object: 'payment_method',
+          customer: null,
+          card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034 },
+        },
+      };
     }
     const pmAttach = /^\/v1\/payment_methods\/([^/]+)\/attach$/.exec(r.path);
     if (r.method === 'POST' && pmAttach) {
-      return { body: { id: pmAttach[1], object: 'payment_method', customer: r.form.customer, card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034 } } };
+      return {
+        body: {
+          id: pmAttach[1],
+          object: 'payment_method',
+          customer: r.form.customer,
+          card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034 },
+        },
+      };
     }
     if (r.method === 'POST' && r.path === '/v1/payment_intents') {
       const amount = Number(r.form.amount);
-      return { body: { id: `pi_test_${n}`, object: 'payment_intent', amount, amount_received: amount, currency: 'usd', status: 'succeeded', metadata: metadataOf(r.form) } };
+      return {
+        body: {
+          id: `pi_test_${n}`,
+          object: 'payment_intent',
+          amount,
+          amount_received: amount,
+          currency: 'usd',
+          status: 'succeeded',
+          metadata: metadataOf(r.form),
+        },
+      };
     }
-    return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `stand-in: no route ${r.method} ${r.path}` } } };
+    return {
+      status: 404,
+      body: {
+        error: {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          message: `stand-in: no route ${r.method} ${r.path}`,
+        },
+      },
+    };
   }
 }
 

@@ -19,13 +19,29 @@ export interface TestApi {
  * close). `imports` adds test-only modules (controllers, projections); `clock` replaces the system clock.
  */
 export async function startTestApi(
-  options: { imports?: Array<Type | DynamicModule>; env?: Record<string, string>; dataDir?: string; clock?: Clock } = {},
+  options: {
+    imports?: Array<Type | DynamicModule>;
+    env?: Record<string, string>;
+    dataDir?: string;
+    clock?: Clock;
+  } = {},
 ): Promise<TestApi> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-api-')));
   // No D4 bootstrap key line in test output: tests make their accounts (test/platform/support).
   // No demo companies either (D20): tests that need companies import their own or turn it on.
-  const config = loadConfig({ SVC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SVC_BOOTSTRAP: 'false', SVC_DEMO_DATA: 'false', ...options.env });
-  const app = await createApiApp(config, { imports: options.imports, ...(options.clock ? { clock: options.clock } : {}) });
+  const config = loadConfig({
+    SVC_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SVC_BOOTSTRAP: 'false',
+    SVC_DEMO_DATA: 'false',
+    ...options.env,
+  });
+  const app = await createApiApp(config, {
+    imports: options.imports,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   try {
     await app.listen(0, '127.0.0.1');
   } catch (error) {
@@ -47,7 +63,11 @@ export async function startTestApi(
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function waitUntil<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string): Promise<T> {
+export async function waitUntil<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

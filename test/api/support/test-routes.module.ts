@@ -22,7 +22,9 @@ export class TestRoutesController {
     summary: 'Create a test thing',
     tags: ['test'],
     body: thingBody,
-    responses: { 201: { description: 'Created.', schema: z.object({ name: z.string(), count: z.number().optional() }) } },
+    responses: {
+      201: { description: 'Created.', schema: z.object({ name: z.string(), count: z.number().optional() }) },
+    },
     security: ['bearer'],
   })
   create(@Body() body: z.output<typeof thingBody>) {
@@ -62,14 +64,27 @@ export class TestRoutesController {
   }
 
   @Post('api/v1/test/things')
-  @Operation({ summary: 'Create a test thing (agent surface)', tags: ['test'], body: thingBody, responses: { 201: { description: 'Created.' } }, security: ['apiKey', 'bearer'] })
+  @Operation({
+    summary: 'Create a test thing (agent surface)',
+    tags: ['test'],
+    body: thingBody,
+    responses: { 201: { description: 'Created.' } },
+    security: ['apiKey', 'bearer'],
+  })
   createAgent(@Body() body: z.output<typeof thingBody>) {
     return body;
   }
 
   @Get('api/v1/test/payment')
   payment(): never {
-    throw new AppError(402, 'insufficient_credits', 'INSUFFICIENT_CREDITS', 'Not enough credits.', { price_usd: 2.5 }, { 'x-credits-required': '2.50' });
+    throw new AppError(
+      402,
+      'insufficient_credits',
+      'INSUFFICIENT_CREDITS',
+      'Not enough credits.',
+      { price_usd: 2.5 },
+      { 'x-credits-required': '2.50' },
+    );
   }
 }
 

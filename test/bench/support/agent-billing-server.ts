@@ -32,23 +32,39 @@ async function api(accounts: number): Promise<void> {
     dataDir,
     imports: [PaidRoutesModule],
     // The per-key rate limit (D7) runs on every paid call, with a budget the load never reaches.
-    env: { SVC_METER_PRICES_USD: 'read.discovery_top=0.01', SVC_BOOTSTRAP: 'false', LOG_LEVEL: 'silent', SVC_AGENT_RATE_LIMIT_PER_MINUTE: '1000000000', SVC_SIGNUP_LIMIT_PER_HOUR: '1000000', SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '100000000' },
+    env: {
+      SVC_METER_PRICES_USD: 'read.discovery_top=0.01',
+      SVC_BOOTSTRAP: 'false',
+      LOG_LEVEL: 'silent',
+      SVC_AGENT_RATE_LIMIT_PER_MINUTE: '1000000000',
+      SVC_SIGNUP_LIMIT_PER_HOUR: '1000000',
+      SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '100000000',
+    },
   });
   const keys: string[] = [];
   const fund = async () => {
-    const res = await fetch(`${api.url}/api/v1/agents/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pack_id: 'pack_10000' }) });
+    const res = await fetch(`${api.url}/api/v1/agents/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pack_id: 'pack_10000' }),
+    });
     const issued = (await res.json()) as { key: { api_key: string }; starter_checkout: { url: string } };
-    const paid = await fetch(`${issued.starter_checkout.url}/pay`, { method: 'POST', headers: { accept: 'application/json' } });
+    const paid = await fetch(`${issued.starter_checkout.url}/pay`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+    });
     if (paid.status !== 200) throw new Error(`funding failed: ${paid.status} ${await paid.text()}`);
     keys.push(issued.key.api_key);
   };
   for (let i = 0; i < accounts; i += 20) await Promise.all(Array.from({ length: Math.min(20, accounts - i) }, fund));
   process.stdout.write(`${JSON.stringify({ url: api.url, keys })}\n`);
-  process.on('SIGTERM', () =>
-    void api.close().finally(() => {
-      rmSync(dataDir, { recursive: true, force: true });
-      process.exit(0);
-    }),
+  process.on(
+    'SIGTERM',
+    () =>
+      void api.close().finally(() => {
+        rmSync(dataDir, { recursive: true, force: true });
+        process.exit(0);
+      }),
   );
 }
 

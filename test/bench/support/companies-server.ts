@@ -56,15 +56,35 @@ function samplePayloads(): { discovery: unknown; company: unknown } {
     if (!check.ok) throw new Error(check.reason);
     return check.profile;
   });
-  const items = profiles.map((p, i) => ({ rank: i + 1, score: scoreCompany(p, now).score, company: companySummary(companyIdFor(p.domain), p) }));
+  const items = profiles.map((p, i) => ({
+    rank: i + 1,
+    score: scoreCompany(p, now).score,
+    company: companySummary(companyIdFor(p.domain), p),
+  }));
   const first = profiles[0]!;
   return {
     discovery: {
       version: 'v1',
       as_of: now,
-      data: { model_version: MODEL_VERSION, filters: { sector: null, stage: null, country: null }, data: items, has_more: true, next_cursor: 'eyJmIjoifHwiLCJyIjoxMCwiYyI6ImV5SnpJam9pYzJOdmNtVTZMVEVzYVdRNk1TSXNJblkiOlt9fQ' },
+      data: {
+        model_version: MODEL_VERSION,
+        filters: { sector: null, stage: null, country: null },
+        data: items,
+        has_more: true,
+        next_cursor: 'eyJmIjoifHwiLCJyIjoxMCwiYyI6ImV5SnpJam9pYzJOdmNtVTZMVEVzYVdRNk1TSXNJblkiOlt9fQ',
+      },
     },
-    company: { version: 'v1', as_of: now, data: { id: companyIdFor(first.domain), ...first, growth: companyGrowth(first.signals), created_at: now, updated_at: now } },
+    company: {
+      version: 'v1',
+      as_of: now,
+      data: {
+        id: companyIdFor(first.domain),
+        ...first,
+        growth: companyGrowth(first.signals),
+        created_at: now,
+        updated_at: now,
+      },
+    },
   };
 }
 
@@ -73,7 +93,10 @@ async function bare(): Promise<void> {
   const app = Fastify({ logger: false });
   app.get('/api/v1/discovery/top', async () => payloads.discovery);
   app.get('/api/v1/companies/:id', async () => payloads.company);
-  app.get('/api/v1/test-paid/discovery', async () => ({ data: [{ rank: 1, company: 'Acme Robotics' }], account_id: 'acct_01JBENCHBENCHBENCHBENCHBENC' }));
+  app.get('/api/v1/test-paid/discovery', async () => ({
+    data: [{ rank: 1, company: 'Acme Robotics' }],
+    account_id: 'acct_01JBENCHBENCHBENCHBENCHBENC',
+  }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -105,25 +128,39 @@ async function api(companies: number, accounts: number): Promise<void> {
   await api.app.get(ProjectionRunner).waitFor(await events.headPosition(), { timeoutMs: 600_000 });
   const keys: string[] = [];
   const fund = async () => {
-    const res = await fetch(`${api.url}/api/v1/agents/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pack_id: 'pack_10000' }) });
+    const res = await fetch(`${api.url}/api/v1/agents/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pack_id: 'pack_10000' }),
+    });
     const issued = (await res.json()) as { key: { api_key: string }; starter_checkout: { url: string } };
-    const paid = await fetch(`${issued.starter_checkout.url}/pay`, { method: 'POST', headers: { accept: 'application/json' } });
+    const paid = await fetch(`${issued.starter_checkout.url}/pay`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+    });
     if (paid.status !== 200) throw new Error(`funding failed: ${paid.status} ${await paid.text()}`);
     keys.push(issued.key.api_key);
   };
   for (let i = 0; i < accounts; i += 20) await Promise.all(Array.from({ length: Math.min(20, accounts - i) }, fund));
   const ids = records.slice(0, 1000).map((r) => companyIdFor(r.domain));
   process.stdout.write(`${JSON.stringify({ url: api.url, keys, ids })}\n`);
-  process.on('SIGTERM', () =>
-    void api.close().finally(() => {
-      rmSync(dataDir, { recursive: true, force: true });
-      process.exit(0);
-    }),
+  process.on(
+    'SIGTERM',
+    () =>
+      void api.close().finally(() => {
+        rmSync(dataDir, { recursive: true, force: true });
+        process.exit(0);
+      }),
   );
 }
 
 const [mode, a, b] = process.argv.slice(2);
-const run = mode === 'import' ? importOnce(a!, b as ImportFormat) : mode === 'bare' ? bare() : api(Number(a ?? 20_000), Number(b ?? 200));
+const run =
+  mode === 'import'
+    ? importOnce(a!, b as ImportFormat)
+    : mode === 'bare'
+      ? bare()
+      : api(Number(a ?? 20_000), Number(b ?? 200));
 run.catch((error: unknown) => {
   process.stderr.write(`bench server failed: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);

@@ -12,7 +12,12 @@ import { PlatformBenchRoutesModule } from './platform-bench-routes.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-platform-'));
 const api = await startTestApi({ dataDir, imports: [PlatformBenchRoutesModule] });
-const { key } = await createAccountWithKey(api.app, { plan: 'enterprise', perMinute: 10_000_000, perHour: 10_000_000, scopes: ['read'] });
+const { key } = await createAccountWithKey(api.app, {
+  plan: 'enterprise',
+  perMinute: 10_000_000,
+  perHour: 10_000_000,
+  scopes: ['read'],
+});
 process.stdout.write(`${JSON.stringify({ url: api.url, keys: [key] })}\n`);
 const stop = () =>
   void api.close().finally(() => {

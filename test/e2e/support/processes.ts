@@ -23,8 +23,17 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** Runs a built entry point to completion (bounded by `timeoutMs`). */
-export async function run(main: string, args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<Finished> {
-  const child = spawn(process.execPath, [main, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function run(
+  main: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<Finished> {
+  const child = spawn(process.execPath, [main, ...args], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -52,7 +61,9 @@ export class LiveProcess {
   }
 
   static start(main: string, args: string[], env: Record<string, string>): LiveProcess {
-    return new LiveProcess(spawn(process.execPath, [main, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+    return new LiveProcess(
+      spawn(process.execPath, [main, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }),
+    );
   }
 
   /** The first line (already printed or to come) matching `match`; fails after `timeoutMs`. */
@@ -60,7 +71,11 @@ export class LiveProcess {
     const seen = this.lines.find(match);
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr: ${this.stderr.slice(-2000)}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr: ${this.stderr.slice(-2000)}`)),
+        timeoutMs,
+      );
       const done = (line: string) => {
         clearTimeout(timer);
         resolve(line);

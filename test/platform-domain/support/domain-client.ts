@@ -61,7 +61,11 @@ export async function listAll(call: Call, path: string): Promise<Body[]> {
   let cursor: string | null = null;
   const sep = path.includes('?') ? '&' : '?';
   do {
-    const page: Body = expectStatus(await call('GET', `${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), 200, path);
+    const page: Body = expectStatus(
+      await call('GET', `${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+      200,
+      path,
+    );
     out.push(...(page.data as Body[]));
     cursor = page.next_cursor as string | null;
   } while (cursor);

@@ -34,17 +34,15 @@ export async function createKey(
   accountId: string,
   options: { scopes?: string[]; name?: string; surface?: KeySurface } = {},
 ): Promise<{ keyId: string; key: string }> {
-  const created = await app
-    .get(CommandBus)
-    .execute(
-      new CreateApiKeyCommand({
-        accountId,
-        name: options.name ?? 'test key',
-        scopes: options.scopes ?? ['admin'],
-        surface: options.surface ?? 'platform',
-        creator: { operator: true },
-      }),
-    );
+  const created = await app.get(CommandBus).execute(
+    new CreateApiKeyCommand({
+      accountId,
+      name: options.name ?? 'test key',
+      scopes: options.scopes ?? ['admin'],
+      surface: options.surface ?? 'platform',
+      creator: { operator: true },
+    }),
+  );
   return { keyId: created.id, key: created.key };
 }
 
@@ -58,7 +56,12 @@ export async function createAccountWithKey(
   return { accountId, keyId, key };
 }
 
-export async function changePlan(app: INestApplicationContext, accountId: string, plan: Plan, limits: { perMinute?: number; perHour?: number } = {}): Promise<void> {
+export async function changePlan(
+  app: INestApplicationContext,
+  accountId: string,
+  plan: Plan,
+  limits: { perMinute?: number; perHour?: number } = {},
+): Promise<void> {
   await app.get(CommandBus).execute(new ChangePlanCommand({ accountId, plan, ...limits }));
 }
 

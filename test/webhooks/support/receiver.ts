@@ -1,5 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
@@ -115,7 +121,9 @@ export class TestReceiver {
       }
       const received: Received = { path, headers: req.headers, raw, body, signatureValid };
       this.received.push(received);
-      const reply: Reply = !signatureValid ? { status: 401, body: 'bad signature' } : (this.replies.get(path)?.(received) ?? { status: 404 });
+      const reply: Reply = !signatureValid
+        ? { status: 401, body: 'bad signature' }
+        : (this.replies.get(path)?.(received) ?? { status: 404 });
       const answer = () => {
         res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
         res.end(reply.body ?? '');

@@ -27,7 +27,11 @@ export async function publishPlatformEvent(
     data: options.data ?? { n: sequence },
     ...(options.repository ? { repository: options.repository } : {}),
   };
-  const { position } = await store.append(`testevents-${id}`, [platformEventPublished(accountId, envelope)], 'no_stream');
+  const { position } = await store.append(
+    `testevents-${id}`,
+    [platformEventPublished(accountId, envelope)],
+    'no_stream',
+  );
   return { ...envelope, position };
 }
 

@@ -24,11 +24,15 @@ function positiveInt(flag: string, value: string | undefined): number | undefine
 
 function plan(value: string | undefined): PlanName {
   if (value === undefined) throw new UsageError('--plan is required: free, team or enterprise');
-  if (!(PLAN_NAMES as readonly string[]).includes(value)) throw new UsageError(`--plan must be free, team or enterprise, got ${JSON.stringify(value)}`);
+  if (!(PLAN_NAMES as readonly string[]).includes(value))
+    throw new UsageError(`--plan must be free, team or enterprise, got ${JSON.stringify(value)}`);
   return value as PlanName;
 }
 
-function limits(p: PlanName, values: { 'per-minute'?: string; 'per-hour'?: string }): { perMinute?: number; perHour?: number } {
+function limits(
+  p: PlanName,
+  values: { 'per-minute'?: string; 'per-hour'?: string },
+): { perMinute?: number; perHour?: number } {
   const perMinute = positiveInt('--per-minute', values['per-minute']);
   const perHour = positiveInt('--per-hour', values['per-hour']);
   if (p === 'enterprise' && (perMinute === undefined || perHour === undefined)) {
@@ -53,17 +57,29 @@ function parse(args: string[], options: NonNullable<Parameters<typeof parseArgs>
 
 export function parseAccountsArgs(action: string | undefined, rest: string[]): AccountsCliCommand {
   if (action === 'create') {
-    const v = parse(rest, { plan: { type: 'string' }, name: { type: 'string' }, 'per-minute': { type: 'string' }, 'per-hour': { type: 'string' } });
+    const v = parse(rest, {
+      plan: { type: 'string' },
+      name: { type: 'string' },
+      'per-minute': { type: 'string' },
+      'per-hour': { type: 'string' },
+    });
     const p = plan(v.plan);
     const name = v.name ?? `${p[0]!.toUpperCase()}${p.slice(1)} account`;
     if (name.trim() === '' || name.length > 100) throw new UsageError('--name must be 1 to 100 characters');
     return { kind: 'accounts-create', plan: p, name, ...limits(p, v) };
   }
   if (action === 'plan') {
-    const v = parse(rest, { id: { type: 'string' }, plan: { type: 'string' }, 'per-minute': { type: 'string' }, 'per-hour': { type: 'string' } });
+    const v = parse(rest, {
+      id: { type: 'string' },
+      plan: { type: 'string' },
+      'per-minute': { type: 'string' },
+      'per-hour': { type: 'string' },
+    });
     if (!v.id) throw new UsageError('--id ACCOUNT_ID is required');
     const p = plan(v.plan);
     return { kind: 'accounts-plan', accountId: v.id, plan: p, ...limits(p, v) };
   }
-  throw new UsageError(action === undefined ? 'accounts needs a subcommand: create or plan' : `unknown accounts subcommand: ${action}`);
+  throw new UsageError(
+    action === undefined ? 'accounts needs a subcommand: create or plan' : `unknown accounts subcommand: ${action}`,
+  );
 }

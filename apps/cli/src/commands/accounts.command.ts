@@ -21,15 +21,28 @@ function limitsOf(cmd: { plan: AccountsCliCommand['plan']; perMinute?: number; p
  * `svc accounts create|plan`: appends to the account's stream without waiting for read models
  * (none run in the CLI); a running server shows the change as soon as its projection applies it.
  */
-export async function runAccounts(commands: CommandBus, cmd: AccountsCliCommand, write: (line: string) => Promise<void>): Promise<void> {
-  const limits = { ...(cmd.perMinute !== undefined ? { perMinute: cmd.perMinute } : {}), ...(cmd.perHour !== undefined ? { perHour: cmd.perHour } : {}) };
+export async function runAccounts(
+  commands: CommandBus,
+  cmd: AccountsCliCommand,
+  write: (line: string) => Promise<void>,
+): Promise<void> {
+  const limits = {
+    ...(cmd.perMinute !== undefined ? { perMinute: cmd.perMinute } : {}),
+    ...(cmd.perHour !== undefined ? { perHour: cmd.perHour } : {}),
+  };
   try {
     if (cmd.kind === 'accounts-create') {
-      const { accountId } = await commands.execute(new CreateAccountCommand({ name: cmd.name, plan: cmd.plan, ...limits }, { readYourWrites: false }));
-      await write(JSON.stringify({ account_id: accountId, name: cmd.name.trim(), plan: cmd.plan, limits: limitsOf(cmd) }));
+      const { accountId } = await commands.execute(
+        new CreateAccountCommand({ name: cmd.name, plan: cmd.plan, ...limits }, { readYourWrites: false }),
+      );
+      await write(
+        JSON.stringify({ account_id: accountId, name: cmd.name.trim(), plan: cmd.plan, limits: limitsOf(cmd) }),
+      );
       return;
     }
-    const { changed } = await commands.execute(new ChangePlanCommand({ accountId: cmd.accountId, plan: cmd.plan, ...limits }, { readYourWrites: false }));
+    const { changed } = await commands.execute(
+      new ChangePlanCommand({ accountId: cmd.accountId, plan: cmd.plan, ...limits }, { readYourWrites: false }),
+    );
     await write(JSON.stringify({ account_id: cmd.accountId, plan: cmd.plan, limits: limitsOf(cmd), changed }));
   } catch (error) {
     throw asUsageError(error);

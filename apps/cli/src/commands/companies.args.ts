@@ -25,7 +25,8 @@ function parse(args: string[], options: NonNullable<Parameters<typeof parseArgs>
 
 function format(value: string | undefined): 'jsonl' | 'csv' | undefined {
   if (value === undefined) return undefined;
-  if (value !== 'jsonl' && value !== 'csv') throw new UsageError(`--format must be jsonl or csv, got ${JSON.stringify(value)}`);
+  if (value !== 'jsonl' && value !== 'csv')
+    throw new UsageError(`--format must be jsonl or csv, got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -38,7 +39,8 @@ function formatFromName(file: string): 'jsonl' | 'csv' | undefined {
 }
 
 function integer(flag: string, value: string, min: number, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`${flag} expects an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new UsageError(`${flag} expects an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -47,12 +49,25 @@ export function parseCompaniesArgs(action: string | undefined, rest: string[]): 
     const { values, positionals } = parse(rest, { format: { type: 'string' }, source: { type: 'string' } });
     if (positionals.length !== 1) throw new UsageError('companies import takes one FILE');
     const fmt = format(values.format) ?? formatFromName(positionals[0]!);
-    if (!fmt) throw new UsageError(`cannot tell the format of ${positionals[0]} from its extension: pass --format jsonl or --format csv`);
+    if (!fmt)
+      throw new UsageError(
+        `cannot tell the format of ${positionals[0]} from its extension: pass --format jsonl or --format csv`,
+      );
     if (values.source !== undefined && values.source.trim() === '') throw new UsageError('--source expects a name');
-    return { kind: 'companies-import', file: positionals[0]!, format: fmt, ...(values.source ? { source: values.source.trim() } : {}) };
+    return {
+      kind: 'companies-import',
+      file: positionals[0]!,
+      format: fmt,
+      ...(values.source ? { source: values.source.trim() } : {}),
+    };
   }
   if (action === 'generate') {
-    const { values, positionals } = parse(rest, { count: { type: 'string' }, seed: { type: 'string' }, 'as-of': { type: 'string' }, format: { type: 'string' } });
+    const { values, positionals } = parse(rest, {
+      count: { type: 'string' },
+      seed: { type: 'string' },
+      'as-of': { type: 'string' },
+      format: { type: 'string' },
+    });
     if (positionals.length) throw new UsageError(`companies generate takes no arguments, got ${positionals.join(' ')}`);
     const asOf = values['as-of'];
     if (asOf !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(asOf) || Number.isNaN(Date.parse(`${asOf}T00:00:00Z`)))) {
@@ -66,5 +81,9 @@ export function parseCompaniesArgs(action: string | undefined, rest: string[]): 
       format: format(values.format) ?? 'jsonl',
     };
   }
-  throw new UsageError(action === undefined ? 'companies needs a subcommand: import or generate' : `unknown companies subcommand: ${action}`);
+  throw new UsageError(
+    action === undefined
+      ? 'companies needs a subcommand: import or generate'
+      : `unknown companies subcommand: ${action}`,
+  );
 }

@@ -31,14 +31,34 @@ export async function importCompanies(
   });
   await Promise.all(pendingErrors);
   const perSecond = summary.ms > 0 ? Math.round((summary.read / summary.ms) * 1000) : summary.read;
-  await out(JSON.stringify({ file: command.file, format, ...summary, records_per_second: perSecond, ...(signal.aborted ? { interrupted: true } : {}) }));
+  await out(
+    JSON.stringify({
+      file: command.file,
+      format,
+      ...summary,
+      records_per_second: perSecond,
+      ...(signal.aborted ? { interrupted: true } : {}),
+    }),
+  );
 }
 
 /** `svc companies generate`: the demo generator's records on stdout (JSON Lines or CSV). */
-export async function generateCompanies(command: Extract<CompaniesCliCommand, { kind: 'companies-generate' }>, out: Write, today: Date): Promise<void> {
+export async function generateCompanies(
+  command: Extract<CompaniesCliCommand, { kind: 'companies-generate' }>,
+  out: Write,
+  today: Date,
+): Promise<void> {
   const asOf = command.asOf ?? today.toISOString().slice(0, 10);
   if (command.format === 'csv') await out(csvHeaderLine());
-  for (const record of demoCompanies({ count: command.count, asOf, ...(command.seed !== undefined ? { seed: command.seed } : {}) })) {
-    await out(command.format === 'csv' ? recordToCsvLine(record as Parameters<typeof recordToCsvLine>[0]) : JSON.stringify(record));
+  for (const record of demoCompanies({
+    count: command.count,
+    asOf,
+    ...(command.seed !== undefined ? { seed: command.seed } : {}),
+  })) {
+    await out(
+      command.format === 'csv'
+        ? recordToCsvLine(record as Parameters<typeof recordToCsvLine>[0])
+        : JSON.stringify(record),
+    );
   }
 }

@@ -7,7 +7,15 @@ type TailCommand = Extract<CliCommand, { kind: 'events-tail' }>;
 export const DEFAULT_TAIL = 10;
 
 export function eventLine(e: RecordedEvent): string {
-  return JSON.stringify({ position: e.position, stream: e.stream, revision: e.revision, type: e.type, id: e.id, created: e.created, data: e.data });
+  return JSON.stringify({
+    position: e.position,
+    stream: e.stream,
+    revision: e.revision,
+    type: e.type,
+    id: e.id,
+    created: e.created,
+    data: e.data,
+  });
 }
 
 /**
@@ -22,7 +30,11 @@ export async function tailEvents(
 ): Promise<number> {
   const filter: AllFilter = {
     ...(cmd.typePrefixes.length ? { eventTypePrefixes: cmd.typePrefixes } : {}),
-    ...(cmd.stream !== undefined ? { streamPrefixes: [cmd.stream] } : cmd.streamPrefixes.length ? { streamPrefixes: cmd.streamPrefixes } : {}),
+    ...(cmd.stream !== undefined
+      ? { streamPrefixes: [cmd.stream] }
+      : cmd.streamPrefixes.length
+        ? { streamPrefixes: cmd.streamPrefixes }
+        : {}),
   };
   // The store filters by prefix; an exact --stream and a --stream-prefix next to it are checked here.
   const accept = (e: RecordedEvent) =>

@@ -33,36 +33,66 @@ describe('tailEvents (embedded store)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function tail(cmd: Partial<Tail>): Promise<Array<{ position: number; stream: string; type: string; revision: number }>> {
+  async function tail(
+    cmd: Partial<Tail>,
+  ): Promise<Array<{ position: number; stream: string; type: string; revision: number }>> {
     const lines: string[] = [];
     await tailEvents(store, { ...base, ...cmd }, async (l) => void lines.push(l));
     return lines.map((l) => JSON.parse(l) as { position: number; stream: string; type: string; revision: number });
   }
 
   it('prints the last events in position order, at most --limit (default 10)', async () => {
-    assert.deepEqual((await tail({})).map((e) => e.position), positions);
-    assert.deepEqual((await tail({ limit: 2 })).map((e) => e.position), positions.slice(3));
+    assert.deepEqual(
+      (await tail({})).map((e) => e.position),
+      positions,
+    );
+    assert.deepEqual(
+      (await tail({ limit: 2 })).map((e) => e.position),
+      positions.slice(3),
+    );
   });
 
   it('--stream is exact (not a prefix); --stream-prefix and --type-prefix filter', async () => {
-    assert.deepEqual((await tail({ stream: 'credits-acct_1' })).map((e) => e.revision), [0, 1, 2]);
+    assert.deepEqual(
+      (await tail({ stream: 'credits-acct_1' })).map((e) => e.revision),
+      [0, 1, 2],
+    );
     assert.deepEqual((await tail({ streamPrefixes: ['credits-'] })).length, 4);
-    assert.deepEqual((await tail({ typePrefixes: ['Meter', 'Webhook'] })).map((e) => e.type), ['MeterCharged', 'WebhookCreated', 'MeterCharged']);
-    assert.deepEqual((await tail({ stream: 'credits-acct_1', typePrefixes: ['Meter'], limit: 1 })).map((e) => e.position), [positions[4]]);
+    assert.deepEqual(
+      (await tail({ typePrefixes: ['Meter', 'Webhook'] })).map((e) => e.type),
+      ['MeterCharged', 'WebhookCreated', 'MeterCharged'],
+    );
+    assert.deepEqual(
+      (await tail({ stream: 'credits-acct_1', typePrefixes: ['Meter'], limit: 1 })).map((e) => e.position),
+      [positions[4]],
+    );
   });
 
   it('--from is inclusive and reads forwards, bounded by --limit', async () => {
-    assert.deepEqual((await tail({ from: positions[1]! })).map((e) => e.position), positions.slice(1));
-    assert.deepEqual((await tail({ from: positions[1]!, limit: 2 })).map((e) => e.position), positions.slice(1, 3));
+    assert.deepEqual(
+      (await tail({ from: positions[1]! })).map((e) => e.position),
+      positions.slice(1),
+    );
+    assert.deepEqual(
+      (await tail({ from: positions[1]!, limit: 2 })).map((e) => e.position),
+      positions.slice(1, 3),
+    );
   });
 
   it('--follow with --from --limit catches up, then stops at the limit on live events', async () => {
     const lines: string[] = [];
-    const done = tailEvents(store, { ...base, from: positions[4]!, limit: 2, follow: true }, async (l) => void lines.push(l));
+    const done = tailEvents(
+      store,
+      { ...base, from: positions[4]!, limit: 2, follow: true },
+      async (l) => void lines.push(l),
+    );
     // Appended whenever: the subscription catches up from --from, so it is printed either way.
     await store.append('live-1', [{ type: 'Live', data: {} }]);
     assert.equal(await done, 2);
-    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { stream: string }).stream), ['credits-acct_1', 'live-1']);
+    assert.deepEqual(
+      lines.map((l) => (JSON.parse(l) as { stream: string }).stream),
+      ['credits-acct_1', 'live-1'],
+    );
   });
 
   it('--follow after a tail prints every live event until aborted', async () => {

@@ -24,14 +24,21 @@ function parse(args: string[], options: NonNullable<Parameters<typeof parseArgs>
 
 export function parseKeysArgs(action: string | undefined, rest: string[]): KeysCliCommand {
   if (action === 'create') {
-    const v = parse(rest, { account: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, surface: { type: 'string' } });
+    const v = parse(rest, {
+      account: { type: 'string' },
+      scopes: { type: 'string' },
+      name: { type: 'string' },
+      surface: { type: 'string' },
+    });
     if (!v.account) throw new UsageError('--account ACCOUNT_ID is required');
     if (!v.scopes) throw new UsageError('--scopes is required, e.g. --scopes read,write');
     if (!v.name || v.name.trim() === '') throw new UsageError('--name NAME is required');
     const scopes = v.scopes.split(',').map((s) => s.trim());
-    if (scopes.some((s) => s === '')) throw new UsageError(`--scopes expects names separated by commas, got ${JSON.stringify(v.scopes)}`);
+    if (scopes.some((s) => s === ''))
+      throw new UsageError(`--scopes expects names separated by commas, got ${JSON.stringify(v.scopes)}`);
     const surface = v.surface ?? 'platform';
-    if (surface !== 'platform' && surface !== 'agent') throw new UsageError(`--surface must be platform or agent, got ${JSON.stringify(surface)}`);
+    if (surface !== 'platform' && surface !== 'agent')
+      throw new UsageError(`--surface must be platform or agent, got ${JSON.stringify(surface)}`);
     return { kind: 'keys-create', accountId: v.account, scopes, name: v.name, surface };
   }
   if (action === 'revoke') {
@@ -39,5 +46,7 @@ export function parseKeysArgs(action: string | undefined, rest: string[]): KeysC
     if (!v.id) throw new UsageError('--id KEY_ID is required');
     return { kind: 'keys-revoke', keyId: v.id };
   }
-  throw new UsageError(action === undefined ? 'keys needs a subcommand: create or revoke' : `unknown keys subcommand: ${action}`);
+  throw new UsageError(
+    action === undefined ? 'keys needs a subcommand: create or revoke' : `unknown keys subcommand: ${action}`,
+  );
 }

@@ -4,27 +4,52 @@ import { parseCliArgs, UsageError } from '../cli-args.js';
 
 describe('svc accounts / keys arguments', () => {
   it('reads accounts create and plan', () => {
-    assert.deepEqual(parseCliArgs(['accounts', 'create', '--plan', 'free']), { kind: 'accounts-create', plan: 'free', name: 'Free account' });
-    assert.deepEqual(parseCliArgs(['accounts', 'create', '--plan', 'team', '--name', 'Acme']), { kind: 'accounts-create', plan: 'team', name: 'Acme' });
-    assert.deepEqual(parseCliArgs(['accounts', 'create', '--plan', 'enterprise', '--per-minute', '5000', '--per-hour', '200000']), {
+    assert.deepEqual(parseCliArgs(['accounts', 'create', '--plan', 'free']), {
       kind: 'accounts-create',
-      plan: 'enterprise',
-      name: 'Enterprise account',
-      perMinute: 5000,
-      perHour: 200000,
+      plan: 'free',
+      name: 'Free account',
     });
-    assert.deepEqual(parseCliArgs(['accounts', 'plan', '--id', 'acct_1', '--plan', 'free']), { kind: 'accounts-plan', accountId: 'acct_1', plan: 'free' });
+    assert.deepEqual(parseCliArgs(['accounts', 'create', '--plan', 'team', '--name', 'Acme']), {
+      kind: 'accounts-create',
+      plan: 'team',
+      name: 'Acme',
+    });
+    assert.deepEqual(
+      parseCliArgs(['accounts', 'create', '--plan', 'enterprise', '--per-minute', '5000', '--per-hour', '200000']),
+      {
+        kind: 'accounts-create',
+        plan: 'enterprise',
+        name: 'Enterprise account',
+        perMinute: 5000,
+        perHour: 200000,
+      },
+    );
+    assert.deepEqual(parseCliArgs(['accounts', 'plan', '--id', 'acct_1', '--plan', 'free']), {
+      kind: 'accounts-plan',
+      accountId: 'acct_1',
+      plan: 'free',
+    });
   });
 
   it('reads keys create and revoke', () => {
-    assert.deepEqual(parseCliArgs(['keys', 'create', '--account', 'acct_1', '--scopes', 'read, agents:run', '--name', 'CI']), {
-      kind: 'keys-create',
-      accountId: 'acct_1',
-      scopes: ['read', 'agents:run'],
-      name: 'CI',
-      surface: 'platform',
-    });
-    assert.equal((parseCliArgs(['keys', 'create', '--account', 'a', '--scopes', 'read', '--name', 'n', '--surface', 'agent']) as { surface: string }).surface, 'agent');
+    assert.deepEqual(
+      parseCliArgs(['keys', 'create', '--account', 'acct_1', '--scopes', 'read, agents:run', '--name', 'CI']),
+      {
+        kind: 'keys-create',
+        accountId: 'acct_1',
+        scopes: ['read', 'agents:run'],
+        name: 'CI',
+        surface: 'platform',
+      },
+    );
+    assert.equal(
+      (
+        parseCliArgs(['keys', 'create', '--account', 'a', '--scopes', 'read', '--name', 'n', '--surface', 'agent']) as {
+          surface: string;
+        }
+      ).surface,
+      'agent',
+    );
     assert.deepEqual(parseCliArgs(['keys', 'revoke', '--id', 'key_1']), { kind: 'keys-revoke', keyId: 'key_1' });
   });
 

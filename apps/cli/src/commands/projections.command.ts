@@ -1,7 +1,10 @@
 import type { CommitInfo, ProjectionRunner } from '#projections';
 
 /** `svc projections status`: one JSON line per projection (checkpoint, state, lag, rebuild in progress). */
-export async function projectionsStatus(runner: ProjectionRunner, write: (line: string) => Promise<void>): Promise<void> {
+export async function projectionsStatus(
+  runner: ProjectionRunner,
+  write: (line: string) => Promise<void>,
+): Promise<void> {
   for (const status of await runner.status()) await write(JSON.stringify(status));
 }
 
@@ -20,7 +23,11 @@ export function rebuildProgress(write: (line: string) => void): (info: CommitInf
  * `svc projections rebuild [name]`: replays from position 0 into a fresh generation and
  * switches readers to it; a server running on the same data follows the switch.
  */
-export async function rebuildProjections(runner: ProjectionRunner, name: string | undefined, write: (line: string) => Promise<void>): Promise<void> {
+export async function rebuildProjections(
+  runner: ProjectionRunner,
+  name: string | undefined,
+  write: (line: string) => Promise<void>,
+): Promise<void> {
   const names = name === undefined ? runner.projections.map((p) => p.name) : [name];
   if (names.length === 0) {
     await write('no projections registered; nothing to rebuild');
@@ -29,6 +36,8 @@ export async function rebuildProjections(runner: ProjectionRunner, name: string 
   await write(`rebuilding ${names.join(', ')} from position 0`);
   const results = await runner.rebuild(name);
   for (const r of results) {
-    await write(`rebuilt ${r.name}: generation ${r.generation}, ${r.events} events in ${r.ms} ms, at position ${r.position}`);
+    await write(
+      `rebuilt ${r.name}: generation ${r.generation}, ${r.events} events in ${r.ms} ms, at position ${r.position}`,
+    );
   }
 }

@@ -18,12 +18,18 @@ const REVOKED_MAX = 100_000;
 /** Keys held at most (only live keys can fill it); the oldest go first. */
 const KEY_CACHE_MAX = 50_000;
 
-type CachedKey = Pick<ApiKeyDoc, 'id' | 'account_id' | 'scopes' | 'surface' | 'environment' | 'key_hash' | 'revoked_at'> & {
+type CachedKey = Pick<
+  ApiKeyDoc,
+  'id' | 'account_id' | 'scopes' | 'surface' | 'environment' | 'key_hash' | 'revoked_at'
+> & {
   /** The key's principal, made once (frozen: every request of the key shares it). */
   principal?: ApiKeyPrincipal;
 };
 
-const SURFACE_NAMES: Record<KeySurface, string> = { platform: 'the platform API (/v1)', agent: 'the agent data API (/api/v1)' };
+const SURFACE_NAMES: Record<KeySurface, string> = {
+  platform: 'the platform API (/v1)',
+  agent: 'the agent data API (/api/v1)',
+};
 
 /**
  * Resolves a raw API key to who it acts for, for both surfaces (D1, D2):
@@ -63,9 +69,13 @@ export class ApiKeyAuthenticator {
   }
 
   private principalOf(doc: CachedKey, surface: KeySurface): ApiKeyPrincipal {
-    if (doc.revoked_at !== null || this.revokedHere.has(doc.id)) throw unauthorized('REVOKED_KEY', 'The API key has been revoked.');
+    if (doc.revoked_at !== null || this.revokedHere.has(doc.id))
+      throw unauthorized('REVOKED_KEY', 'The API key has been revoked.');
     if (doc.surface !== surface) {
-      throw unauthorized('KEY_WRONG_SURFACE', `This key was issued for ${SURFACE_NAMES[doc.surface]} and is not accepted here.`);
+      throw unauthorized(
+        'KEY_WRONG_SURFACE',
+        `This key was issued for ${SURFACE_NAMES[doc.surface]} and is not accepted here.`,
+      );
     }
     this.usage.touch(doc.id);
     return (doc.principal ??= Object.freeze({
@@ -105,13 +115,20 @@ export class ApiKeyAuthenticator {
     if (!parsed.ok) {
       throw unauthorized(
         'INVALID_KEY',
-        parsed.reason === 'bad_checksum' ? 'The API key is not valid (checksum mismatch).' : 'The API key is not valid.',
+        parsed.reason === 'bad_checksum'
+          ? 'The API key is not valid (checksum mismatch).'
+          : 'The API key is not valid.',
       );
     }
     if (parsed.env !== this.config.env) {
-      throw unauthorized('KEY_WRONG_ENVIRONMENT', `This is a ${parsed.env} key; this deployment accepts svc_${this.config.env}_ keys only.`);
+      throw unauthorized(
+        'KEY_WRONG_ENVIRONMENT',
+        `This is a ${parsed.env} key; this deployment accepts svc_${this.config.env}_ keys only.`,
+      );
     }
-    const { items } = await this.projections.collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION).find({ key_hash: parsed.hash }, { limit: 1 });
+    const { items } = await this.projections
+      .collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION)
+      .find({ key_hash: parsed.hash }, { limit: 1 });
     const doc = items[0];
     if (!doc || !sameHash(doc.key_hash, parsed.hash)) {
       // Unknown keys are not cached: a key created a moment later must work at once.

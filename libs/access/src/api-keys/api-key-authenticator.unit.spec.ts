@@ -64,7 +64,10 @@ describe('ApiKeyAuthenticator', () => {
     const typo = key.slice(0, i) + (key[i] === 'x' ? 'y' : 'x') + key.slice(i + 1);
     await assert.rejects(async () => auth.authenticate(typo, 'platform'), failsWith('INVALID_KEY'));
     await assert.rejects(async () => auth.authenticate(key.slice(0, -1), 'platform'), failsWith('INVALID_KEY'));
-    await assert.rejects(async () => auth.authenticate(generateApiKey('live'), 'platform'), failsWith('KEY_WRONG_ENVIRONMENT'));
+    await assert.rejects(
+      async () => auth.authenticate(generateApiKey('live'), 'platform'),
+      failsWith('KEY_WRONG_ENVIRONMENT'),
+    );
     assert.equal(lookups.length, 0);
   });
 

@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { type AllSubscription, EVENT_STORE, type EventStore } from '#eventstore';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
@@ -47,7 +54,10 @@ export class ApiKeyRevocationWatch implements OnApplicationBootstrap, OnApplicat
   private async run(): Promise<void> {
     while (!this.stopped) {
       try {
-        const subscription = this.events.subscribeToAll({ after: await this.events.headPosition(), filter: { eventTypePrefixes: ['ApiKeyRevoked'] } });
+        const subscription = this.events.subscribeToAll({
+          after: await this.events.headPosition(),
+          filter: { eventTypePrefixes: ['ApiKeyRevoked'] },
+        });
         this.subscription = subscription;
         // Every revocation after this point reaches revoked() below.
         this.authenticator.revocationWatch(true);
@@ -56,15 +66,18 @@ export class ApiKeyRevocationWatch implements OnApplicationBootstrap, OnApplicat
           this.authenticator.revoked((event.data as Extract<ApiKeyEvent, { type: 'ApiKeyRevoked' }>['data']).key_id);
         }
       } catch (error) {
-        this.logger.warn(`revocation watch failed, keys are cached briefly until it runs again: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.warn(
+          `revocation watch failed, keys are cached briefly until it runs again: ${error instanceof Error ? error.message : String(error)}`,
+        );
       } finally {
         this.authenticator.revocationWatch(false);
         this.subscription = null;
       }
-      if (!this.stopped) await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        setTimeout(resolve, RESTART_MS).unref();
-      });
+      if (!this.stopped)
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          setTimeout(resolve, RESTART_MS).unref();
+        });
     }
   }
 }

@@ -53,11 +53,17 @@ export class ApiKeyUsageTracker implements OnApplicationShutdown {
     this.pending = new Map();
     try {
       await this.documents.applyBatch(
-        [...batch].map(([id, last_used_at]) => ({ kind: 'upsert' as const, collection: API_KEY_USAGE_COLLECTION, doc: { id, last_used_at } })),
+        [...batch].map(([id, last_used_at]) => ({
+          kind: 'upsert' as const,
+          collection: API_KEY_USAGE_COLLECTION,
+          doc: { id, last_used_at },
+        })),
       );
     } catch (error) {
       for (const id of batch.keys()) this.written.delete(id);
-      this.logger.warn(`could not record last use of ${batch.size} key(s): ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `could not record last use of ${batch.size} key(s): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 

@@ -23,8 +23,7 @@ export type ApiKeyCommand =
   | { type: 'RevokeApiKey'; keyId: string; requester: Creator; now: Date };
 
 export type ApiKeyState =
-  | { status: 'absent' }
-  | { status: 'active' | 'revoked'; keyId: string; accountId: string; scopes: string[] };
+  { status: 'absent' } | { status: 'active' | 'revoked'; keyId: string; accountId: string; scopes: string[] };
 
 export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
   initialState: { status: 'absent' },
@@ -32,7 +31,12 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
   evolve(state, event) {
     switch (event.type) {
       case 'ApiKeyCreated':
-        return { status: 'active', keyId: event.data.key_id, accountId: event.data.account_id, scopes: event.data.scopes };
+        return {
+          status: 'active',
+          keyId: event.data.key_id,
+          accountId: event.data.account_id,
+          scopes: event.data.scopes,
+        };
       case 'ApiKeyRevoked':
         return state.status === 'absent' ? state : { ...state, status: 'revoked' };
       default:
@@ -46,12 +50,15 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
         if (state.status !== 'absent') throw Errors.conflict('The key exists already.', 'KEY_EXISTS');
         const name = command.name.trim();
         const details = [];
-        if (name.length < 1 || name.length > 100) details.push({ path: 'name', message: 'must be 1 to 100 characters' });
+        if (name.length < 1 || name.length > 100)
+          details.push({ path: 'name', message: 'must be 1 to 100 characters' });
         if (command.scopes.length === 0) details.push({ path: 'scopes', message: 'must name at least one scope' });
         command.scopes.forEach((s, i) => {
-          if (!isScope(s)) details.push({ path: `scopes.${i}`, message: `unknown scope "${s}"; allowed: ${SCOPES.join(', ')}` });
+          if (!isScope(s))
+            details.push({ path: `scopes.${i}`, message: `unknown scope "${s}"; allowed: ${SCOPES.join(', ')}` });
         });
-        if (new Set(command.scopes).size !== command.scopes.length) details.push({ path: 'scopes', message: 'must not repeat a scope' });
+        if (new Set(command.scopes).size !== command.scopes.length)
+          details.push({ path: 'scopes', message: 'must not repeat a scope' });
         if (details.length) throw Errors.validation(details);
         const creator = command.creator;
         if (!('operator' in creator)) {

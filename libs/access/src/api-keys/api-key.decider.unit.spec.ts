@@ -43,9 +43,18 @@ describe('API key decider', () => {
   it('creates a key with the requested scopes', () => spec.given([]).when(create()).then([created]));
 
   it('rejects unknown, repeated and missing scopes with one detail each', () => {
-    spec.given([]).when(create({ scopes: ['read', 'root'] })).thenThrows((e) => e.code === 'VALIDATION_FAILED' && e.extra.details[0].path === 'scopes.1');
-    spec.given([]).when(create({ scopes: [] })).thenThrows((e) => e.code === 'VALIDATION_FAILED');
-    spec.given([]).when(create({ scopes: ['read', 'read'] })).thenThrows((e) => e.code === 'VALIDATION_FAILED');
+    spec
+      .given([])
+      .when(create({ scopes: ['read', 'root'] }))
+      .thenThrows((e) => e.code === 'VALIDATION_FAILED' && e.extra.details[0].path === 'scopes.1');
+    spec
+      .given([])
+      .when(create({ scopes: [] }))
+      .thenThrows((e) => e.code === 'VALIDATION_FAILED');
+    spec
+      .given([])
+      .when(create({ scopes: ['read', 'read'] }))
+      .thenThrows((e) => e.code === 'VALIDATION_FAILED');
   });
 
   it('cannot grant a scope its creator lacks (403 naming the scope)', () =>
@@ -55,23 +64,40 @@ describe('API key decider', () => {
       .thenThrows((e) => e.status === 403 && e.code === 'INSUFFICIENT_SCOPE' && e.extra.required_scope === 'write'));
 
   it('lets a write key grant read (write implies read), and the operator grant anything', () => {
-    spec.given([]).when(create({ scopes: ['read'], creator: { keyId: 'key_w', accountId: 'acct_1', scopes: ['write'] } })).then([
-      { ...created, data: { ...created.data, scopes: ['read'], created_by: 'key_w' } },
-    ]);
-    spec.given([]).when(create({ scopes: ['admin'], creator: { operator: true } })).then([
-      { ...created, data: { ...created.data, scopes: ['admin'], created_by: null } },
-    ]);
+    spec
+      .given([])
+      .when(create({ scopes: ['read'], creator: { keyId: 'key_w', accountId: 'acct_1', scopes: ['write'] } }))
+      .then([{ ...created, data: { ...created.data, scopes: ['read'], created_by: 'key_w' } }]);
+    spec
+      .given([])
+      .when(create({ scopes: ['admin'], creator: { operator: true } }))
+      .then([{ ...created, data: { ...created.data, scopes: ['admin'], created_by: null } }]);
   });
 
   it('revokes an active key of the same account', () =>
-    spec.given([created]).when({ type: 'RevokeApiKey', keyId: 'key_1', requester: admin, now }).then([
-      { type: 'ApiKeyRevoked', data: { key_id: 'key_1', account_id: 'acct_1', revoked_by: 'key_admin', revoked_at: now.toISOString() } },
-    ]));
+    spec
+      .given([created])
+      .when({ type: 'RevokeApiKey', keyId: 'key_1', requester: admin, now })
+      .then([
+        {
+          type: 'ApiKeyRevoked',
+          data: { key_id: 'key_1', account_id: 'acct_1', revoked_by: 'key_admin', revoked_at: now.toISOString() },
+        },
+      ]));
 
   it('answers 404 for a revoked key, a missing key and another account’s key', () => {
-    const revoked: ApiKeyEvent = { type: 'ApiKeyRevoked', data: { key_id: 'key_1', account_id: 'acct_1', revoked_by: null, revoked_at: now.toISOString() } };
-    spec.given([created, revoked]).when({ type: 'RevokeApiKey', keyId: 'key_1', requester: admin, now }).thenThrows((e) => e.status === 404);
-    spec.given([]).when({ type: 'RevokeApiKey', keyId: 'key_1', requester: admin, now }).thenThrows((e) => e.status === 404);
+    const revoked: ApiKeyEvent = {
+      type: 'ApiKeyRevoked',
+      data: { key_id: 'key_1', account_id: 'acct_1', revoked_by: null, revoked_at: now.toISOString() },
+    };
+    spec
+      .given([created, revoked])
+      .when({ type: 'RevokeApiKey', keyId: 'key_1', requester: admin, now })
+      .thenThrows((e) => e.status === 404);
+    spec
+      .given([])
+      .when({ type: 'RevokeApiKey', keyId: 'key_1', requester: admin, now })
+      .thenThrows((e) => e.status === 404);
     spec
       .given([created])
       .when({ type: 'RevokeApiKey', keyId: 'key_1', requester: { ...admin, accountId: 'acct_2' }, now })

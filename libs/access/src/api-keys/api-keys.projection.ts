@@ -29,7 +29,15 @@ export const apiKeysProjection: ProjectionDefinition = {
   collections: [
     {
       name: API_KEYS_COLLECTION,
-      indexes: [{ fields: [['key_hash', 1]], unique: true }, { fields: [['account_id', 1], ['created_at', -1]] }],
+      indexes: [
+        { fields: [['key_hash', 1]], unique: true },
+        {
+          fields: [
+            ['account_id', 1],
+            ['created_at', -1],
+          ],
+        },
+      ],
     },
   ],
   async handle(raw: RecordedEvent, ctx) {

@@ -1,7 +1,8 @@
 import { AppError } from '#kernel';
 
 /** The codes of 401 answers (spec "Errors", D1, D2). */
-export type AuthFailureCode = 'MISSING_AUTH' | 'INVALID_KEY' | 'REVOKED_KEY' | 'KEY_WRONG_SURFACE' | 'KEY_WRONG_ENVIRONMENT';
+export type AuthFailureCode =
+  'MISSING_AUTH' | 'INVALID_KEY' | 'REVOKED_KEY' | 'KEY_WRONG_SURFACE' | 'KEY_WRONG_ENVIRONMENT';
 
 const REALM = 'svc';
 

@@ -40,7 +40,8 @@ export class BearerTokenResolvers {
   }
 
   register(resolver: BearerTokenResolver): void {
-    if (this.resolvers.some((r) => r.name === resolver.name)) throw new Error(`A bearer token resolver named ${resolver.name} is registered already`);
+    if (this.resolvers.some((r) => r.name === resolver.name))
+      throw new Error(`A bearer token resolver named ${resolver.name} is registered already`);
     this.resolvers.push(resolver);
   }
 

@@ -29,7 +29,11 @@ export class PlatformBearerStrategy extends PassportStrategy(Strategy, 'platform
         done(error, false);
         return;
       }
-      if (result instanceof Promise) result.then((principal) => done(null, principal), (error: unknown) => done(error, false));
+      if (result instanceof Promise)
+        result.then(
+          (principal) => done(null, principal),
+          (error: unknown) => done(error, false),
+        );
       else done(null, result);
     };
   }
@@ -101,7 +105,10 @@ function runPrototypeOf(strategy: object): object {
   };
   proto.fail = function (this: StrategyRun, challenge?: unknown, status?: number) {
     finish(this, {
-      outcome: typeof challenge === 'number' ? { principal: undefined, challenge: undefined, status: challenge } : { principal: undefined, challenge, status },
+      outcome:
+        typeof challenge === 'number'
+          ? { principal: undefined, challenge: undefined, status: challenge }
+          : { principal: undefined, challenge, status },
     });
   };
   proto.error = function (this: StrategyRun, error: unknown) {

@@ -4,7 +4,15 @@ import type { BearerTokenResolvers } from './bearer-token-resolvers.js';
 import { PlatformBearerStrategy } from './bearer.strategy.js';
 import type { Principal } from './principal.js';
 
-const principal: Principal = { kind: 'api_key', id: 'key_1', keyId: 'key_1', accountId: 'acct_1', scopes: ['read'], surface: 'platform', environment: 'test' };
+const principal: Principal = {
+  kind: 'api_key',
+  id: 'key_1',
+  keyId: 'key_1',
+  accountId: 'acct_1',
+  scopes: ['read'],
+  surface: 'platform',
+  environment: 'test',
+};
 
 function strategy(resolve: (token: string) => Principal | Promise<Principal>) {
   return new PlatformBearerStrategy({ resolve } as unknown as BearerTokenResolvers);
@@ -14,7 +22,11 @@ describe('PlatformBearerStrategy.authenticateRequest (passport-http-bearer outco
   it('resolves the principal of a Bearer token through the resolvers', async () => {
     const seen: string[] = [];
     const s = strategy(async (token) => (seen.push(token), principal));
-    assert.deepEqual(await s.authenticateRequest({ headers: { authorization: 'Bearer tok_1' } }), { principal, challenge: undefined, status: undefined });
+    assert.deepEqual(await s.authenticateRequest({ headers: { authorization: 'Bearer tok_1' } }), {
+      principal,
+      challenge: undefined,
+      status: undefined,
+    });
     // The scheme is case-insensitive (RFC 6750 / passport-http-bearer).
     await s.authenticateRequest({ headers: { authorization: 'bearer tok_2' } });
     assert.deepEqual(seen, ['tok_1', 'tok_2']);
@@ -26,8 +38,16 @@ describe('PlatformBearerStrategy.authenticateRequest (passport-http-bearer outco
     assert.equal(missing.principal, undefined);
     assert.equal(missing.status, undefined);
     assert.match(String(missing.challenge), /^Bearer realm="svc"/);
-    assert.deepEqual(await s.authenticateRequest({ headers: { authorization: 'Bearer' } }), { principal: undefined, challenge: undefined, status: 400 });
-    assert.deepEqual(await s.authenticateRequest({ headers: { authorization: 'Bearer a b' } }), { principal: undefined, challenge: undefined, status: 400 });
+    assert.deepEqual(await s.authenticateRequest({ headers: { authorization: 'Bearer' } }), {
+      principal: undefined,
+      challenge: undefined,
+      status: 400,
+    });
+    assert.deepEqual(await s.authenticateRequest({ headers: { authorization: 'Bearer a b' } }), {
+      principal: undefined,
+      challenge: undefined,
+      status: 400,
+    });
     // Another scheme: no token found, the plain challenge.
     const basic = await s.authenticateRequest({ headers: { authorization: 'Basic dXNlcjpwdw==' } });
     assert.equal(basic.status, undefined);
@@ -39,7 +59,10 @@ describe('PlatformBearerStrategy.authenticateRequest (passport-http-bearer outco
     const s = strategy(async () => {
       throw failure;
     });
-    await assert.rejects(async () => s.authenticateRequest({ headers: { authorization: 'Bearer tok' } }), (e) => e === failure);
+    await assert.rejects(
+      async () => s.authenticateRequest({ headers: { authorization: 'Bearer tok' } }),
+      (e) => e === failure,
+    );
   });
 
   it('answers in the same tick when the resolver does (a cached key), and throws its error the same way', () => {
@@ -65,7 +88,12 @@ describe('PlatformBearerStrategy.authenticateRequest (passport-http-bearer outco
 
   it('keeps concurrent requests apart', async () => {
     const s = strategy(async (token) => ({ ...principal, id: token }));
-    const outcomes = await Promise.all(['a', 'b', 'c'].map(async (t) => s.authenticateRequest({ headers: { authorization: `Bearer ${t}` } })));
-    assert.deepEqual(outcomes.map((o) => o.principal?.id), ['a', 'b', 'c']);
+    const outcomes = await Promise.all(
+      ['a', 'b', 'c'].map(async (t) => s.authenticateRequest({ headers: { authorization: `Bearer ${t}` } })),
+    );
+    assert.deepEqual(
+      outcomes.map((o) => o.principal?.id),
+      ['a', 'b', 'c'],
+    );
   });
 });

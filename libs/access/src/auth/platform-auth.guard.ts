@@ -44,11 +44,18 @@ export class PlatformAuthGuard implements CanActivate {
     const request = http.getRequest<HttpRequest>();
     // Applied on both a controller and a route, it must authenticate and count once.
     if (request.principal) return true;
-    return whenReady(this.authenticate(request), (principal) => this.admit(context, request, http.getResponse<HttpReply>(), principal));
+    return whenReady(this.authenticate(request), (principal) =>
+      this.admit(context, request, http.getResponse<HttpReply>(), principal),
+    );
   }
 
   /** Counts the authenticated request (D7 headers, 429), then checks the route's scope (403). */
-  private admit(context: ExecutionContext, request: HttpRequest, reply: HttpReply, principal: Principal): MaybePromise<boolean> {
+  private admit(
+    context: ExecutionContext,
+    request: HttpRequest,
+    reply: HttpReply,
+    principal: Principal,
+  ): MaybePromise<boolean> {
     request.principal = principal;
     return whenReady(this.rateLimiter.enforce(principal, reply), () => {
       this.scopes.assert(context, request, principal);
@@ -61,7 +68,9 @@ export class PlatformAuthGuard implements CanActivate {
     const authorization = Array.isArray(header) ? header[0] : header;
     // Only the header reaches passport: passport-http-bearer would also take `access_token`
     // from the body or query string, where keys end up in logs and caches.
-    const outcome = this.strategy.authenticateRequest({ headers: authorization === undefined ? {} : { authorization } });
+    const outcome = this.strategy.authenticateRequest({
+      headers: authorization === undefined ? {} : { authorization },
+    });
     return whenReady(outcome, (o) => principalOf(o, authorization));
   }
 }
@@ -70,10 +79,16 @@ export class PlatformAuthGuard implements CanActivate {
 function principalOf(outcome: PassportOutcome, authorization: string | undefined): Principal {
   if (outcome.principal) return outcome.principal;
   if (outcome.status === 400) {
-    throw unauthorized('MISSING_AUTH', 'The Authorization header is malformed; send "Authorization: Bearer <API key>".');
+    throw unauthorized(
+      'MISSING_AUTH',
+      'The Authorization header is malformed; send "Authorization: Bearer <API key>".',
+    );
   }
   if (authorization !== undefined && !/^bearer /i.test(authorization)) {
-    throw unauthorized('MISSING_AUTH', 'The Authorization header must use the Bearer scheme: "Authorization: Bearer <API key>".');
+    throw unauthorized(
+      'MISSING_AUTH',
+      'The Authorization header must use the Bearer scheme: "Authorization: Bearer <API key>".',
+    );
   }
   throw unauthorized('MISSING_AUTH', 'Authentication is required: send "Authorization: Bearer <API key>".');
 }

@@ -17,7 +17,8 @@ export class ScopeCheck {
   constructor(private readonly reflector: Reflector) {}
 
   assert(context: ExecutionContext, request: { method?: string }, principal: Principal): void {
-    const required = this.declaredScope(context) ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
+    const required =
+      this.declaredScope(context) ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
     if (!grants(principal.scopes, required)) throw insufficientScope(required);
   }
 
@@ -25,7 +26,8 @@ export class ScopeCheck {
     const handler = context.getHandler();
     let scope = this.declared.get(handler);
     if (scope === undefined) {
-      scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, [handler, context.getClass()]) ?? null;
+      scope =
+        this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, [handler, context.getClass()]) ?? null;
       this.declared.set(handler, scope);
     }
     return scope;

@@ -48,8 +48,18 @@ export class AnonymousThrottleGuard implements CanActivate {
     const address = request.ip ?? 'unknown';
     const own =
       kind === 'signup'
-        ? await checkCounter(this.store, `anon-signup:${address}`, [{ seconds: 3600, limit: limits.signupsPerHour }], now)
-        : await checkCounter(this.store, `anon-write:${address}`, [{ seconds: 60, limit: limits.writesPerMinute }], now);
+        ? await checkCounter(
+            this.store,
+            `anon-signup:${address}`,
+            [{ seconds: 3600, limit: limits.signupsPerHour }],
+            now,
+          )
+        : await checkCounter(
+            this.store,
+            `anon-write:${address}`,
+            [{ seconds: 60, limit: limits.writesPerMinute }],
+            now,
+          );
     // Every attempt counts against the ceiling too, refused ones included: it bounds load.
     const all = await checkCounter(this.store, 'anon-all', [{ seconds: 60, limit: limits.globalPerMinute }], now);
     if (!own.allowed) throw throttled(own, request, 'from your address');

@@ -41,7 +41,11 @@ export class InMemoryRateLimitStore implements RateLimitStore {
       if (start > w.start) {
         // A new window: the current one becomes the previous (its late hits still count), and
         // the previous one's count moves to the map, where later hits still find it.
-        if (w.previousCount > 0) this.older.set(`${key}:${seconds}:${w.previousStart}`, { count: w.previousCount, expires: w.previousStart + seconds * 1000 });
+        if (w.previousCount > 0)
+          this.older.set(`${key}:${seconds}:${w.previousStart}`, {
+            count: w.previousCount,
+            expires: w.previousStart + seconds * 1000,
+          });
         w.previousStart = w.start;
         w.previousCount = w.count;
         w.start = start;

@@ -28,7 +28,12 @@ export class MongoRateLimitStore implements RateLimitStore {
     return Promise.all(windowSeconds.map((seconds) => this.increment(counters, key, seconds, now)));
   }
 
-  private async increment(counters: Collection<CounterDoc>, key: string, windowSeconds: number, now: Date): Promise<number> {
+  private async increment(
+    counters: Collection<CounterDoc>,
+    key: string,
+    windowSeconds: number,
+    now: Date,
+  ): Promise<number> {
     const start = windowStart(windowSeconds, now);
     const id = `${key}:${windowSeconds}:${start}`;
     for (let attempt = 0; ; attempt++) {

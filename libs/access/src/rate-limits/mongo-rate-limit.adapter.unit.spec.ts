@@ -5,7 +5,10 @@ import { MongoRateLimitStore } from './mongo-rate-limit.adapter.js';
 
 /** The driver calls the adapter makes, without a server (the contract runs with MONGODB_URL). */
 function fakeDb(answers: Array<Error | { count: number }>) {
-  const calls: { indexes: unknown[]; updates: Array<{ filter: unknown; update: unknown; options: unknown }> } = { indexes: [], updates: [] };
+  const calls: { indexes: unknown[]; updates: Array<{ filter: unknown; update: unknown; options: unknown }> } = {
+    indexes: [],
+    updates: [],
+  };
   const collection = {
     createIndex: async (spec: unknown, options: unknown) => {
       calls.indexes.push([spec, options]);

@@ -2,7 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, type MaybePromise, whenReady } from '#kernel';
 import type { Principal } from '../auth/principal.js';
 import { checkRateLimit, enforceDecision } from './rate-limit.policy.js';
-import { ACCOUNT_RATE_LIMITS, type AccountRateLimits, RATE_LIMIT_STORE, type RateLimits, type RateLimitStore } from './rate-limit.port.js';
+import {
+  ACCOUNT_RATE_LIMITS,
+  type AccountRateLimits,
+  RATE_LIMIT_STORE,
+  type RateLimits,
+  type RateLimitStore,
+} from './rate-limit.port.js';
 
 /** How long an account's limits are trusted; a plan change elsewhere shows within it. */
 const LIMITS_CACHE_TTL_MS = 1000;
@@ -29,7 +35,9 @@ export class PlatformRateLimiter {
 
   /** Undefined when it decided synchronously (limits cached, counters in memory), else a promise. */
   enforce(principal: Principal, reply: Reply): MaybePromise<void> {
-    return whenReady(this.cachedLimits(principal.accountId) ?? this.limitsOf(principal.accountId), (limits) => this.decide(principal, limits, reply));
+    return whenReady(this.cachedLimits(principal.accountId) ?? this.limitsOf(principal.accountId), (limits) =>
+      this.decide(principal, limits, reply),
+    );
   }
 
   private decide(principal: Principal, limits: RateLimits, reply: Reply): MaybePromise<void> {

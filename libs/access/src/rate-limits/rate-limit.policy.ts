@@ -30,7 +30,12 @@ function windows(list: Window[]): Windows {
  * fewest requests left (on a tie, the one resetting later); `X-RateLimit-Reset` is that
  * window's end in Unix epoch seconds. Every request counts, refused ones included.
  */
-export function checkRateLimit(store: RateLimitStore, accountId: string, limits: RateLimits, now: Date): RateLimitDecision | Promise<RateLimitDecision> {
+export function checkRateLimit(
+  store: RateLimitStore,
+  accountId: string,
+  limits: RateLimits,
+  now: Date,
+): RateLimitDecision | Promise<RateLimitDecision> {
   let account = accountWindows.get(limits);
   if (!account) {
     account = windows([
@@ -49,7 +54,12 @@ const accountWindows = new WeakMap<RateLimits, Windows>();
  * D7 for the agent surface: one 60 s fixed window per key (`perMinute`, 600 unless configured).
  * Same headers and 429 as the platform's.
  */
-export function checkKeyRateLimit(store: RateLimitStore, keyId: string, perMinute: number, now: Date): RateLimitDecision | Promise<RateLimitDecision> {
+export function checkKeyRateLimit(
+  store: RateLimitStore,
+  keyId: string,
+  perMinute: number,
+  now: Date,
+): RateLimitDecision | Promise<RateLimitDecision> {
   let key = keyWindows.get(perMinute);
   if (!key) {
     key = windows([{ seconds: 60, limit: perMinute }]);
@@ -65,7 +75,12 @@ const keyWindows = new Map<number, Windows>();
  * Counts one hit in every window of `counter` (one store call) and decides; synchronously when
  * the store answers synchronously (the in-memory one).
  */
-function checkWindows(store: RateLimitStore, counter: string, { list, seconds }: Windows, now: Date): RateLimitDecision | Promise<RateLimitDecision> {
+function checkWindows(
+  store: RateLimitStore,
+  counter: string,
+  { list, seconds }: Windows,
+  now: Date,
+): RateLimitDecision | Promise<RateLimitDecision> {
   const counts = store.hit(counter, seconds, now);
   return Array.isArray(counts) ? decide(list, counts, now) : counts.then((c) => decide(list, c, now));
 }

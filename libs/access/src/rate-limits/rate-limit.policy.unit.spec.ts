@@ -23,7 +23,12 @@ describe('rate limit policy (D7)', () => {
     assert.equal(refused.retryAfter, 45);
     const error = rateLimitExceeded(refused);
     assert.equal(error.status, 429);
-    assert.deepEqual(error.body(), { error: 'rate_limit_exceeded', message: 'Rate limit exceeded. Retry in 45 seconds.', code: 'RATE_LIMIT_EXCEEDED', retry_after: 45 });
+    assert.deepEqual(error.body(), {
+      error: 'rate_limit_exceeded',
+      message: 'Rate limit exceeded. Retry in 45 seconds.',
+      code: 'RATE_LIMIT_EXCEEDED',
+      retry_after: 45,
+    });
     assert.equal(error.headers['Retry-After'], '45');
 
     clock.set('2026-03-01T10:01:00Z');
@@ -60,7 +65,10 @@ describe('rate limit policy (D7)', () => {
   it('decides the same through a store that answers with a promise (MongoDB), and puts the headers on when it comes', async () => {
     const clock = new FakeClock('2026-03-01T10:00:15Z');
     const memory = new InMemoryRateLimitStore();
-    const remote: RateLimitStore = { hit: async (key, seconds, now) => memory.hit(key, seconds, now), close: () => memory.close() };
+    const remote: RateLimitStore = {
+      hit: async (key, seconds, now) => memory.hit(key, seconds, now),
+      close: () => memory.close(),
+    };
     const headers: Record<string, string> = {};
     const reply = { header: (name: string, value: string) => (headers[name] = value) };
     for (let i = 1; i <= 2; i++) {
@@ -69,7 +77,10 @@ describe('rate limit policy (D7)', () => {
       await pending;
       assert.equal(headers['X-RateLimit-Remaining'], String(2 - i));
     }
-    await assert.rejects(enforceDecision(checkKeyRateLimit(remote, 'key_1', 2, clock.now()), reply)!, (e: { status?: number }) => e.status === 429);
+    await assert.rejects(
+      enforceDecision(checkKeyRateLimit(remote, 'key_1', 2, clock.now()), reply)!,
+      (e: { status?: number }) => e.status === 429,
+    );
     assert.equal(headers['X-RateLimit-Remaining'], '0', 'the headers go on a refusal too');
     // The in-memory store decides at once: no promise.
     assert.equal(enforceDecision(checkKeyRateLimit(memory, 'key_2', 2, clock.now()), reply), undefined);

@@ -24,7 +24,11 @@ export interface RateLimitStoreContractOptions {
  * epoch-aligned window, a fresh count in each new window, exact counts under concurrency.
  * Keys are random per test, so the suite also runs against a shared server.
  */
-export function rateLimitStoreContract(adapterName: string, factory: () => Promise<RateLimitStoreFixture>, options: RateLimitStoreContractOptions = {}): void {
+export function rateLimitStoreContract(
+  adapterName: string,
+  factory: () => Promise<RateLimitStoreFixture>,
+  options: RateLimitStoreContractOptions = {},
+): void {
   const test = (name: string, fn: (store: RateLimitStore, key: (suffix?: string) => string) => Promise<void>) =>
     void it(name, async () => {
       const fixture = await factory();
@@ -83,7 +87,11 @@ export function rateLimitStoreContract(adapterName: string, factory: () => Promi
 
     test('concurrent first hits of many windows at once (the upsert race) count exactly', async (store, key) => {
       const now = new Date('2026-03-01T10:00:15Z');
-      const counts = await Promise.all(Array.from({ length: 20 }, (_, i) => Promise.all([one(store, key(`k${i}`), 60, now), one(store, key(`k${i}`), 60, now)])));
+      const counts = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          Promise.all([one(store, key(`k${i}`), 60, now), one(store, key(`k${i}`), 60, now)]),
+        ),
+      );
       for (const pair of counts) assert.deepEqual([...pair].sort(), [1, 2]);
     });
   });

@@ -168,7 +168,17 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
         const existing = s.customers[command.provider];
         if (existing === command.customerId) return [];
         if (existing) throw Errors.conflict('The account has a payment customer already.', 'CUSTOMER_EXISTS');
-        return [{ type: 'PaymentCustomerLinked', data: { account_id: s.accountId, provider: command.provider, customer_id: command.customerId, linked_at: at } }];
+        return [
+          {
+            type: 'PaymentCustomerLinked',
+            data: {
+              account_id: s.accountId,
+              provider: command.provider,
+              customer_id: command.customerId,
+              linked_at: at,
+            },
+          },
+        ];
       }
       case 'AttachPaymentMethod': {
         const s = open(state);
@@ -215,7 +225,12 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
         return [
           {
             type: 'AgentKeyIssued',
-            data: { account_id: s.accountId, key_id: command.keyId, active_key_ids: [...active, command.keyId], issued_at: at },
+            data: {
+              account_id: s.accountId,
+              key_id: command.keyId,
+              active_key_ids: [...active, command.keyId],
+              issued_at: at,
+            },
           },
         ];
       }
@@ -226,7 +241,12 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
         if (!active.includes(command.keyId)) return [];
         const remaining = active.filter((id) => id !== command.keyId);
         if (remaining.length === 0) throw lastActiveKey();
-        return [{ type: 'AgentKeyRevoked', data: { account_id: s.accountId, key_id: command.keyId, active_key_ids: remaining, revoked_at: at } }];
+        return [
+          {
+            type: 'AgentKeyRevoked',
+            data: { account_id: s.accountId, key_id: command.keyId, active_key_ids: remaining, revoked_at: at },
+          },
+        ];
       }
       default:
         return assertNever(command);
@@ -235,4 +255,7 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
 };
 
 export const lastActiveKey = () =>
-  Errors.conflict('This is the account’s only active key; create another (POST /api/v1/agents/keys) before revoking it.', 'LAST_ACTIVE_KEY');
+  Errors.conflict(
+    'This is the account’s only active key; create another (POST /api/v1/agents/keys) before revoking it.',
+    'LAST_ACTIVE_KEY',
+  );

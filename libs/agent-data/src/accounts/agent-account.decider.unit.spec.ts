@@ -37,39 +37,95 @@ const opened: AgentAccountEvent = {
     opened_at: at,
   },
 };
-const linked: AgentAccountEvent = { type: 'PaymentCustomerLinked', data: { account_id: 'acct_1', provider: 'sandbox', customer_id: 'cus_1', linked_at: at } };
-const attach: AgentAccountCommand = { type: 'AttachPaymentMethod', provider: 'sandbox', paymentMethodId: 'pm_1', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034, now };
+const linked: AgentAccountEvent = {
+  type: 'PaymentCustomerLinked',
+  data: { account_id: 'acct_1', provider: 'sandbox', customer_id: 'cus_1', linked_at: at },
+};
+const attach: AgentAccountCommand = {
+  type: 'AttachPaymentMethod',
+  provider: 'sandbox',
+  paymentMethodId: 'pm_1',
+  brand: 'visa',
+  last4: '4242',
+  expMonth: 12,
+  expYear: 2034,
+  now,
+};
 
 describe('agent account decider', () => {
   it('opens an account once', () => {
     spec.given([]).when(open).then([opened]);
-    spec.given([opened]).when(open).thenThrows((e) => e.code === 'ACCOUNT_EXISTS' && e.status === 409);
+    spec
+      .given([opened])
+      .when(open)
+      .thenThrows((e) => e.code === 'ACCOUNT_EXISTS' && e.status === 409);
   });
 
   it('links one payment customer per provider (idempotent; a different one is a conflict)', () => {
-    spec.given([opened]).when({ type: 'LinkPaymentCustomer', provider: 'sandbox', customerId: 'cus_1', now }).then([linked]);
-    spec.given([opened, linked]).when({ type: 'LinkPaymentCustomer', provider: 'sandbox', customerId: 'cus_1', now }).then([]);
-    spec.given([opened, linked]).when({ type: 'LinkPaymentCustomer', provider: 'sandbox', customerId: 'cus_2', now }).thenThrows((e) => e.code === 'CUSTOMER_EXISTS');
+    spec
+      .given([opened])
+      .when({ type: 'LinkPaymentCustomer', provider: 'sandbox', customerId: 'cus_1', now })
+      .then([linked]);
+    spec
+      .given([opened, linked])
+      .when({ type: 'LinkPaymentCustomer', provider: 'sandbox', customerId: 'cus_1', now })
+      .then([]);
+    spec
+      .given([opened, linked])
+      .when({ type: 'LinkPaymentCustomer', provider: 'sandbox', customerId: 'cus_2', now })
+      .thenThrows((e) => e.code === 'CUSTOMER_EXISTS');
   });
 
   it('attaches a payment method once; nothing happens to an absent account', () => {
     const attached: AgentAccountEvent = {
       type: 'PaymentMethodAttached',
-      data: { account_id: 'acct_1', provider: 'sandbox', payment_method_id: 'pm_1', brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034, attached_at: at },
+      data: {
+        account_id: 'acct_1',
+        provider: 'sandbox',
+        payment_method_id: 'pm_1',
+        brand: 'visa',
+        last4: '4242',
+        exp_month: 12,
+        exp_year: 2034,
+        attached_at: at,
+      },
     };
     spec.given([opened]).when(attach).then([attached]);
     spec.given([opened, attached]).when(attach).then([]);
-    spec.given([]).when(attach).thenThrows((e) => e.code === 'ACCOUNT_NOT_FOUND' && e.status === 404);
+    spec
+      .given([])
+      .when(attach)
+      .thenThrows((e) => e.code === 'ACCOUNT_NOT_FOUND' && e.status === 404);
   });
 
   it('records checkout sessions opened for the account', () =>
     spec
       .given([opened])
-      .when({ type: 'RecordCheckoutSession', provider: 'stripe', sessionId: 'cs_1', packId: 'pack_99', amountCents: 9900, creditsCents: 11000, keyId: 'key_1', purpose: 'starter', now })
+      .when({
+        type: 'RecordCheckoutSession',
+        provider: 'stripe',
+        sessionId: 'cs_1',
+        packId: 'pack_99',
+        amountCents: 9900,
+        creditsCents: 11000,
+        keyId: 'key_1',
+        purpose: 'starter',
+        now,
+      })
       .then([
         {
           type: 'CheckoutSessionOpened',
-          data: { account_id: 'acct_1', provider: 'stripe', session_id: 'cs_1', pack_id: 'pack_99', amount_cents: 9900, credits_cents: 11000, key_id: 'key_1', purpose: 'starter', opened_at: at },
+          data: {
+            account_id: 'acct_1',
+            provider: 'stripe',
+            session_id: 'cs_1',
+            pack_id: 'pack_99',
+            amount_cents: 9900,
+            credits_cents: 11000,
+            key_id: 'key_1',
+            purpose: 'starter',
+            opened_at: at,
+          },
         },
       ]));
 
@@ -82,36 +138,76 @@ describe('agent account decider', () => {
       type: 'AgentKeyRevoked',
       data: { account_id: 'acct_1', key_id: keyId, active_key_ids: active, revoked_at: at },
     });
-    const revoke = (keyId: string, known: string[] = []): AgentAccountCommand => ({ type: 'RevokeAgentKey', keyId, knownActiveKeyIds: known, now });
-    const issue = (keyId: string, known: string[] = []): AgentAccountCommand => ({ type: 'RecordAgentKeyIssued', keyId, knownActiveKeyIds: known, now });
+    const revoke = (keyId: string, known: string[] = []): AgentAccountCommand => ({
+      type: 'RevokeAgentKey',
+      keyId,
+      knownActiveKeyIds: known,
+      now,
+    });
+    const issue = (keyId: string, known: string[] = []): AgentAccountCommand => ({
+      type: 'RecordAgentKeyIssued',
+      keyId,
+      knownActiveKeyIds: known,
+      now,
+    });
 
     it('records issued keys as the active set; the same key twice changes nothing', () => {
-      spec.given([opened]).when(issue('key_a')).then([issued('key_a', ['key_a'])]);
-      spec.given([opened, issued('key_a', ['key_a'])]).when(issue('key_b')).then([issued('key_b', ['key_a', 'key_b'])]);
-      spec.given([opened, issued('key_a', ['key_a'])]).when(issue('key_a')).then([]);
+      spec
+        .given([opened])
+        .when(issue('key_a'))
+        .then([issued('key_a', ['key_a'])]);
+      spec
+        .given([opened, issued('key_a', ['key_a'])])
+        .when(issue('key_b'))
+        .then([issued('key_b', ['key_a', 'key_b'])]);
+      spec
+        .given([opened, issued('key_a', ['key_a'])])
+        .when(issue('key_a'))
+        .then([]);
     });
 
     it('revokes a key while another stays active, and refuses the last one (409 LAST_ACTIVE_KEY)', () => {
       const two = [opened, issued('key_a', ['key_a']), issued('key_b', ['key_a', 'key_b'])];
-      spec.given(two).when(revoke('key_a')).then([revoked('key_a', ['key_b'])]);
-      spec.given([...two, revoked('key_a', ['key_b'])]).when(revoke('key_b')).thenThrows((e) => e.code === 'LAST_ACTIVE_KEY' && e.status === 409);
+      spec
+        .given(two)
+        .when(revoke('key_a'))
+        .then([revoked('key_a', ['key_b'])]);
+      spec
+        .given([...two, revoked('key_a', ['key_b'])])
+        .when(revoke('key_b'))
+        .thenThrows((e) => e.code === 'LAST_ACTIVE_KEY' && e.status === 409);
     });
 
     it('two keys revoking each other: whichever is decided second sees the first and is refused', () => {
       const two = [opened, issued('key_a', ['key_a']), issued('key_b', ['key_a', 'key_b'])];
       // key_a revokes key_b first; key_b's revocation of key_a is then decided on that history.
-      spec.given([...two, revoked('key_b', ['key_a'])]).when(revoke('key_a')).thenThrows((e) => e.code === 'LAST_ACTIVE_KEY');
+      spec
+        .given([...two, revoked('key_b', ['key_a'])])
+        .when(revoke('key_a'))
+        .thenThrows((e) => e.code === 'LAST_ACTIVE_KEY');
     });
 
     it('an account opened before key events takes the known set once; from then on its own history decides', () => {
-      spec.given([opened]).when(revoke('key_a', ['key_a', 'key_b'])).then([revoked('key_a', ['key_b'])]);
-      spec.given([opened]).when(revoke('key_a', ['key_a'])).thenThrows((e) => e.code === 'LAST_ACTIVE_KEY');
+      spec
+        .given([opened])
+        .when(revoke('key_a', ['key_a', 'key_b']))
+        .then([revoked('key_a', ['key_b'])]);
+      spec
+        .given([opened])
+        .when(revoke('key_a', ['key_a']))
+        .thenThrows((e) => e.code === 'LAST_ACTIVE_KEY');
       // The stream's set wins over a stale known set.
-      spec.given([opened, revoked('key_a', ['key_b'])]).when(revoke('key_b', ['key_a', 'key_b'])).thenThrows((e) => e.code === 'LAST_ACTIVE_KEY');
+      spec
+        .given([opened, revoked('key_a', ['key_b'])])
+        .when(revoke('key_b', ['key_a', 'key_b']))
+        .thenThrows((e) => e.code === 'LAST_ACTIVE_KEY');
     });
 
     it('a key the account does not hold active is not decided here (its own stream answers)', () => {
-      spec.given([opened, issued('key_a', ['key_a'])]).when(revoke('key_other')).then([]);
+      spec
+        .given([opened, issued('key_a', ['key_a'])])
+        .when(revoke('key_other'))
+        .then([]);
     });
   });
 });

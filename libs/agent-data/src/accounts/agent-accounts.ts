@@ -14,7 +14,10 @@ export class AgentAccounts {
     return (await loadState(this.events, agentAccountStream(accountId), agentAccountDecider)).state;
   }
 
-  async decide(accountId: string, command: AgentAccountCommand): Promise<DecideAndAppendResult<AgentAccountEvent, AgentAccountState>> {
+  async decide(
+    accountId: string,
+    command: AgentAccountCommand,
+  ): Promise<DecideAndAppendResult<AgentAccountEvent, AgentAccountState>> {
     return decideAndAppend(this.events, agentAccountStream(accountId), agentAccountDecider, command);
   }
 }

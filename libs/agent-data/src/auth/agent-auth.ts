@@ -1,6 +1,22 @@
-import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Inject, Injectable, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  type CanActivate,
+  createParamDecorator,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  UseGuards,
+} from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock, type MaybePromise, whenReady } from '#kernel';
-import { type ApiKeyPrincipal, ApiKeyAuthenticator, checkKeyRateLimit, enforceDecision, RATE_LIMIT_STORE, type RateLimitStore, unauthorized } from '#access';
+import {
+  type ApiKeyPrincipal,
+  ApiKeyAuthenticator,
+  checkKeyRateLimit,
+  enforceDecision,
+  RATE_LIMIT_STORE,
+  type RateLimitStore,
+  unauthorized,
+} from '#access';
 
 /** Who an agent-surface request acts for: an agent key of the account. */
 export type AgentPrincipal = ApiKeyPrincipal;
@@ -23,7 +39,11 @@ export function agentKeyFrom(headers: AgentRequest['headers']): string | undefin
   const authorization = first(headers.authorization);
   if (authorization === undefined) return undefined;
   const m = /^bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!m) throw unauthorized('MISSING_AUTH', 'The Authorization header must be "Bearer <API key>"; or send the key in x-api-key.');
+  if (!m)
+    throw unauthorized(
+      'MISSING_AUTH',
+      'The Authorization header must be "Bearer <API key>"; or send the key in x-api-key.',
+    );
   return m[1];
 }
 
@@ -44,7 +64,11 @@ export class AgentAuthenticator {
   require(request: AgentRequest): MaybePromise<AgentPrincipal> {
     if (request.principal) return request.principal;
     const raw = agentKeyFrom(request.headers);
-    if (raw === undefined) throw unauthorized('MISSING_AUTH', 'An API key is required: send it in the x-api-key header (or Authorization: Bearer).');
+    if (raw === undefined)
+      throw unauthorized(
+        'MISSING_AUTH',
+        'An API key is required: send it in the x-api-key header (or Authorization: Bearer).',
+      );
     return whenReady(this.keys.authenticate(raw, 'agent'), (principal) => (request.principal = principal));
   }
 
@@ -75,7 +99,10 @@ export class AgentRateLimiter {
 
   /** Undefined when it decided synchronously (counters in memory), else a promise. */
   enforce(principal: AgentPrincipal, reply: Reply): MaybePromise<void> {
-    return enforceDecision(checkKeyRateLimit(this.store, principal.keyId, this.config.agentRateLimitPerMinute, this.clock.now()), reply);
+    return enforceDecision(
+      checkKeyRateLimit(this.store, principal.keyId, this.config.agentRateLimitPerMinute, this.clock.now()),
+      reply,
+    );
   }
 }
 
@@ -91,10 +118,16 @@ export class AgentKeyGuard implements CanActivate {
   canActivate(context: ExecutionContext): MaybePromise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<AgentRequest & { rateLimited?: boolean }>();
-    return whenReady(this.auth.require(request), (principal) => this.count(request, http.getResponse<Reply>(), principal));
+    return whenReady(this.auth.require(request), (principal) =>
+      this.count(request, http.getResponse<Reply>(), principal),
+    );
   }
 
-  private count(request: AgentRequest & { rateLimited?: boolean }, reply: Reply, principal: AgentPrincipal): MaybePromise<boolean> {
+  private count(
+    request: AgentRequest & { rateLimited?: boolean },
+    reply: Reply,
+    principal: AgentPrincipal,
+  ): MaybePromise<boolean> {
     // Applied on a controller and a route, or by two decorators: counted once.
     if (request.rateLimited) return true;
     request.rateLimited = true;

@@ -32,7 +32,7 @@ function setup() {
   return { key, doc, keys, agents: new AgentAuthenticator(keys), lookups: () => lookups };
 }
 
-describe('agent keys: one key cache (the access lib\'s)', () => {
+describe("agent keys: one key cache (the access lib's)", () => {
   it('answers a known key synchronously from the one cache', async () => {
     const { key, agents, lookups } = setup();
     const first = await agents.require({ headers: { 'x-api-key': key } });
@@ -47,6 +47,9 @@ describe('agent keys: one key cache (the access lib\'s)', () => {
     await agents.require({ headers: { 'x-api-key': key } });
     // What ApiKeyRevocationWatch does when another process revokes the key.
     keys.revoked(doc.id);
-    await assert.rejects(async () => agents.require({ headers: { 'x-api-key': key } }), (e: { code?: string }) => e.code === 'REVOKED_KEY');
+    await assert.rejects(
+      async () => agents.require({ headers: { 'x-api-key': key } }),
+      (e: { code?: string }) => e.code === 'REVOKED_KEY',
+    );
   });
 });

@@ -43,7 +43,12 @@ export class AutopayRunner implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     this.credits.onCommitted((accountId, events) => {
       for (const e of events) {
-        if (e.type === 'AutopayTriggered') this.start(accountId, { attemptId: e.data.attempt_id, packId: e.data.pack_id, paymentMethodId: e.data.payment_method_id });
+        if (e.type === 'AutopayTriggered')
+          this.start(accountId, {
+            attemptId: e.data.attempt_id,
+            packId: e.data.pack_id,
+            paymentMethodId: e.data.payment_method_id,
+          });
       }
     });
     this.credits.onLoaded((accountId, state) => {
@@ -74,7 +79,8 @@ export class AutopayRunner implements OnModuleInit, OnApplicationShutdown {
       const pack = findPack(attempt.packId);
       const account = await this.accounts.load(accountId);
       const customerId = account.status === 'open' ? account.customers[this.provider.name] : undefined;
-      if (!pack || !customerId) return this.fail(accountId, attempt, !pack ? 'unknown_pack' : 'no_saved_payment_method');
+      if (!pack || !customerId)
+        return this.fail(accountId, attempt, !pack ? 'unknown_pack' : 'no_saved_payment_method');
       const outcome = await this.provider.chargeOffSession({
         accountId,
         customerId,
@@ -101,7 +107,9 @@ export class AutopayRunner implements OnModuleInit, OnApplicationShutdown {
       // pending: the provider's payment_intent.succeeded webhook settles it.
     } catch (error) {
       const delay = RETRY_DELAYS_MS[tries];
-      this.logger.warn(`autopay ${attempt.attemptId} of ${accountId} failed (try ${tries + 1}): ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `autopay ${attempt.attemptId} of ${accountId} failed (try ${tries + 1}): ${error instanceof Error ? error.message : String(error)}`,
+      );
       if (delay === undefined) {
         await this.fail(accountId, attempt, 'provider_error').catch(() => undefined);
         return;
@@ -116,7 +124,13 @@ export class AutopayRunner implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async fail(accountId: string, attempt: Attempt, reason: string): Promise<void> {
-    await this.credits.execute(accountId, { type: 'FailAutopay', accountId, attemptId: attempt.attemptId, reason, now: this.clock.now() });
+    await this.credits.execute(accountId, {
+      type: 'FailAutopay',
+      accountId,
+      attemptId: attempt.attemptId,
+      reason,
+      now: this.clock.now(),
+    });
     this.logger.warn(`autopay ${attempt.attemptId} of ${accountId} failed: ${reason}; autopay is off until re-enabled`);
   }
 }

@@ -26,18 +26,29 @@ const checkoutLinkQuery = z.object({
     .string()
     .regex(/^key_[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a key id (key_…)')
     .optional()
-    .describe('The agent key the credits go to (its account). Without it, paying opens a new account whose key the success page shows once.'),
+    .describe(
+      'The agent key the credits go to (its account). Without it, paying opens a new account whose key the success page shows once.',
+    ),
 });
 
 const attachBody = z.object({
   payment_method_id: z.string().trim().min(3).max(255),
-  setup_intent_id: z.string().trim().min(3).max(255).optional().describe('The confirmed setup intent (checked when given).'),
+  setup_intent_id: z
+    .string()
+    .trim()
+    .min(3)
+    .max(255)
+    .optional()
+    .describe('The confirmed setup intent (checked when given).'),
 });
 
 const topupChargeBody = z.object({
   payment_method_id: z.string().trim().min(3).max(255),
   pack_id: z.enum(PACK_IDS),
-  save_for_autopay: z.boolean().default(false).describe('true: keep this method and pack for automatic recharge (D19).'),
+  save_for_autopay: z
+    .boolean()
+    .default(false)
+    .describe('true: keep this method and pack for automatic recharge (D19).'),
 });
 
 const topupCheckoutBody = z.object({
@@ -75,11 +86,16 @@ export class BillingController {
       404: { description: 'KEY_NOT_FOUND: no active agent key with that id.' },
     },
   })
-  async checkoutLink(@Query() query: z.output<typeof checkoutLinkQuery>, @Req() request: HttpRequest, @Res() reply: Reply): Promise<void> {
+  async checkoutLink(
+    @Query() query: z.output<typeof checkoutLinkQuery>,
+    @Req() request: HttpRequest,
+    @Res() reply: Reply,
+  ): Promise<void> {
     let key: ApiKeyDoc | null = null;
     if (query.key_id) {
       key = await this.projections.collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION).get(query.key_id);
-      if (!key || key.surface !== 'agent' || key.revoked_at !== null) throw Errors.notFound('No active agent key with that id.', 'KEY_NOT_FOUND');
+      if (!key || key.surface !== 'agent' || key.revoked_at !== null)
+        throw Errors.notFound('No active agent key with that id.', 'KEY_NOT_FOUND');
     }
     const pack = findPack(query.pack_id ?? packForObjective(query.objective))!;
     const baseUrl = publicBaseUrl(request, this.config);
@@ -108,7 +124,11 @@ export class BillingController {
       reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
       return;
     }
-    reply.code(303).header('location', session.url).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+    reply
+      .code(303)
+      .header('location', session.url)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(JSON.stringify(body));
   }
 
   @Post('billing/setup-intent')
@@ -116,10 +136,13 @@ export class BillingController {
   @AgentAuth()
   @Operation({
     summary: 'Start saving a payment method for off-session charges',
-    description: 'Returns the client_secret to confirm with the payment processor’s client SDK (sandbox: its confirm endpoint), then attach the method.',
+    description:
+      'Returns the client_secret to confirm with the payment processor’s client SDK (sandbox: its confirm endpoint), then attach the method.',
     tags: ['agent billing'],
     operationId: 'billingSetupIntent',
-    responses: { 201: { description: '{setup_intent_id, client_secret, status, provider, customer_id, next_actions}.' } },
+    responses: {
+      201: { description: '{setup_intent_id, client_secret, status, provider, customer_id, next_actions}.' },
+    },
     security: AUTH,
   })
   setupIntent(@CurrentAgent() agent: AgentPrincipal, @Req() request: HttpRequest) {
@@ -134,7 +157,10 @@ export class BillingController {
     tags: ['agent billing'],
     operationId: 'billingAttachPaymentMethod',
     body: attachBody,
-    responses: { 200: { description: 'The saved method (brand, last4).' }, 400: { description: 'PAYMENT_METHOD_INVALID or SETUP_INTENT_NOT_CONFIRMED.' } },
+    responses: {
+      200: { description: 'The saved method (brand, last4).' },
+      400: { description: 'PAYMENT_METHOD_INVALID or SETUP_INTENT_NOT_CONFIRMED.' },
+    },
     security: AUTH,
   })
   attach(@Body() body: z.output<typeof attachBody>, @CurrentAgent() agent: AgentPrincipal) {
@@ -184,13 +210,23 @@ export class BillingController {
     responses: { 201: { description: '{url, session_id, pack_id, amount_usd, credits_usd}.' } },
     security: AUTH,
   })
-  topupCheckout(@Body() body: z.output<typeof topupCheckoutBody>, @CurrentAgent() agent: AgentPrincipal, @Req() request: HttpRequest) {
+  topupCheckout(
+    @Body() body: z.output<typeof topupCheckoutBody>,
+    @CurrentAgent() agent: AgentPrincipal,
+    @Req() request: HttpRequest,
+  ) {
     return this.billing.topupCheckout(agent, body, publicBaseUrl(request, this.config));
   }
 
   @Get('billing/autopay')
   @AgentAuth()
-  @Operation({ summary: 'Autopay state (D19)', tags: ['agent billing'], operationId: 'billingAutopay', responses: { 200: { description: 'Autopay state and balance.' } }, security: AUTH })
+  @Operation({
+    summary: 'Autopay state (D19)',
+    tags: ['agent billing'],
+    operationId: 'billingAutopay',
+    responses: { 200: { description: 'Autopay state and balance.' } },
+    security: AUTH,
+  })
   autopay(@CurrentAgent() agent: AgentPrincipal) {
     return this.billing.autopay(agent);
   }

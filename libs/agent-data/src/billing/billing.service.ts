@@ -38,9 +38,17 @@ export class BillingService {
   async customer(account: OpenAgentAccount): Promise<string> {
     const existing = account.customers[this.provider.name];
     if (existing) return existing;
-    const { customerId } = await this.provider.createCustomer({ accountId: account.accountId, email: account.contactEmail });
+    const { customerId } = await this.provider.createCustomer({
+      accountId: account.accountId,
+      email: account.contactEmail,
+    });
     try {
-      await this.accounts.decide(account.accountId, { type: 'LinkPaymentCustomer', provider: this.provider.name, customerId, now: this.clock.now() });
+      await this.accounts.decide(account.accountId, {
+        type: 'LinkPaymentCustomer',
+        provider: this.provider.name,
+        customerId,
+        now: this.clock.now(),
+      });
       return customerId;
     } catch (error) {
       // Two first calls raced: the other's customer won; use it.
@@ -71,8 +79,18 @@ export class BillingService {
               url: `${baseUrl}${PATHS.sandboxSetupIntents}/${intent.id}/confirm`,
               description: 'Sandbox stand-in for the client SDK: body {client_secret, payment_method: "pm_card_visa"}.',
             }
-          : { action: 'confirm_setup_intent', method: 'CLIENT_SDK', url: 'stripe.confirmCardSetup(client_secret)', description: 'Confirm with Stripe.js or a mobile SDK.' },
-        { action: 'attach_payment_method', method: 'POST', url: `${baseUrl}${PATHS.attach}`, description: 'Body {payment_method_id, setup_intent_id}.' },
+          : {
+              action: 'confirm_setup_intent',
+              method: 'CLIENT_SDK',
+              url: 'stripe.confirmCardSetup(client_secret)',
+              description: 'Confirm with Stripe.js or a mobile SDK.',
+            },
+        {
+          action: 'attach_payment_method',
+          method: 'POST',
+          url: `${baseUrl}${PATHS.attach}`,
+          description: 'Body {payment_method_id, setup_intent_id}.',
+        },
       ],
     };
   }
@@ -96,20 +114,37 @@ export class BillingService {
       now: this.clock.now(),
     });
     return {
-      payment_method: { id: method.id, brand: method.brand, last4: method.last4, exp_month: method.expMonth, exp_year: method.expYear },
+      payment_method: {
+        id: method.id,
+        brand: method.brand,
+        last4: method.last4,
+        exp_month: method.expMonth,
+        exp_year: method.expYear,
+      },
       attached: true,
       next: 'POST /api/v1/billing/topups/charge {payment_method_id, pack_id, save_for_autopay}',
     };
   }
 
-  async chargeTopup(agent: AgentPrincipal, input: { payment_method_id: string; pack_id: string; save_for_autopay: boolean }, idempotencyKey: string, baseUrl: string) {
+  async chargeTopup(
+    agent: AgentPrincipal,
+    input: { payment_method_id: string; pack_id: string; save_for_autopay: boolean },
+    idempotencyKey: string,
+    baseUrl: string,
+  ) {
     const pack = findPack(input.pack_id)!;
     const account = await this.account(agent.accountId);
-    const method = account.paymentMethods.find((m) => m.id === input.payment_method_id && m.provider === this.provider.name);
+    const method = account.paymentMethods.find(
+      (m) => m.id === input.payment_method_id && m.provider === this.provider.name,
+    );
     if (!method) {
-      throw Errors.badRequest('PAYMENT_METHOD_NOT_ATTACHED', 'Attach the payment method first (POST /api/v1/billing/payment-methods/attach).', {
-        next_actions: [{ action: 'attach_payment_method', method: 'POST', url: `${baseUrl}${PATHS.attach}` }],
-      });
+      throw Errors.badRequest(
+        'PAYMENT_METHOD_NOT_ATTACHED',
+        'Attach the payment method first (POST /api/v1/billing/payment-methods/attach).',
+        {
+          next_actions: [{ action: 'attach_payment_method', method: 'POST', url: `${baseUrl}${PATHS.attach}` }],
+        },
+      );
     }
     const customerId = await this.customer(account);
     const outcome = await this.provider.chargeOffSession({
@@ -127,7 +162,12 @@ export class BillingService {
         'payment_failed',
         'PAYMENT_DECLINED',
         `The payment was not completed: ${outcome.message}`,
-        { decline_code: outcome.code, payment_intent_id: outcome.paymentIntentId, pack_id: pack.pack_id, next_actions: actions },
+        {
+          decline_code: outcome.code,
+          payment_intent_id: outcome.paymentIntentId,
+          pack_id: pack.pack_id,
+          next_actions: actions,
+        },
         { 'X-Next-Action': actions[0]!.url, Link: `<${actions[0]!.url}>; rel="payment"` },
       );
     }
@@ -171,7 +211,11 @@ export class BillingService {
     };
   }
 
-  async topupCheckout(agent: AgentPrincipal, input: { pack_id: string; objective?: string; source?: string }, baseUrl: string) {
+  async topupCheckout(
+    agent: AgentPrincipal,
+    input: { pack_id: string; objective?: string; source?: string },
+    baseUrl: string,
+  ) {
     const pack = findPack(input.pack_id)!;
     const account = await this.account(agent.accountId);
     const session = await this.checkouts.open({
@@ -201,7 +245,11 @@ export class BillingService {
   }
 
   async disableAutopay(agent: AgentPrincipal) {
-    await this.credits.execute(agent.accountId, { type: 'DisableAutopay', accountId: agent.accountId, now: this.clock.now() });
+    await this.credits.execute(agent.accountId, {
+      type: 'DisableAutopay',
+      accountId: agent.accountId,
+      now: this.clock.now(),
+    });
     return this.autopay(agent);
   }
 }

@@ -6,7 +6,14 @@ import { z } from 'zod';
 import { endpointStatus, MCP_TOOLS, REGISTRY_TARGETS, toolStatus } from './agent-surface.js';
 import { endpointUrl, packCheckoutUrl, type CatalogContext } from './catalog-context.js';
 import { envelopeSchema, objective, packId, strings, url } from './catalog.schemas.js';
-import { attribution, attributionParameters, descriptorMaps, descriptors, flow, paymentFlows } from './information.parts.js';
+import {
+  attribution,
+  attributionParameters,
+  descriptorMaps,
+  descriptors,
+  flow,
+  paymentFlows,
+} from './information.parts.js';
 import { OBJECTIVE_PACK, OBJECTIVES, PACK_OBJECTIVE, RECOMMENDED_OBJECTIVE } from './objectives.js';
 import { CREDIT_PACKS, PACK_IDS } from './packs.js';
 
@@ -17,7 +24,12 @@ export function buildAcquisition(ctx: CatalogContext) {
     summary: 'An agent gets access without a human: one call returns a key and a hosted checkout.',
     flows: [
       ...paymentFlows(ctx),
-      { key: 'signup', name: 'Sign up (starter checkout)', status: endpointStatus('signup'), steps: [`POST ${endpointUrl(ctx, 'signup')} (optional source_ref): a key with a pack_29 checkout.`] },
+      {
+        key: 'signup',
+        name: 'Sign up (starter checkout)',
+        status: endpointStatus('signup'),
+        steps: [`POST ${endpointUrl(ctx, 'signup')} (optional source_ref): a key with a pack_29 checkout.`],
+      },
       {
         key: 'mcp_signup',
         name: 'Sign up from an MCP client',
@@ -33,7 +45,8 @@ export function buildAcquisition(ctx: CatalogContext) {
     objectives: OBJECTIVES.map((o) => ({ objective: o, pack_id: OBJECTIVE_PACK[o] })),
     recommended_objective: RECOMMENDED_OBJECTIVE,
     attribution: attributionParameters(),
-    idempotency: 'POST /agents/pay and POST /agents/signup honour an Idempotency-Key header for 24 hours: a retry returns the first answer.',
+    idempotency:
+      'POST /agents/pay and POST /agents/signup honour an Idempotency-Key header for 24 hours: a retry returns the first answer.',
   };
 }
 
@@ -54,7 +67,8 @@ export const acquisitionSchema = envelopeSchema(
 
 export function buildTraffic(ctx: CatalogContext) {
   return {
-    summary: 'How to send agents here and keep the attribution: links carry source and objective; registries get ready-made packs.',
+    summary:
+      'How to send agents here and keep the attribution: links carry source and objective; registries get ready-made packs.',
     attribution: attributionParameters(),
     referral_links: CREDIT_PACKS.map((p) => ({
       pack_id: p.pack_id,

@@ -4,7 +4,14 @@
  * status (agent-surface.ts): planned ones are listed as such, never as callable.
  */
 import { z } from 'zod';
-import { AGENT_ENDPOINTS, endpointStatus, findEndpoint, MCP_TOOLS, toolStatus, type EndpointAuth } from './agent-surface.js';
+import {
+  AGENT_ENDPOINTS,
+  endpointStatus,
+  findEndpoint,
+  MCP_TOOLS,
+  toolStatus,
+  type EndpointAuth,
+} from './agent-surface.js';
 import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { fastestRevenueBody } from './catalog.document.js';
 import { envelopeSchema, meter, packId, payBody, routeStatus, strings, url, usd } from './catalog.schemas.js';
@@ -72,7 +79,11 @@ export function buildCapabilities(ctx: CatalogContext) {
     },
     meters: meterEntries(ctx),
     services: SERVICE_CATALOG.map((s) => ({ key: s.key, name: s.name, access: s.access, outcome: s.outcome })),
-    pack_capabilities: tags.map((tag) => ({ capability: tag, meaning: CAPABILITY_MEANING[tag], packs: CREDIT_PACKS.filter((p) => p.capabilities.includes(tag)).map((p) => p.pack_id) })),
+    pack_capabilities: tags.map((tag) => ({
+      capability: tag,
+      meaning: CAPABILITY_MEANING[tag],
+      packs: CREDIT_PACKS.filter((p) => p.capabilities.includes(tag)).map((p) => p.pack_id),
+    })),
     payment_flows: paymentFlows(ctx),
     authentication: authentication(ctx),
     auth_levels: Object.entries(AUTH_MEANING).map(([auth, meaning]) => ({ auth, meaning })),
@@ -88,12 +99,26 @@ export const capabilitiesSchema = envelopeSchema(
       endpoint: url,
       status: routeStatus,
       tools: z
-        .array(z.strictObject({ name: z.string(), description: z.string(), equivalent: z.string(), auth: z.string(), meter: meter.nullable(), price_usd: usd.nullable(), status: routeStatus }))
+        .array(
+          z.strictObject({
+            name: z.string(),
+            description: z.string(),
+            equivalent: z.string(),
+            auth: z.string(),
+            meter: meter.nullable(),
+            price_usd: usd.nullable(),
+            status: routeStatus,
+          }),
+        )
         .min(1),
     }),
     meters: z.array(meterEntry).length(METER_NAMES.length),
-    services: z.array(z.strictObject({ key: z.enum(SERVICE_KEYS), name: z.string(), access: z.string(), outcome: z.string() })).length(SERVICE_KEYS.length),
-    pack_capabilities: z.array(z.strictObject({ capability: z.string(), meaning: z.string(), packs: z.array(packId).min(1) })).min(1),
+    services: z
+      .array(z.strictObject({ key: z.enum(SERVICE_KEYS), name: z.string(), access: z.string(), outcome: z.string() }))
+      .length(SERVICE_KEYS.length),
+    pack_capabilities: z
+      .array(z.strictObject({ capability: z.string(), meaning: z.string(), packs: z.array(packId).min(1) }))
+      .min(1),
     payment_flows: z.array(flow).min(1),
     authentication: authEntry,
     auth_levels: z.array(z.strictObject({ auth: z.string(), meaning: z.string() })).min(1),
@@ -110,10 +135,34 @@ export function buildQuickstart(ctx: CatalogContext) {
   return {
     summary: `Four calls from nothing to data: get a key and a checkout, pay ${usdText(starter.amount_cents)}, check the balance, read the discovery list.`,
     first_calls: [
-      { step: 1, method: 'POST', url: endpointUrl(ctx, 'pay'), body: fastestRevenueBody('quickstart'), result: 'key.id, key.api_key (shown once: store it) and starter_checkout.url' },
-      { step: 2, method: 'GET', url: 'starter_checkout.url', body: null, result: `hosted checkout for ${starter.pack_id}: pay ${usdText(starter.amount_cents)}` },
-      { step: 3, method: 'GET', url: endpointUrl(ctx, 'status'), body: null, result: `with x-api-key: balance_usd ${centsToUsd(starter.credits_cents)}` },
-      { step: 4, method: 'GET', url: agentUrl(ctx, '/discovery/top?limit=10'), body: null, result: `ranked opportunities; X-Credits-Charged ${centsToUsd(ctx.prices['read.discovery_top']).toFixed(2)}` },
+      {
+        step: 1,
+        method: 'POST',
+        url: endpointUrl(ctx, 'pay'),
+        body: fastestRevenueBody('quickstart'),
+        result: 'key.id, key.api_key (shown once: store it) and starter_checkout.url',
+      },
+      {
+        step: 2,
+        method: 'GET',
+        url: 'starter_checkout.url',
+        body: null,
+        result: `hosted checkout for ${starter.pack_id}: pay ${usdText(starter.amount_cents)}`,
+      },
+      {
+        step: 3,
+        method: 'GET',
+        url: endpointUrl(ctx, 'status'),
+        body: null,
+        result: `with x-api-key: balance_usd ${centsToUsd(starter.credits_cents)}`,
+      },
+      {
+        step: 4,
+        method: 'GET',
+        url: agentUrl(ctx, '/discovery/top?limit=10'),
+        body: null,
+        result: `ranked opportunities; X-Credits-Charged ${centsToUsd(ctx.prices['read.discovery_top']).toFixed(2)}`,
+      },
     ],
     headers: { 'x-api-key': '<key.api_key>', accept: 'application/json' },
     workflows: workflowEntries(ctx),
@@ -126,7 +175,17 @@ export function buildQuickstart(ctx: CatalogContext) {
 export const quickstartSchema = envelopeSchema(
   z.strictObject({
     summary: z.string(),
-    first_calls: z.array(z.strictObject({ step: z.int(), method: z.string(), url: z.string(), body: payBody.nullable(), result: z.string() })).min(1),
+    first_calls: z
+      .array(
+        z.strictObject({
+          step: z.int(),
+          method: z.string(),
+          url: z.string(),
+          body: payBody.nullable(),
+          result: z.string(),
+        }),
+      )
+      .min(1),
     headers: z.record(z.string(), z.string()),
     workflows: z.array(workflow).length(5),
     check_call: url,
@@ -150,7 +209,11 @@ export function buildManifest(ctx: CatalogContext) {
     billing: {
       currency: 'USD',
       model: 'prepaid credits, charged per successful call by named meters',
-      packs: CREDIT_PACKS.map((p) => ({ pack_id: p.pack_id, amount_usd: centsToUsd(p.amount_cents), credits_usd: centsToUsd(p.credits_cents) })),
+      packs: CREDIT_PACKS.map((p) => ({
+        pack_id: p.pack_id,
+        amount_usd: centsToUsd(p.amount_cents),
+        credits_usd: centsToUsd(p.credits_cents),
+      })),
       meters: meterEntries(ctx).map(({ meter, price_usd }) => ({ meter, price_usd })),
     },
     operations: AGENT_ENDPOINTS.map((e) => operationEntry(ctx, e)),

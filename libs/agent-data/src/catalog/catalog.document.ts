@@ -8,7 +8,14 @@ import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './c
 import { envelopeSchema, meter, packId, payBody, routeStatus, strings, url, usd } from './catalog.schemas.js';
 import { centsToUsd } from '#kernel';
 import { OBJECTIVE_PACK, PACK_OBJECTIVE, type Objective } from './objectives.js';
-import { CREDIT_PACKS, findPack, STARTER_PACK_ID, type PackCapability, type PackId, type PackRecommendation } from './packs.js';
+import {
+  CREDIT_PACKS,
+  findPack,
+  STARTER_PACK_ID,
+  type PackCapability,
+  type PackId,
+  type PackRecommendation,
+} from './packs.js';
 import {
   AUTOPAY_THRESHOLD_PLACEHOLDER,
   meterCostCents,
@@ -120,7 +127,13 @@ export function catalogPackEntries(ctx: CatalogContext, source = CATALOG_SOURCE)
 
 /** Pay bodies for the two named purchase paths. */
 export function fastestRevenueBody(sourceRef: string): PayRequestBody {
-  return { objective: 'starter', pack_id: STARTER_PACK_ID, agent_name: 'my-agent', use_case: 'find and evaluate startup opportunities', source_ref: sourceRef };
+  return {
+    objective: 'starter',
+    pack_id: STARTER_PACK_ID,
+    agent_name: 'my-agent',
+    use_case: 'find and evaluate startup opportunities',
+    source_ref: sourceRef,
+  };
 }
 
 export function operatorPilotBody(sourceRef: string): PayRequestBody {
@@ -148,15 +161,24 @@ export function enterpriseUpgrade(ctx: CatalogContext, source: string, keyId?: s
   return {
     objective: 'enterprise',
     pack_id,
-    checkout_redirect_url: packCheckoutUrl(ctx, { objective: 'enterprise', pack_id, source, ...(keyId ? { key_id: keyId } : {}) }),
+    checkout_redirect_url: packCheckoutUrl(ctx, {
+      objective: 'enterprise',
+      pack_id,
+      source,
+      ...(keyId ? { key_id: keyId } : {}),
+    }),
     page_url: enterprisePageUrl(ctx),
   };
 }
 
 export function serviceCatalogEntries(ctx: CatalogContext, source = CATALOG_SOURCE): ServiceCatalogEntry[] {
   return SERVICE_CATALOG.map((s) => {
-    const plannedEndpoints = s.included_endpoints.filter((p) => pathStatus(p.slice(AGENT_API_PREFIX.length)) === 'planned');
-    const plannedTools = s.included_mcp_methods.filter((name) => toolStatus(MCP_TOOLS.find((t) => t.name === name)!) === 'planned');
+    const plannedEndpoints = s.included_endpoints.filter(
+      (p) => pathStatus(p.slice(AGENT_API_PREFIX.length)) === 'planned',
+    );
+    const plannedTools = s.included_mcp_methods.filter(
+      (name) => toolStatus(MCP_TOOLS.find((t) => t.name === name)!) === 'planned',
+    );
     return {
       key: s.key,
       name: s.name,
@@ -188,7 +210,9 @@ export function revenueTierEntries(ctx: CatalogContext, source = CATALOG_SOURCE)
     best_for: t.best_for,
     primary_service_keys: [...t.primary_service_keys],
     buy_now_url: packCheckoutUrl(ctx, { objective: t.objective, pack_id: t.pack_id, source }),
-    included: t.included.map((item) => item.replaceAll(AUTOPAY_THRESHOLD_PLACEHOLDER, `${centsToUsd(ctx.autopayThresholdCents)} USD`)),
+    included: t.included.map((item) =>
+      item.replaceAll(AUTOPAY_THRESHOLD_PLACEHOLDER, `${centsToUsd(ctx.autopayThresholdCents)} USD`),
+    ),
   }));
 }
 
@@ -216,7 +240,12 @@ export function buildCatalog(ctx: CatalogContext): CatalogData {
 
 // ---------------------------------------------------------------- schemas
 
-const purchasePathSchema = z.strictObject({ endpoint: url, method: z.literal('POST'), pack_id: packId, request_body_template: payBody });
+const purchasePathSchema = z.strictObject({
+  endpoint: url,
+  method: z.literal('POST'),
+  pack_id: packId,
+  request_body_template: payBody,
+});
 
 export const catalogPackEntrySchema = z
   .strictObject({
@@ -227,8 +256,15 @@ export const catalogPackEntrySchema = z
     payment_link: z.null(),
     checkout_redirect_url: url,
     offers: z.array(z.never()),
-    recommendation: z.strictObject({ fastest_revenue: z.boolean(), twenty_four_seven: z.boolean(), operator_pilot: z.boolean(), enterprise: z.boolean() }),
-    capabilities: z.array(z.enum(['entry-access', 'quickstart', 'proof-workloads', 'production-usage', 'autopay', 'continuous-discovery'])),
+    recommendation: z.strictObject({
+      fastest_revenue: z.boolean(),
+      twenty_four_seven: z.boolean(),
+      operator_pilot: z.boolean(),
+      enterprise: z.boolean(),
+    }),
+    capabilities: z.array(
+      z.enum(['entry-access', 'quickstart', 'proof-workloads', 'production-usage', 'autopay', 'continuous-discovery']),
+    ),
   })
   .meta({ id: 'AgentCatalogPack' });
 
@@ -269,7 +305,12 @@ export const revenueTierSchema = z
   })
   .meta({ id: 'AgentRevenueTier' });
 
-export const enterpriseUpgradeSchema = z.strictObject({ objective: z.literal('enterprise'), pack_id: packId, checkout_redirect_url: url, page_url: url });
+export const enterpriseUpgradeSchema = z.strictObject({
+  objective: z.literal('enterprise'),
+  pack_id: packId,
+  checkout_redirect_url: url,
+  page_url: url,
+});
 
 export const catalogSchema = envelopeSchema(
   z.strictObject({

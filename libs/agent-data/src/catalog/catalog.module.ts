@@ -19,7 +19,13 @@ import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.contr
  */
 @Module({
   imports: [CqrsModule.forRoot()],
-  controllers: [GetInformationDocumentController, GetGuidanceController, GetStatusController, GetRegistryPackController, SubmitLeadController],
+  controllers: [
+    GetInformationDocumentController,
+    GetGuidanceController,
+    GetStatusController,
+    GetRegistryPackController,
+    SubmitLeadController,
+  ],
   providers: [
     CatalogContextProvider,
     GetInformationDocumentHandler,

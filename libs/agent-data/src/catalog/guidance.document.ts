@@ -5,11 +5,25 @@
 import { z } from 'zod';
 import { AGENT_ENDPOINTS, endpointStatus } from './agent-surface.js';
 import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
-import { enterpriseUpgrade, enterpriseUpgradeSchema, fastestRevenueBody, operatorPilotBody, type EnterpriseUpgrade, type PayRequestBody } from './catalog.document.js';
+import {
+  enterpriseUpgrade,
+  enterpriseUpgradeSchema,
+  fastestRevenueBody,
+  operatorPilotBody,
+  type EnterpriseUpgrade,
+  type PayRequestBody,
+} from './catalog.document.js';
 import { envelopeSchema, meter, objective, packId, payBody, strings, url, usd } from './catalog.schemas.js';
 import { METER_NAMES, type MeterName } from './meters.js';
 import { centsToUsd } from '#kernel';
-import { OBJECTIVE_PACK, OBJECTIVE_VALUES, RECOMMENDED_OBJECTIVE, toObjective, type Objective, type ObjectiveValue } from './objectives.js';
+import {
+  OBJECTIVE_PACK,
+  OBJECTIVE_VALUES,
+  RECOMMENDED_OBJECTIVE,
+  toObjective,
+  type Objective,
+  type ObjectiveValue,
+} from './objectives.js';
 import { CREDIT_PACKS, findPack, type CreditPack, type PackId } from './packs.js';
 import { meterCostCents, OPERATOR_PILOT_DAYS, QUICKSTART_WORKFLOWS } from './services.js';
 
@@ -17,8 +31,17 @@ import { meterCostCents, OPERATOR_PILOT_DAYS, QUICKSTART_WORKFLOWS } from './ser
 export const SEGMENTS = ['builder', 'operator', 'enterprise'] as const;
 export type Segment = (typeof SEGMENTS)[number];
 
-const SEGMENT_OBJECTIVE: Record<Segment, Objective> = { builder: 'starter', operator: 'operator_pilot', enterprise: 'enterprise' };
-const OBJECTIVE_SEGMENT: Record<Objective, Segment> = { starter: 'builder', growth: 'builder', operator_pilot: 'operator', enterprise: 'enterprise' };
+const SEGMENT_OBJECTIVE: Record<Segment, Objective> = {
+  builder: 'starter',
+  operator: 'operator_pilot',
+  enterprise: 'enterprise',
+};
+const OBJECTIVE_SEGMENT: Record<Objective, Segment> = {
+  starter: 'builder',
+  growth: 'builder',
+  operator_pilot: 'operator',
+  enterprise: 'enterprise',
+};
 
 export interface GuidanceRequest {
   objective?: ObjectiveValue;
@@ -69,7 +92,14 @@ export interface GuidanceData {
   message: string;
   why_buy_now: string[];
   options: GuidanceOption[];
-  primary_buy_now: { endpoint: string; method: 'POST'; note: string; pack_id: PackId; amount_usd: number; offer_code: string | null };
+  primary_buy_now: {
+    endpoint: string;
+    method: 'POST';
+    note: string;
+    pack_id: PackId;
+    amount_usd: number;
+    offer_code: string | null;
+  };
   selected_pack_value: PackValue;
   fastest_revenue_path: PayRequestBody;
   operator_pilot_payload_template: PayRequestBody;
@@ -90,7 +120,9 @@ export function stepUpPack(id: PackId): PackId {
 }
 
 export function packValue(ctx: CatalogContext, pack: CreditPack): PackValue {
-  const calls = Object.fromEntries(METER_NAMES.map((m) => [m, ctx.prices[m] > 0 ? Math.floor(pack.credits_cents / ctx.prices[m]) : 0])) as Record<MeterName, number>;
+  const calls = Object.fromEntries(
+    METER_NAMES.map((m) => [m, ctx.prices[m] > 0 ? Math.floor(pack.credits_cents / ctx.prices[m]) : 0]),
+  ) as Record<MeterName, number>;
   const workflows = Object.fromEntries(
     QUICKSTART_WORKFLOWS.map((w) => {
       const cost = meterCostCents(w.steps_mode === 'any_one' ? w.meters.slice(0, 1) : w.meters, ctx.prices);
@@ -109,20 +141,26 @@ export function packValue(ctx: CatalogContext, pack: CreditPack): PackValue {
 
 function link(ctx: CatalogContext, objective: Objective, source: string, keyId?: string): PathLink {
   const pack_id = OBJECTIVE_PACK[objective];
-  return { objective, pack_id, checkout_redirect_url: packCheckoutUrl(ctx, { objective, pack_id, source, ...(keyId ? { key_id: keyId } : {}) }) };
+  return {
+    objective,
+    pack_id,
+    checkout_redirect_url: packCheckoutUrl(ctx, { objective, pack_id, source, ...(keyId ? { key_id: keyId } : {}) }),
+  };
 }
 
 const usdText = (cents: number) => `${centsToUsd(cents)} USD`;
 
 export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): GuidanceData {
-  const objective: Objective = toObjective(request.objective) ?? (request.segment ? SEGMENT_OBJECTIVE[request.segment] : 'starter');
+  const objective: Objective =
+    toObjective(request.objective) ?? (request.segment ? SEGMENT_OBJECTIVE[request.segment] : 'starter');
   const segment = request.segment ?? OBJECTIVE_SEGMENT[objective];
   const aggressive = request.aggressive ?? false;
   const base = OBJECTIVE_PACK[objective];
   const chosenId = request.pack_id ?? (aggressive ? stepUpPack(base) : base);
   const chosen = findPack(chosenId)!;
   const keyPart = request.key_id ? { key_id: request.key_id } : {};
-  const checkout = (pack_id: PackId) => packCheckoutUrl(ctx, { objective, pack_id, source: request.source, ...keyPart });
+  const checkout = (pack_id: PackId) =>
+    packCheckoutUrl(ctx, { objective, pack_id, source: request.source, ...keyPart });
 
   const options: GuidanceOption[] = CREDIT_PACKS.map((p) => ({
     pack_id: p.pack_id,
@@ -140,7 +178,9 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
   const discovery = value.calls_covered['read.discovery_top'];
   const evaluations = value.workflows_covered['evaluate_company'] ?? 0;
   const message =
-    (aggressive && !request.pack_id && chosenId !== base ? `Aggressive recommendation: ${chosenId} instead of ${base}. ` : '') +
+    (aggressive && !request.pack_id && chosenId !== base
+      ? `Aggressive recommendation: ${chosenId} instead of ${base}. `
+      : '') +
     `For objective ${objective} (segment ${segment}) buy ${chosen.pack_id} (${chosen.name}): ${usdText(chosen.amount_cents)} for ${usdText(chosen.credits_cents)} of credits, ` +
     `enough for ${discovery} discovery calls or ${evaluations} company evaluations at current prices.`;
 
@@ -152,12 +192,20 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
       : `Larger packs grant bonus credits: pack_99 gives 110 USD for 99 USD, up to pack_10000 with 12500 USD for 10000 USD.`,
     'Only successful calls are charged; each charge is committed before the data is sent and shown in X-Credits-Charged and X-Credits-Balance.',
   ];
-  if (objective === 'operator_pilot') why.push(`The operator pilot runs ${OPERATOR_PILOT_DAYS} days on a tenant workspace: discovery, evaluation, memos and follow-ups.`);
-  if (objective === 'growth' || objective === 'enterprise') why.push(`Autopay keeps agents running: with a saved payment method a top-up is charged when the balance falls under ${usdText(ctx.autopayThresholdCents)}.`);
+  if (objective === 'operator_pilot')
+    why.push(
+      `The operator pilot runs ${OPERATOR_PILOT_DAYS} days on a tenant workspace: discovery, evaluation, memos and follow-ups.`,
+    );
+  if (objective === 'growth' || objective === 'enterprise')
+    why.push(
+      `Autopay keeps agents running: with a saved payment method a top-up is charged when the balance falls under ${usdText(ctx.autopayThresholdCents)}.`,
+    );
 
   const payBody = JSON.stringify({ objective, pack_id: chosen.pack_id });
   const endpoints = (status: 'available' | 'planned') =>
-    Object.fromEntries(AGENT_ENDPOINTS.filter((e) => endpointStatus(e) === status).map((e) => [e.name, agentUrl(ctx, e.path)]));
+    Object.fromEntries(
+      AGENT_ENDPOINTS.filter((e) => endpointStatus(e) === status).map((e) => [e.name, agentUrl(ctx, e.path)]),
+    );
   const planned = endpoints('planned');
   return {
     objective: request.objective ?? objective,
@@ -179,7 +227,10 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
     fastest_revenue_path: fastestRevenueBody(request.source),
     operator_pilot_payload_template: operatorPilotBody(request.source),
     twenty_four_seven_path: link(ctx, 'growth', request.source, request.key_id),
-    operator_pilot_path: { ...link(ctx, 'operator_pilot', request.source, request.key_id), duration_days: OPERATOR_PILOT_DAYS },
+    operator_pilot_path: {
+      ...link(ctx, 'operator_pilot', request.source, request.key_id),
+      duration_days: OPERATOR_PILOT_DAYS,
+    },
     enterprise_upgrade: enterpriseUpgrade(ctx, request.source, request.key_id),
     endpoints: endpoints('available'),
     ...(Object.keys(planned).length ? { planned_endpoints: planned } : {}),
@@ -230,7 +281,14 @@ export const guidanceSchema = envelopeSchema(
     message: z.string().min(1),
     why_buy_now: strings.min(1),
     options: z.array(guidanceOptionSchema),
-    primary_buy_now: z.strictObject({ endpoint: url, method: z.literal('POST'), note: z.string(), pack_id: packId, amount_usd: usd, offer_code: z.string().nullable() }),
+    primary_buy_now: z.strictObject({
+      endpoint: url,
+      method: z.literal('POST'),
+      note: z.string(),
+      pack_id: packId,
+      amount_usd: usd,
+      offer_code: z.string().nullable(),
+    }),
     selected_pack_value: packValueSchema,
     fastest_revenue_path: payBody,
     operator_pilot_payload_template: payBody,

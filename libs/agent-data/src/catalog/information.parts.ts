@@ -87,7 +87,8 @@ export function descriptorMaps<K extends string>(ctx: CatalogContext, key: K) {
   return {
     [key]: descriptorUrls(ctx, 'available'),
     ...(Object.keys(planned).length ? { [`planned_${key}`]: planned } : {}),
-  } as Record<K, Partial<Record<DescriptorName, string>>> & Partial<Record<`planned_${K}`, Partial<Record<DescriptorName, string>>>>;
+  } as Record<K, Partial<Record<DescriptorName, string>>> &
+    Partial<Record<`planned_${K}`, Partial<Record<DescriptorName, string>>>>;
 }
 
 /** A status for several routes: planned when any of them is. */
@@ -133,7 +134,11 @@ export function paymentFlows(ctx: CatalogContext) {
     {
       key: 'direct_charge',
       name: 'Charge a saved payment method',
-      status: allOf(endpointStatus('setup_intent'), endpointStatus('attach_payment_method'), endpointStatus('topup_charge')),
+      status: allOf(
+        endpointStatus('setup_intent'),
+        endpointStatus('attach_payment_method'),
+        endpointStatus('topup_charge'),
+      ),
       steps: [
         `POST ${endpointUrl(ctx, 'setup_intent')}: returns client_secret.`,
         "Confirm the client secret with the payment processor's client SDK.",
@@ -145,24 +150,52 @@ export function paymentFlows(ctx: CatalogContext) {
       key: 'redirect',
       name: 'Checkout link',
       status: endpointStatus('checkout_link'),
-      steps: [`GET ${endpointUrl(ctx, 'checkout_link')}?objective=…&pack_id=… (add key_id to bind it to a key): 303 to the hosted checkout, or {url} with Accept: application/json.`],
+      steps: [
+        `GET ${endpointUrl(ctx, 'checkout_link')}?objective=…&pack_id=… (add key_id to bind it to a key): 303 to the hosted checkout, or {url} with Accept: application/json.`,
+      ],
     },
   ];
 }
 
 export function attributionParameters() {
   return [
-    { name: 'source', where: 'query of /agents/pay and /agents/checkout-link', meaning: 'where the buyer came from (a registry, a referrer, a campaign)' },
-    { name: 'source_ref', where: 'body of /agents/pay, query of /agents/signup', meaning: 'free-form reference of the referrer' },
-    { name: 'objective', where: 'query or body of /agents/pay, query of /agents/checkout-link', meaning: `what the buyer wants: ${OBJECTIVES.join(', ')}` },
+    {
+      name: 'source',
+      where: 'query of /agents/pay and /agents/checkout-link',
+      meaning: 'where the buyer came from (a registry, a referrer, a campaign)',
+    },
+    {
+      name: 'source_ref',
+      where: 'body of /agents/pay, query of /agents/signup',
+      meaning: 'free-form reference of the referrer',
+    },
+    {
+      name: 'objective',
+      where: 'query or body of /agents/pay, query of /agents/checkout-link',
+      meaning: `what the buyer wants: ${OBJECTIVES.join(', ')}`,
+    },
   ];
 }
 
 // ---------------------------------------------------------------- schemas
 
-export const meterEntry = z.strictObject({ meter, price_usd: usd, description: z.string(), charged_on: z.string(), access: z.enum(['self_serve', 'enterprise']), status: routeStatus });
+export const meterEntry = z.strictObject({
+  meter,
+  price_usd: usd,
+  description: z.string(),
+  charged_on: z.string(),
+  access: z.enum(['self_serve', 'enterprise']),
+  status: routeStatus,
+});
 export const meterPrice = z.strictObject({ meter, price_usd: usd });
-export const authEntry = z.strictObject({ header: z.literal('x-api-key'), alternative: z.string(), key_prefix: z.string(), issued_by: z.array(url), rotation: url, enterprise: z.string() });
+export const authEntry = z.strictObject({
+  header: z.literal('x-api-key'),
+  alternative: z.string(),
+  key_prefix: z.string(),
+  issued_by: z.array(url),
+  rotation: url,
+  enterprise: z.string(),
+});
 export const operation = z.strictObject({
   name: z.string(),
   method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']),
@@ -184,7 +217,18 @@ export const workflow = z.strictObject({
   estimated_default_cost_usd: usd,
   estimated_cost_usd: usd,
   steps_mode: z.enum(['sequence', 'any_one']),
-  steps: z.array(z.strictObject({ method: z.string(), url, mcp_tool: z.string().nullable(), meter: meter.nullable(), price_usd: usd.nullable(), status: routeStatus })).min(1),
+  steps: z
+    .array(
+      z.strictObject({
+        method: z.string(),
+        url,
+        mcp_tool: z.string().nullable(),
+        meter: meter.nullable(),
+        price_usd: usd.nullable(),
+        status: routeStatus,
+      }),
+    )
+    .min(1),
   /** planned when one of its steps is. */
   status: routeStatus,
 });

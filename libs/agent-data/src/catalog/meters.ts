@@ -45,16 +45,66 @@ export interface MeterInfo {
 }
 
 export const METERS: readonly MeterInfo[] = Object.freeze([
-  { meter: 'read.discovery_top', description: 'Ranked list of startup opportunities', charged_on: 'GET /api/v1/discovery/top', enterprise: false },
-  { meter: 'read.company_profile', description: 'One company profile', charged_on: 'GET /api/v1/companies/{id}', enterprise: false },
-  { meter: 'read.company_score', description: 'One company score with its components', charged_on: 'GET /api/v1/companies/{id}/score', enterprise: false },
-  { meter: 'read.workspace.company', description: 'List the tenant workspace companies', charged_on: 'GET /api/v1/workspace/companies', enterprise: true },
-  { meter: 'read.workspace.memo', description: 'Read the current memo of a workspace company', charged_on: 'GET /api/v1/workspace/companies/{id}/memo', enterprise: true },
-  { meter: 'write.workspace.note', description: 'Update a memo or a deal', charged_on: 'PATCH /api/v1/workspace/companies/{id}/memo, PATCH /api/v1/workspace/deals/{id}', enterprise: true },
-  { meter: 'write.workspace.followup', description: 'Create or update a follow-up', charged_on: 'POST /api/v1/workspace/companies/{id}/follow-ups', enterprise: true },
-  { meter: 'read.workspace.events', description: 'Read the tenant event stream', charged_on: 'GET /api/v1/workspace/events', enterprise: true },
-  { meter: 'write.workspace.webhook', description: 'Create a webhook subscription', charged_on: 'POST /api/v1/workspace/webhooks/subscriptions', enterprise: true },
-  { meter: 'deliver.workspace.webhook', description: 'One successful push to a webhook subscription', charged_on: 'each delivered workspace webhook event', enterprise: true },
+  {
+    meter: 'read.discovery_top',
+    description: 'Ranked list of startup opportunities',
+    charged_on: 'GET /api/v1/discovery/top',
+    enterprise: false,
+  },
+  {
+    meter: 'read.company_profile',
+    description: 'One company profile',
+    charged_on: 'GET /api/v1/companies/{id}',
+    enterprise: false,
+  },
+  {
+    meter: 'read.company_score',
+    description: 'One company score with its components',
+    charged_on: 'GET /api/v1/companies/{id}/score',
+    enterprise: false,
+  },
+  {
+    meter: 'read.workspace.company',
+    description: 'List the tenant workspace companies',
+    charged_on: 'GET /api/v1/workspace/companies',
+    enterprise: true,
+  },
+  {
+    meter: 'read.workspace.memo',
+    description: 'Read the current memo of a workspace company',
+    charged_on: 'GET /api/v1/workspace/companies/{id}/memo',
+    enterprise: true,
+  },
+  {
+    meter: 'write.workspace.note',
+    description: 'Update a memo or a deal',
+    charged_on: 'PATCH /api/v1/workspace/companies/{id}/memo, PATCH /api/v1/workspace/deals/{id}',
+    enterprise: true,
+  },
+  {
+    meter: 'write.workspace.followup',
+    description: 'Create or update a follow-up',
+    charged_on: 'POST /api/v1/workspace/companies/{id}/follow-ups',
+    enterprise: true,
+  },
+  {
+    meter: 'read.workspace.events',
+    description: 'Read the tenant event stream',
+    charged_on: 'GET /api/v1/workspace/events',
+    enterprise: true,
+  },
+  {
+    meter: 'write.workspace.webhook',
+    description: 'Create a webhook subscription',
+    charged_on: 'POST /api/v1/workspace/webhooks/subscriptions',
+    enterprise: true,
+  },
+  {
+    meter: 'deliver.workspace.webhook',
+    description: 'One successful push to a webhook subscription',
+    charged_on: 'each delivered workspace webhook event',
+    enterprise: true,
+  },
 ] satisfies MeterInfo[]);
 
 export function isMeterName(value: unknown): value is MeterName {
@@ -75,7 +125,9 @@ export function meterPrices(overrides: Readonly<Record<string, number>> = {}): M
       );
     }
     if (!Number.isInteger(cents) || cents < 0) {
-      throw new ConfigError(`Invalid configuration: SVC_METER_PRICES_USD: price of ${name} must be whole cents, at least 0`);
+      throw new ConfigError(
+        `Invalid configuration: SVC_METER_PRICES_USD: price of ${name} must be whole cents, at least 0`,
+      );
     }
     prices[name] = cents;
   }

@@ -8,12 +8,7 @@ export type PackId = (typeof PACK_IDS)[number];
 
 /** Capability tags of the spec ("values seen"). */
 export type PackCapability =
-  | 'entry-access'
-  | 'quickstart'
-  | 'proof-workloads'
-  | 'production-usage'
-  | 'autopay'
-  | 'continuous-discovery';
+  'entry-access' | 'quickstart' | 'proof-workloads' | 'production-usage' | 'autopay' | 'continuous-discovery';
 
 export interface PackRecommendation {
   fastest_revenue: boolean;
@@ -37,51 +32,58 @@ export interface CreditPack {
 export const STARTER_PACK_ID: PackId = 'pack_29';
 
 const ENTRY: readonly PackCapability[] = ['entry-access', 'quickstart', 'proof-workloads'];
-const none: PackRecommendation = { fastest_revenue: false, twenty_four_seven: false, operator_pilot: false, enterprise: false };
+const none: PackRecommendation = {
+  fastest_revenue: false,
+  twenty_four_seven: false,
+  operator_pilot: false,
+  enterprise: false,
+};
 
 export const CREDIT_PACKS: readonly CreditPack[] = Object.freeze(
-  ([
-  {
-    pack_id: 'pack_29',
-    name: 'Agent Proof Pack 29',
-    amount_cents: 2_900,
-    credits_cents: 2_900,
-    recommendation: { ...none, fastest_revenue: true },
-    capabilities: ENTRY,
-  },
-  {
-    pack_id: 'pack_99',
-    name: 'Agent Starter Pack 99',
-    amount_cents: 9_900,
-    credits_cents: 11_000,
-    recommendation: { ...none },
-    capabilities: ENTRY,
-  },
-  {
-    pack_id: 'pack_499',
-    name: 'Agent Continuous Pack 499',
-    amount_cents: 49_900,
-    credits_cents: 57_500,
-    recommendation: { ...none, twenty_four_seven: true },
-    capabilities: ENTRY,
-  },
-  {
-    pack_id: 'pack_2499',
-    name: 'Agent Scale Pack 2499',
-    amount_cents: 249_900,
-    credits_cents: 300_000,
-    recommendation: { ...none, operator_pilot: true },
-    capabilities: ENTRY,
-  },
-  {
-    pack_id: 'pack_10000',
-    name: 'Agent Enterprise Commit 10000',
-    amount_cents: 1_000_000,
-    credits_cents: 1_250_000,
-    recommendation: { ...none, enterprise: true },
-    capabilities: ['production-usage', 'autopay', 'continuous-discovery'],
-  },
-] satisfies CreditPack[]).map((p) => Object.freeze(p)),
+  (
+    [
+      {
+        pack_id: 'pack_29',
+        name: 'Agent Proof Pack 29',
+        amount_cents: 2_900,
+        credits_cents: 2_900,
+        recommendation: { ...none, fastest_revenue: true },
+        capabilities: ENTRY,
+      },
+      {
+        pack_id: 'pack_99',
+        name: 'Agent Starter Pack 99',
+        amount_cents: 9_900,
+        credits_cents: 11_000,
+        recommendation: { ...none },
+        capabilities: ENTRY,
+      },
+      {
+        pack_id: 'pack_499',
+        name: 'Agent Continuous Pack 499',
+        amount_cents: 49_900,
+        credits_cents: 57_500,
+        recommendation: { ...none, twenty_four_seven: true },
+        capabilities: ENTRY,
+      },
+      {
+        pack_id: 'pack_2499',
+        name: 'Agent Scale Pack 2499',
+        amount_cents: 249_900,
+        credits_cents: 300_000,
+        recommendation: { ...none, operator_pilot: true },
+        capabilities: ENTRY,
+      },
+      {
+        pack_id: 'pack_10000',
+        name: 'Agent Enterprise Commit 10000',
+        amount_cents: 1_000_000,
+        credits_cents: 1_250_000,
+        recommendation: { ...none, enterprise: true },
+        capabilities: ['production-usage', 'autopay', 'continuous-discovery'],
+      },
+    ] satisfies CreditPack[]
+  ).map((p) => Object.freeze(p)),
 );
 
 export function isPackId(value: unknown): value is PackId {

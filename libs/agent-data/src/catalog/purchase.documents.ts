@@ -4,7 +4,13 @@
  */
 import { z } from 'zod';
 import { agentUrl, endpointUrl, packCheckoutUrl, type CatalogContext } from './catalog-context.js';
-import { callToAction, fastestRevenueBody, operatorPilotBody, revenueTierEntries, revenueTierSchema } from './catalog.document.js';
+import {
+  callToAction,
+  fastestRevenueBody,
+  operatorPilotBody,
+  revenueTierEntries,
+  revenueTierSchema,
+} from './catalog.document.js';
 import { envelopeSchema, packId, payBody, strings, url, usd } from './catalog.schemas.js';
 import { packValue, packValueSchema, stepUpPack, type PackValue } from './guidance.document.js';
 import { usdText, workflow, workflowEntries } from './information.parts.js';
@@ -25,8 +31,20 @@ export function buildValueProof(ctx: CatalogContext) {
     proof_run: {
       pack_id: starter.pack_id,
       steps: [
-        { action: 'Get the ranked discovery list', method: 'GET', url: agentUrl(ctx, '/discovery/top?limit=10'), meter: 'read.discovery_top', price_usd: centsToUsd(discovery) },
-        { action: 'Evaluate the top three companies (profile and score each)', method: 'GET', url: agentUrl(ctx, '/companies/{id}') + ' and ' + agentUrl(ctx, '/companies/{id}/score'), meter: 'read.company_profile + read.company_score', price_usd: centsToUsd(3 * evaluate) },
+        {
+          action: 'Get the ranked discovery list',
+          method: 'GET',
+          url: agentUrl(ctx, '/discovery/top?limit=10'),
+          meter: 'read.discovery_top',
+          price_usd: centsToUsd(discovery),
+        },
+        {
+          action: 'Evaluate the top three companies (profile and score each)',
+          method: 'GET',
+          url: agentUrl(ctx, '/companies/{id}') + ' and ' + agentUrl(ctx, '/companies/{id}/score'),
+          meter: 'read.company_profile + read.company_score',
+          price_usd: centsToUsd(3 * evaluate),
+        },
       ],
       cost_usd: centsToUsd(proofCost),
       credits_left_usd: centsToUsd(starter.credits_cents - proofCost),
@@ -40,10 +58,22 @@ export function buildValueProof(ctx: CatalogContext) {
       'Payments are fulfilled once per checkout session, however often the provider retries.',
     ],
     verify: [
-      { what: 'Each paid response', how: 'Headers X-Credits-Charged (this call) and X-Credits-Balance (after it), in USD.' },
-      { what: 'The balance and recent charges', how: `GET ${endpointUrl(ctx, 'status')} with your key: balance_usd and recent ledger entries.` },
-      { what: 'A refused call', how: '402 insufficient_credits states meter, price_usd and balance_usd; nothing is charged.' },
-      { what: 'The scoring model', how: `GET ${endpointUrl(ctx, 'model_health')}: model version; each score names its components.` },
+      {
+        what: 'Each paid response',
+        how: 'Headers X-Credits-Charged (this call) and X-Credits-Balance (after it), in USD.',
+      },
+      {
+        what: 'The balance and recent charges',
+        how: `GET ${endpointUrl(ctx, 'status')} with your key: balance_usd and recent ledger entries.`,
+      },
+      {
+        what: 'A refused call',
+        how: '402 insufficient_credits states meter, price_usd and balance_usd; nothing is charged.',
+      },
+      {
+        what: 'The scoring model',
+        how: `GET ${endpointUrl(ctx, 'model_health')}: model version; each score names its components.`,
+      },
     ],
   };
 }
@@ -53,7 +83,17 @@ export const valueProofSchema = envelopeSchema(
     summary: z.string(),
     proof_run: z.strictObject({
       pack_id: packId,
-      steps: z.array(z.strictObject({ action: z.string(), method: z.string(), url: z.string(), meter: z.string(), price_usd: usd })).min(1),
+      steps: z
+        .array(
+          z.strictObject({
+            action: z.string(),
+            method: z.string(),
+            url: z.string(),
+            meter: z.string(),
+            price_usd: usd,
+          }),
+        )
+        .min(1),
       cost_usd: usd,
       credits_left_usd: z.number(),
     }),
@@ -78,7 +118,11 @@ export function buildOffers(ctx: CatalogContext) {
       credits_usd: centsToUsd(p.credits_cents),
       bonus_usd: centsToUsd(p.credits_cents - p.amount_cents),
       bonus_percent: Math.round(((p.credits_cents - p.amount_cents) / p.amount_cents) * 1000) / 10,
-      checkout_redirect_url: packCheckoutUrl(ctx, { objective: PACK_OBJECTIVE[p.pack_id], pack_id: p.pack_id, source: 'offers' }),
+      checkout_redirect_url: packCheckoutUrl(ctx, {
+        objective: PACK_OBJECTIVE[p.pack_id],
+        pack_id: p.pack_id,
+        source: 'offers',
+      }),
     })),
     note: 'Bonus credits are built into pack_99 and larger; they are granted with the purchase.',
   };
@@ -89,7 +133,17 @@ export const offersSchema = envelopeSchema(
     offers: z.array(z.never()),
     offer_codes: z.string(),
     volume_bonuses: z
-      .array(z.strictObject({ pack_id: packId, name: z.string(), amount_usd: usd, credits_usd: usd, bonus_usd: usd, bonus_percent: z.number().min(0), checkout_redirect_url: url }))
+      .array(
+        z.strictObject({
+          pack_id: packId,
+          name: z.string(),
+          amount_usd: usd,
+          credits_usd: usd,
+          bonus_usd: usd,
+          bonus_percent: z.number().min(0),
+          checkout_redirect_url: url,
+        }),
+      )
       .length(PACK_IDS.length),
     note: z.string(),
   }),
@@ -100,7 +154,8 @@ export const offersSchema = envelopeSchema(
 
 export function buildGrowth(ctx: CatalogContext) {
   return {
-    summary: 'Start with the 29 USD proof pack, move to continuous use with autopay, then to an operator pilot and an enterprise workspace.',
+    summary:
+      'Start with the 29 USD proof pack, move to continuous use with autopay, then to an operator pilot and an enterprise workspace.',
     ladder: revenueTierEntries(ctx, 'growth'),
     upgrade_paths: CREDIT_PACKS.filter((p) => stepUpPack(p.pack_id) !== p.pack_id).map((p) => {
       const next = findPack(stepUpPack(p.pack_id))!;
@@ -110,7 +165,11 @@ export function buildGrowth(ctx: CatalogContext) {
         extra_cost_usd: centsToUsd(next.amount_cents - p.amount_cents),
         extra_credits_usd: centsToUsd(next.credits_cents - p.credits_cents),
         bonus_usd: centsToUsd(next.credits_cents - next.amount_cents),
-        checkout_redirect_url: packCheckoutUrl(ctx, { objective: PACK_OBJECTIVE[next.pack_id], pack_id: next.pack_id, source: 'growth' }),
+        checkout_redirect_url: packCheckoutUrl(ctx, {
+          objective: PACK_OBJECTIVE[next.pack_id],
+          pack_id: next.pack_id,
+          source: 'growth',
+        }),
       };
     }),
     autopay: {
@@ -126,7 +185,11 @@ export function buildGrowth(ctx: CatalogContext) {
       duration_days: OPERATOR_PILOT_DAYS,
       pack_id: OBJECTIVE_PACK.operator_pilot,
       request: `POST ${endpointUrl(ctx, 'leads')}`,
-      checkout_redirect_url: packCheckoutUrl(ctx, { objective: 'operator_pilot', pack_id: OBJECTIVE_PACK.operator_pilot, source: 'growth' }),
+      checkout_redirect_url: packCheckoutUrl(ctx, {
+        objective: 'operator_pilot',
+        pack_id: OBJECTIVE_PACK.operator_pilot,
+        source: 'growth',
+      }),
     },
   };
 }
@@ -136,10 +199,24 @@ export const growthSchema = envelopeSchema(
     summary: z.string(),
     ladder: z.array(revenueTierSchema).length(REVENUE_TIER_KEYS.length),
     upgrade_paths: z
-      .array(z.strictObject({ from_pack_id: packId, to_pack_id: packId, extra_cost_usd: usd, extra_credits_usd: usd, bonus_usd: usd, checkout_redirect_url: url }))
+      .array(
+        z.strictObject({
+          from_pack_id: packId,
+          to_pack_id: packId,
+          extra_cost_usd: usd,
+          extra_credits_usd: usd,
+          bonus_usd: usd,
+          checkout_redirect_url: url,
+        }),
+      )
       .min(1),
     autopay: z.strictObject({ threshold_usd: usd, rule: z.string(), enable: strings.min(1) }),
-    operator_pilot: z.strictObject({ duration_days: z.int(), pack_id: packId, request: z.string(), checkout_redirect_url: url }),
+    operator_pilot: z.strictObject({
+      duration_days: z.int(),
+      pack_id: packId,
+      request: z.string(),
+      checkout_redirect_url: url,
+    }),
   }),
   'AgentGrowth',
 );
@@ -151,19 +228,69 @@ export function buildConversion(ctx: CatalogContext) {
   return {
     call_to_action: callToAction(ctx),
     funnel: [
-      { stage: 'discover', action: 'Read the catalogue', method: 'GET', url: endpointUrl(ctx, 'catalog'), result: 'packs, services and prices' },
-      { stage: 'check', action: 'Dry-run the purchase', method: 'GET', url: `${endpointUrl(ctx, 'pay_check')}?objective=starter`, result: 'what POST /agents/pay would do; nothing is created' },
-      { stage: 'key', action: 'Get a key and a checkout', method: 'POST', url: endpointUrl(ctx, 'pay'), result: 'key.api_key and starter_checkout.url' },
-      { stage: 'pay', action: `Pay ${usdText(starter.amount_cents)}`, method: 'GET', url: 'starter_checkout.url', result: `${usdText(starter.credits_cents)} of credits` },
-      { stage: 'first_paid_call', action: 'Read the discovery list', method: 'GET', url: agentUrl(ctx, '/discovery/top?limit=10'), result: `data, charged ${usdText(ctx.prices['read.discovery_top'])}` },
-      { stage: 'retain', action: 'Enable autopay', method: 'POST', url: endpointUrl(ctx, 'topup_charge'), result: 'top-ups before the balance runs out' },
+      {
+        stage: 'discover',
+        action: 'Read the catalogue',
+        method: 'GET',
+        url: endpointUrl(ctx, 'catalog'),
+        result: 'packs, services and prices',
+      },
+      {
+        stage: 'check',
+        action: 'Dry-run the purchase',
+        method: 'GET',
+        url: `${endpointUrl(ctx, 'pay_check')}?objective=starter`,
+        result: 'what POST /agents/pay would do; nothing is created',
+      },
+      {
+        stage: 'key',
+        action: 'Get a key and a checkout',
+        method: 'POST',
+        url: endpointUrl(ctx, 'pay'),
+        result: 'key.api_key and starter_checkout.url',
+      },
+      {
+        stage: 'pay',
+        action: `Pay ${usdText(starter.amount_cents)}`,
+        method: 'GET',
+        url: 'starter_checkout.url',
+        result: `${usdText(starter.credits_cents)} of credits`,
+      },
+      {
+        stage: 'first_paid_call',
+        action: 'Read the discovery list',
+        method: 'GET',
+        url: agentUrl(ctx, '/discovery/top?limit=10'),
+        result: `data, charged ${usdText(ctx.prices['read.discovery_top'])}`,
+      },
+      {
+        stage: 'retain',
+        action: 'Enable autopay',
+        method: 'POST',
+        url: endpointUrl(ctx, 'topup_charge'),
+        result: 'top-ups before the balance runs out',
+      },
     ],
-    shortest_path: { endpoint: endpointUrl(ctx, 'pay'), method: 'POST', request_body_template: fastestRevenueBody('conversion') },
-    operator_pilot_path: { endpoint: endpointUrl(ctx, 'pay'), method: 'POST', request_body_template: operatorPilotBody('conversion') },
+    shortest_path: {
+      endpoint: endpointUrl(ctx, 'pay'),
+      method: 'POST',
+      request_body_template: fastestRevenueBody('conversion'),
+    },
+    operator_pilot_path: {
+      endpoint: endpointUrl(ctx, 'pay'),
+      method: 'POST',
+      request_body_template: operatorPilotBody('conversion'),
+    },
     objections: [
-      { question: 'Is it worth it before buying?', answer: `See ${endpointUrl(ctx, 'value_proof')}: what each pack buys at current prices.` },
+      {
+        question: 'Is it worth it before buying?',
+        answer: `See ${endpointUrl(ctx, 'value_proof')}: what each pack buys at current prices.`,
+      },
       { question: 'What if a call fails?', answer: 'Failed calls are not charged.' },
-      { question: 'What if credits run out mid-run?', answer: `402 with next_actions; autopay avoids it. See ${endpointUrl(ctx, 'recovery')}.` },
+      {
+        question: 'What if credits run out mid-run?',
+        answer: `402 with next_actions; autopay avoids it. See ${endpointUrl(ctx, 'recovery')}.`,
+      },
     ],
   };
 }
@@ -171,7 +298,17 @@ export function buildConversion(ctx: CatalogContext) {
 export const conversionSchema = envelopeSchema(
   z.strictObject({
     call_to_action: z.string(),
-    funnel: z.array(z.strictObject({ stage: z.string(), action: z.string(), method: z.string(), url: z.string(), result: z.string() })).min(1),
+    funnel: z
+      .array(
+        z.strictObject({
+          stage: z.string(),
+          action: z.string(),
+          method: z.string(),
+          url: z.string(),
+          result: z.string(),
+        }),
+      )
+      .min(1),
     shortest_path: z.strictObject({ endpoint: url, method: z.literal('POST'), request_body_template: payBody }),
     operator_pilot_path: z.strictObject({ endpoint: url, method: z.literal('POST'), request_body_template: payBody }),
     objections: z.array(z.strictObject({ question: z.string(), answer: z.string() })).min(1),

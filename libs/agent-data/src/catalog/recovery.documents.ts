@@ -18,7 +18,8 @@ export function buildRecovery(ctx: CatalogContext) {
       {
         status: 401,
         codes: codes(401),
-        cause: 'No key, or a key that is malformed, unknown, revoked, from the platform surface or of the other environment.',
+        cause:
+          'No key, or a key that is malformed, unknown, revoked, from the platform surface or of the other environment.',
         steps: [
           'Send the key as x-api-key (or Authorization: Bearer).',
           `No working key: POST ${endpointUrl(ctx, 'pay')} issues a new account and key.`,
@@ -52,7 +53,10 @@ export function buildRecovery(ctx: CatalogContext) {
         status: 429,
         codes: codes(429),
         cause: `More than ${ctx.rateLimitPerMinute} requests per minute on one key.`,
-        steps: ['Wait retry_after seconds (Retry-After header), then retry.', 'Spread work over time; X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds) show the window.'],
+        steps: [
+          'Wait retry_after seconds (Retry-After header), then retry.',
+          'Spread work over time; X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds) show the window.',
+        ],
       },
       {
         status: 503,
@@ -61,7 +65,8 @@ export function buildRecovery(ctx: CatalogContext) {
         steps: ['Retry after Retry-After seconds with exponential back-off.'],
       },
     ],
-    retry_safety: 'Paid reads are charged only on success, so retrying a failed read never double-charges. Use Idempotency-Key on POST /agents/pay and /agents/signup.',
+    retry_safety:
+      'Paid reads are charged only on success, so retrying a failed read never double-charges. Use Idempotency-Key on POST /agents/pay and /agents/signup.',
     errors_catalog: endpointUrl(ctx, 'errors'),
   };
 }
@@ -69,7 +74,9 @@ export function buildRecovery(ctx: CatalogContext) {
 export const recoverySchema = envelopeSchema(
   z.strictObject({
     summary: z.string(),
-    by_status: z.array(z.strictObject({ status: z.int(), codes: strings.min(1), cause: z.string(), steps: strings.min(1) })).min(1),
+    by_status: z
+      .array(z.strictObject({ status: z.int(), codes: strings.min(1), cause: z.string(), steps: strings.min(1) }))
+      .min(1),
     retry_safety: z.string(),
     errors_catalog: url,
   }),
@@ -87,15 +94,17 @@ export function buildErrorCatalog(ctx: CatalogContext) {
       note: 'type is this catalogue with the code as fragment; 400 VALIDATION_FAILED adds details[{path, message}]; 402 adds meter, price_usd, balance_usd and next_actions[]; 429 adds retry_after.',
     },
     type_base: typeBase,
-    errors: [...AGENT_ERRORS].sort((a, b) => a.status - b.status).map((x) => ({
-      code: x.code,
-      status: x.status,
-      error: x.error,
-      type: `${typeBase}${x.code}`,
-      meaning: x.meaning,
-      action: x.action,
-      ...(x.headers?.length ? { headers: [...x.headers] } : {}),
-    })),
+    errors: [...AGENT_ERRORS]
+      .sort((a, b) => a.status - b.status)
+      .map((x) => ({
+        code: x.code,
+        status: x.status,
+        error: x.error,
+        type: `${typeBase}${x.code}`,
+        meaning: x.meaning,
+        action: x.action,
+        ...(x.headers?.length ? { headers: [...x.headers] } : {}),
+      })),
   };
 }
 

@@ -61,8 +61,15 @@ function toolInput(tool: McpTool): JsonSchema {
 }
 
 function toolDescription(ctx: CatalogContext, tool: McpTool): string {
-  const price = tool.meter ? ` Costs ${centsToUsd(ctx.prices[tool.meter]).toFixed(2)} USD per successful call (meter ${tool.meter}).` : ' Free.';
-  const auth = tool.auth === 'tenant_key' ? ' Needs a tenant-bound enterprise key.' : tool.auth === 'key' ? ' Needs an agent key.' : '';
+  const price = tool.meter
+    ? ` Costs ${centsToUsd(ctx.prices[tool.meter]).toFixed(2)} USD per successful call (meter ${tool.meter}).`
+    : ' Free.';
+  const auth =
+    tool.auth === 'tenant_key'
+      ? ' Needs a tenant-bound enterprise key.'
+      : tool.auth === 'key'
+        ? ' Needs an agent key.'
+        : '';
   return `${tool.description}.${price}${auth}`;
 }
 
@@ -131,7 +138,12 @@ function buildOpenAi(ctx: CatalogContext) {
     // How to execute each function call over HTTP.
     calls: tools.map((t) => {
       const e = findEndpoint(t.endpoint);
-      return { function: openAiFunctionName(t.name), method: e.method, url: agentUrl(ctx, e.path), meter: t.meter ?? null };
+      return {
+        function: openAiFunctionName(t.name),
+        method: e.method,
+        url: agentUrl(ctx, e.path),
+        meter: t.meter ?? null,
+      };
     }),
     ...(planned.length ? { planned_tools: planned } : {}),
   };
@@ -178,12 +190,25 @@ function buildGeneric(ctx: CatalogContext) {
     pricing: {
       currency: 'USD',
       model: 'prepaid credits, charged per successful call',
-      packs: catalogPackEntries(ctx, 'registry').map((p) => ({ pack_id: p.pack_id, name: p.name, amount_usd: p.amount_usd, credits_usd: p.base_credits_usd, checkout_redirect_url: p.checkout_redirect_url })),
+      packs: catalogPackEntries(ctx, 'registry').map((p) => ({
+        pack_id: p.pack_id,
+        name: p.name,
+        amount_usd: p.amount_usd,
+        credits_usd: p.base_credits_usd,
+        checkout_redirect_url: p.checkout_redirect_url,
+      })),
       meters: meterEntries(ctx).map(({ meter, price_usd }) => ({ meter, price_usd })),
     },
     operations: MCP_TOOLS.map((t) => {
       const e = findEndpoint(t.endpoint);
-      return { name: t.name, method: e.method, url: agentUrl(ctx, e.path), description: toolDescription(ctx, t), auth: t.auth, status: endpointStatus(e) };
+      return {
+        name: t.name,
+        method: e.method,
+        url: agentUrl(ctx, e.path),
+        description: toolDescription(ctx, t),
+        auth: t.auth,
+        status: endpointStatus(e),
+      };
     }),
   };
 }
@@ -216,7 +241,9 @@ export const registryIndexSchema = envelopeSchema(
   z.strictObject({
     name: z.string(),
     description: z.string(),
-    targets: z.array(z.strictObject({ target: z.enum(REGISTRY_TARGETS), url, description: z.string() })).length(REGISTRY_TARGETS.length),
+    targets: z
+      .array(z.strictObject({ target: z.enum(REGISTRY_TARGETS), url, description: z.string() }))
+      .length(REGISTRY_TARGETS.length),
     ...registryLinks,
   }),
   'AgentRegistryIndex',
@@ -235,7 +262,16 @@ export const registryPackSchema = envelopeSchema(
       ai_plugin_url: url.nullable(),
       /** Only functions whose HTTP operation is served. */
       tools: z
-        .array(z.strictObject({ type: z.literal('function'), function: z.strictObject({ name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), description: z.string(), parameters: jsonSchema }) }))
+        .array(
+          z.strictObject({
+            type: z.literal('function'),
+            function: z.strictObject({
+              name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
+              description: z.string(),
+              parameters: jsonSchema,
+            }),
+          }),
+        )
         .min(1),
       calls: z.array(z.strictObject({ function: z.string(), method: z.string(), url, meter: meter.nullable() })).min(1),
       /** Function names of the spec's tools whose operation is not served yet (absent: none). */
@@ -243,14 +279,31 @@ export const registryPackSchema = envelopeSchema(
     }),
     z.strictObject({
       target: z.literal('mcp'),
-      server: z.strictObject({ name: z.string(), title: z.string(), description: z.string(), url, transport: z.string(), status: routeStatus }),
+      server: z.strictObject({
+        name: z.string(),
+        title: z.string(),
+        description: z.string(),
+        url,
+        transport: z.string(),
+        status: routeStatus,
+      }),
       auth: registryAuth,
       /** Null while the descriptor is planned. */
       server_json_url: url.nullable(),
       well_known_url: url.nullable(),
       ...registryLinks,
       tools: z
-        .array(z.strictObject({ name: z.string(), description: z.string(), input_schema: jsonSchema, meter: meter.nullable(), price_usd: usd.nullable(), auth: z.string(), status: routeStatus }))
+        .array(
+          z.strictObject({
+            name: z.string(),
+            description: z.string(),
+            input_schema: jsonSchema,
+            meter: meter.nullable(),
+            price_usd: usd.nullable(),
+            auth: z.string(),
+            status: routeStatus,
+          }),
+        )
         .min(1),
     }),
     z.strictObject({
@@ -267,10 +320,31 @@ export const registryPackSchema = envelopeSchema(
       pricing: z.strictObject({
         currency: z.literal('USD'),
         model: z.string(),
-        packs: z.array(z.strictObject({ pack_id: packId, name: z.string(), amount_usd: usd, credits_usd: usd, checkout_redirect_url: url })).length(PACK_IDS.length),
+        packs: z
+          .array(
+            z.strictObject({
+              pack_id: packId,
+              name: z.string(),
+              amount_usd: usd,
+              credits_usd: usd,
+              checkout_redirect_url: url,
+            }),
+          )
+          .length(PACK_IDS.length),
         meters: z.array(meterPrice).length(METER_NAMES.length),
       }),
-      operations: z.array(z.strictObject({ name: z.string(), method: z.string(), url, description: z.string(), auth: z.string(), status: routeStatus })).min(1),
+      operations: z
+        .array(
+          z.strictObject({
+            name: z.string(),
+            method: z.string(),
+            url,
+            description: z.string(),
+            auth: z.string(),
+            status: routeStatus,
+          }),
+        )
+        .min(1),
     }),
   ]),
   'AgentRegistryPack',

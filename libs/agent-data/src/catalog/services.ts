@@ -72,7 +72,13 @@ export const SERVICE_CATALOG: readonly ServiceDefinition[] = Object.freeze([
     revenue_priority: 'expansion',
     pricing_model: 'prepaid_per_call',
     outcome: `A ${OPERATOR_PILOT_DAYS}-day pilot of the full loop: find, evaluate, record the memo and schedule the follow-up in a tenant workspace`,
-    primary_meters: ['read.discovery_top', 'read.company_profile', 'read.company_score', 'write.workspace.note', 'write.workspace.followup'],
+    primary_meters: [
+      'read.discovery_top',
+      'read.company_profile',
+      'read.company_score',
+      'write.workspace.note',
+      'write.workspace.followup',
+    ],
     included_endpoints: [
       '/api/v1/discovery/top',
       '/api/v1/companies/{id}',
@@ -80,7 +86,13 @@ export const SERVICE_CATALOG: readonly ServiceDefinition[] = Object.freeze([
       '/api/v1/workspace/companies/{id}/memo',
       '/api/v1/workspace/companies/{id}/follow-ups',
     ],
-    included_mcp_methods: ['svc.get_top_discovery', 'svc.get_company', 'svc.get_company_score', 'svc.workspace.update_memo', 'svc.workspace.upsert_followup'],
+    included_mcp_methods: [
+      'svc.get_top_discovery',
+      'svc.get_company',
+      'svc.get_company_score',
+      'svc.workspace.update_memo',
+      'svc.workspace.upsert_followup',
+    ],
     includes: [
       `${OPERATOR_PILOT_DAYS}-day pilot`,
       'Tenant workspace with a tenant-bound service-account key',
@@ -98,8 +110,16 @@ export const SERVICE_CATALOG: readonly ServiceDefinition[] = Object.freeze([
     pricing_model: 'prepaid_per_event',
     outcome: 'Workspace changes as a tenant event stream and as signed webhook pushes',
     primary_meters: ['read.workspace.events', 'write.workspace.webhook', 'deliver.workspace.webhook'],
-    included_endpoints: ['/api/v1/workspace/events', '/api/v1/workspace/webhooks/subscriptions', '/api/v1/workspace/webhooks/deliveries'],
-    included_mcp_methods: ['svc.workspace.list_events', 'svc.workspace.create_webhook', 'svc.workspace.list_webhook_deliveries'],
+    included_endpoints: [
+      '/api/v1/workspace/events',
+      '/api/v1/workspace/webhooks/subscriptions',
+      '/api/v1/workspace/webhooks/deliveries',
+    ],
+    included_mcp_methods: [
+      'svc.workspace.list_events',
+      'svc.workspace.create_webhook',
+      'svc.workspace.list_webhook_deliveries',
+    ],
     includes: ['Tenant event stream', 'Signed webhook deliveries with retries', 'Charged per delivered event'],
     pack_id: 'pack_499',
     objective: 'growth',
@@ -111,7 +131,13 @@ export const SERVICE_CATALOG: readonly ServiceDefinition[] = Object.freeze([
     revenue_priority: 'enterprise',
     pricing_model: 'enterprise_commit',
     outcome: 'A private workspace your agents read and update: companies, memos, deals, follow-ups and events',
-    primary_meters: ['read.workspace.company', 'read.workspace.memo', 'write.workspace.note', 'write.workspace.followup', 'read.workspace.events'],
+    primary_meters: [
+      'read.workspace.company',
+      'read.workspace.memo',
+      'write.workspace.note',
+      'write.workspace.followup',
+      'read.workspace.events',
+    ],
     included_endpoints: [
       '/api/v1/workspace/companies',
       '/api/v1/workspace/companies/{id}/memo',
@@ -129,7 +155,12 @@ export const SERVICE_CATALOG: readonly ServiceDefinition[] = Object.freeze([
       'svc.workspace.upsert_followup',
       'svc.workspace.list_events',
     ],
-    includes: ['Tenant-bound service-account keys', 'Companies, memos, deals and follow-ups', 'Tenant event stream', 'Autopay and continuous discovery'],
+    includes: [
+      'Tenant-bound service-account keys',
+      'Companies, memos, deals and follow-ups',
+      'Tenant event stream',
+      'Autopay and continuous discovery',
+    ],
     pack_id: 'pack_10000',
     objective: 'enterprise',
   },
@@ -138,7 +169,12 @@ export const SERVICE_CATALOG: readonly ServiceDefinition[] = Object.freeze([
 /** Placeholder for the configured autopay threshold ("25 USD") in revenue tier texts. */
 export const AUTOPAY_THRESHOLD_PLACEHOLDER = '{autopay_threshold}';
 
-export const REVENUE_TIER_KEYS = ['builder_proof', 'builder_continuous', 'operator_pilot', 'enterprise_workspace'] as const;
+export const REVENUE_TIER_KEYS = [
+  'builder_proof',
+  'builder_continuous',
+  'operator_pilot',
+  'enterprise_workspace',
+] as const;
 export type RevenueTierKey = (typeof REVENUE_TIER_KEYS)[number];
 
 export interface RevenueTierDefinition {
@@ -162,7 +198,11 @@ export const REVENUE_TIERS: readonly RevenueTierDefinition[] = Object.freeze([
     pricing_model: 'prepaid_per_call',
     best_for: 'A first paid run today: a discovery list and a few evaluations',
     primary_service_keys: ['find', 'evaluate'],
-    included: ['pack_29: 29 USD of credits for 29 USD', 'Key and checkout in one call', 'Discovery, profiles and scores'],
+    included: [
+      'pack_29: 29 USD of credits for 29 USD',
+      'Key and checkout in one call',
+      'Discovery, profiles and scores',
+    ],
     pack_id: 'pack_29',
     objective: 'starter',
   },
@@ -173,7 +213,11 @@ export const REVENUE_TIERS: readonly RevenueTierDefinition[] = Object.freeze([
     pricing_model: 'prepaid_per_call',
     best_for: 'Continuous discovery and evaluation with autopay top-ups',
     primary_service_keys: ['find', 'evaluate', 'monitor'],
-    included: ['pack_499: 575 USD of credits for 499 USD', `Autopay when the balance falls under ${AUTOPAY_THRESHOLD_PLACEHOLDER}`, 'Everything in builder proof'],
+    included: [
+      'pack_499: 575 USD of credits for 499 USD',
+      `Autopay when the balance falls under ${AUTOPAY_THRESHOLD_PLACEHOLDER}`,
+      'Everything in builder proof',
+    ],
     pack_id: 'pack_499',
     objective: 'growth',
   },
@@ -184,7 +228,11 @@ export const REVENUE_TIERS: readonly RevenueTierDefinition[] = Object.freeze([
     pricing_model: 'prepaid_per_call',
     best_for: 'Proving the full loop on a tenant workspace before a commitment',
     primary_service_keys: ['operator_pilot', 'find', 'evaluate'],
-    included: ['pack_2499: 3000 USD of credits for 2499 USD', `${OPERATOR_PILOT_DAYS}-day pilot with a tenant workspace`, 'Memo and follow-up writes'],
+    included: [
+      'pack_2499: 3000 USD of credits for 2499 USD',
+      `${OPERATOR_PILOT_DAYS}-day pilot with a tenant workspace`,
+      'Memo and follow-up writes',
+    ],
     pack_id: 'pack_2499',
     objective: 'operator_pilot',
   },
@@ -195,7 +243,12 @@ export const REVENUE_TIERS: readonly RevenueTierDefinition[] = Object.freeze([
     pricing_model: 'enterprise_commit',
     best_for: 'Production use: private workspace, events, webhooks and autopay',
     primary_service_keys: ['workspace_automation', 'monitor', 'operator_pilot'],
-    included: ['pack_10000: 12500 USD of credits for 10000 USD', 'Tenant-bound service-account keys', 'Events and signed webhooks', 'Autopay'],
+    included: [
+      'pack_10000: 12500 USD of credits for 10000 USD',
+      'Tenant-bound service-account keys',
+      'Events and signed webhooks',
+      'Autopay',
+    ],
     pack_id: 'pack_10000',
     objective: 'enterprise',
   },
@@ -227,7 +280,14 @@ export const QUICKSTART_WORKFLOWS: readonly QuickstartWorkflow[] = Object.freeze
     name: 'Find top opportunities',
     access: 'self_serve',
     meters: ['read.discovery_top'],
-    steps: [{ method: 'GET', path: '/discovery/top?limit=10', mcp_tool: 'svc.get_top_discovery', meter: 'read.discovery_top' }],
+    steps: [
+      {
+        method: 'GET',
+        path: '/discovery/top?limit=10',
+        mcp_tool: 'svc.get_top_discovery',
+        meter: 'read.discovery_top',
+      },
+    ],
   },
   {
     key: 'evaluate_company',
@@ -247,8 +307,18 @@ export const QUICKSTART_WORKFLOWS: readonly QuickstartWorkflow[] = Object.freeze
     access: 'enterprise',
     meters: ['read.workspace.company', 'read.workspace.memo'],
     steps: [
-      { method: 'GET', path: '/workspace/companies', mcp_tool: 'svc.workspace.list_companies', meter: 'read.workspace.company' },
-      { method: 'GET', path: '/workspace/companies/{id}/memo', mcp_tool: 'svc.workspace.get_memo', meter: 'read.workspace.memo' },
+      {
+        method: 'GET',
+        path: '/workspace/companies',
+        mcp_tool: 'svc.workspace.list_companies',
+        meter: 'read.workspace.company',
+      },
+      {
+        method: 'GET',
+        path: '/workspace/companies/{id}/memo',
+        mcp_tool: 'svc.workspace.get_memo',
+        meter: 'read.workspace.memo',
+      },
     ],
   },
   {
@@ -258,8 +328,18 @@ export const QUICKSTART_WORKFLOWS: readonly QuickstartWorkflow[] = Object.freeze
     steps_mode: 'any_one',
     meters: ['write.workspace.note'],
     steps: [
-      { method: 'PATCH', path: '/workspace/companies/{id}/memo', mcp_tool: 'svc.workspace.update_memo', meter: 'write.workspace.note' },
-      { method: 'PATCH', path: '/workspace/deals/{id}', mcp_tool: 'svc.workspace.update_deal', meter: 'write.workspace.note' },
+      {
+        method: 'PATCH',
+        path: '/workspace/companies/{id}/memo',
+        mcp_tool: 'svc.workspace.update_memo',
+        meter: 'write.workspace.note',
+      },
+      {
+        method: 'PATCH',
+        path: '/workspace/deals/{id}',
+        mcp_tool: 'svc.workspace.update_deal',
+        meter: 'write.workspace.note',
+      },
     ],
   },
   {
@@ -269,8 +349,18 @@ export const QUICKSTART_WORKFLOWS: readonly QuickstartWorkflow[] = Object.freeze
     access: 'enterprise',
     meters: ['read.workspace.events', 'write.workspace.webhook', 'deliver.workspace.webhook'],
     steps: [
-      { method: 'GET', path: '/workspace/events', mcp_tool: 'svc.workspace.list_events', meter: 'read.workspace.events' },
-      { method: 'POST', path: '/workspace/webhooks/subscriptions', mcp_tool: 'svc.workspace.create_webhook', meter: 'write.workspace.webhook' },
+      {
+        method: 'GET',
+        path: '/workspace/events',
+        mcp_tool: 'svc.workspace.list_events',
+        meter: 'read.workspace.events',
+      },
+      {
+        method: 'POST',
+        path: '/workspace/webhooks/subscriptions',
+        mcp_tool: 'svc.workspace.create_webhook',
+        meter: 'write.workspace.webhook',
+      },
     ],
   },
 ] satisfies QuickstartWorkflow[]);

@@ -26,7 +26,12 @@ export function buildPublicStatus(ctx: CatalogContext, input: StatusInput) {
     environment: ctx.env,
     authenticated: false,
     meters: meterEntries(ctx),
-    packs: CREDIT_PACKS.map((p) => ({ pack_id: p.pack_id, name: p.name, amount_usd: centsToUsd(p.amount_cents), credits_usd: centsToUsd(p.credits_cents) })),
+    packs: CREDIT_PACKS.map((p) => ({
+      pack_id: p.pack_id,
+      name: p.name,
+      amount_usd: centsToUsd(p.amount_cents),
+      credits_usd: centsToUsd(p.credits_cents),
+    })),
     rate_limit: { requests_per_minute_per_key: ctx.rateLimitPerMinute },
     authentication: {
       ...authentication(ctx),
@@ -52,7 +57,9 @@ export const statusSchema = envelopeSchema(
     environment: z.enum(['test', 'live']),
     authenticated: z.boolean(),
     meters: z.array(meterEntry).length(METER_NAMES.length),
-    packs: z.array(z.strictObject({ pack_id: packId, name: z.string(), amount_usd: usd, credits_usd: usd })).length(PACK_IDS.length),
+    packs: z
+      .array(z.strictObject({ pack_id: packId, name: z.string(), amount_usd: usd, credits_usd: usd }))
+      .length(PACK_IDS.length),
     rate_limit: z.strictObject({ requests_per_minute_per_key: z.int() }),
     authentication: authEntry.extend({ note: z.string() }),
     links: z.record(z.string(), url),

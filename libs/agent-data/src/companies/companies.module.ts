@@ -26,7 +26,11 @@ import { CompanyImporter } from './import/company-importer.js';
   imports: [CqrsModule.forRoot(), ProjectionsModule.forFeature([companyProfilesProjection, companyScoresProjection])],
   controllers: [TopCompaniesController, GetCompanyProfileController, GetCompanyScoreController, ModelHealthController],
   providers: [
-    { provide: CompanyImporter, useFactory: (events: EventStore, clock: Clock) => new CompanyImporter(events, clock), inject: [EVENT_STORE, CLOCK] },
+    {
+      provide: CompanyImporter,
+      useFactory: (events: EventStore, clock: Clock) => new CompanyImporter(events, clock),
+      inject: [EVENT_STORE, CLOCK],
+    },
     TopCompaniesHandler,
     GetCompanyProfileHandler,
     GetCompanyScoreHandler,

@@ -17,12 +17,22 @@ import {
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** `Series A`, `series_a`, `SERIES-A` → `series-a`. */
-const slugify = (s: string) => s.trim().toLowerCase().replace(/[\s_]+/g, '-');
+const slugify = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 
 const slug = z
   .string()
   .transform(slugify)
-  .pipe(z.string().min(1, 'expected a non-empty name').max(40, 'expected at most 40 characters').regex(SLUG, 'expected letters, digits and dashes (e.g. "fintech")'));
+  .pipe(
+    z
+      .string()
+      .min(1, 'expected a non-empty name')
+      .max(40, 'expected at most 40 characters')
+      .regex(SLUG, 'expected letters, digits and dashes (e.g. "fintech")'),
+  );
 
 const unique = <T>(items: T[]) => [...new Set(items)];
 
@@ -63,7 +73,10 @@ const day = z.string().transform((s, ctx) => {
   return iso;
 });
 
-const usd = z.int('expected whole US dollars').min(0, 'expected at least 0').max(10_000_000_000_000, 'expected at most 10^13');
+const usd = z
+  .int('expected whole US dollars')
+  .min(0, 'expected at least 0')
+  .max(10_000_000_000_000, 'expected at most 10^13');
 
 /**
  * A time series: `[{date, value}]`, at most 240 points, one per date, sorted on the way in.
@@ -92,7 +105,11 @@ const series = (max: number) =>
         }
         const date = typeof point.date === 'string' ? calendarDay(point.date.trim()) : null;
         if (date === null) {
-          ctx.addIssue({ code: 'custom', path: [i, 'date'], message: 'expected a date YYYY-MM-DD (or a month YYYY-MM)' });
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'date'],
+            message: 'expected a date YYYY-MM-DD (or a month YYYY-MM)',
+          });
           return z.NEVER;
         }
         const value = point.value;
@@ -147,9 +164,17 @@ export const companyRecordSchema = z
         city: optionalText(100),
       })
       .nullish(),
-    founded_year: z.int('expected a year').min(1800, 'expected a year from 1800').max(2100, 'expected a year up to 2100').nullish(),
+    founded_year: z
+      .int('expected a year')
+      .min(1800, 'expected a year from 1800')
+      .max(2100, 'expected a year up to 2100')
+      .nullish(),
     stage: enumSlug(STAGES, 'stage').nullish(),
-    headcount: z.int('expected a whole number of employees').min(0, 'expected at least 0').max(10_000_000, 'expected at most 10,000,000').nullish(),
+    headcount: z
+      .int('expected a whole number of employees')
+      .min(0, 'expected at least 0')
+      .max(10_000_000, 'expected at most 10,000,000')
+      .nullish(),
     total_funding_usd: usd.nullish(),
     last_round: z
       .strictObject({
@@ -177,27 +202,27 @@ export const companyRecordSchema = z
       })
       .nullish(),
   })
-  .transform(
-    (r): CompanyProfileData => ({
-      name: r.name,
-      domain: r.domain,
-      description: r.description,
-      sectors: r.sectors ?? [],
-      tags: r.tags ?? [],
-      headquarters: { country: r.headquarters?.country ?? null, city: r.headquarters?.city ?? null },
-      founded_year: r.founded_year ?? null,
-      stage: r.stage ?? null,
-      headcount: r.headcount ?? null,
-      total_funding_usd: r.total_funding_usd ?? null,
-      last_round: r.last_round ? { type: r.last_round.type, amount_usd: r.last_round.amount_usd ?? null, date: r.last_round.date } : null,
-      investors: r.investors ?? [],
-      signals: {
-        headcount: r.signals?.headcount ?? [],
-        web_traffic: r.signals?.web_traffic ?? [],
-        funding: r.signals?.funding ?? [],
-      } satisfies CompanySignals,
-    }),
-  );
+  .transform((r): CompanyProfileData => ({
+    name: r.name,
+    domain: r.domain,
+    description: r.description,
+    sectors: r.sectors ?? [],
+    tags: r.tags ?? [],
+    headquarters: { country: r.headquarters?.country ?? null, city: r.headquarters?.city ?? null },
+    founded_year: r.founded_year ?? null,
+    stage: r.stage ?? null,
+    headcount: r.headcount ?? null,
+    total_funding_usd: r.total_funding_usd ?? null,
+    last_round: r.last_round
+      ? { type: r.last_round.type, amount_usd: r.last_round.amount_usd ?? null, date: r.last_round.date }
+      : null,
+    investors: r.investors ?? [],
+    signals: {
+      headcount: r.signals?.headcount ?? [],
+      web_traffic: r.signals?.web_traffic ?? [],
+      funding: r.signals?.funding ?? [],
+    } satisfies CompanySignals,
+  }));
 
 /** The JSON Lines record shape (input side). */
 export type CompanyRecord = z.input<typeof companyRecordSchema>;
@@ -206,7 +231,8 @@ export type RecordCheck = { ok: true; profile: CompanyProfileData } | { ok: fals
 
 /** Validates one record; the reason names each bad field (`stage: expected a stage: …`). */
 export function checkCompanyRecord(value: unknown): RecordCheck {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, reason: 'expected a JSON object' };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, reason: 'expected a JSON object' };
   const result = companyRecordSchema.safeParse(value);
   if (result.success) return { ok: true, profile: result.data };
   const reason = issuesToDetails(result.error.issues)

@@ -15,7 +15,12 @@ describe('company records (validation and normalisation)', () => {
       headquarters: { country: 'gb', city: ' London ' },
       stage: 'Series A',
       last_round: { type: 'SERIES_A', date: '2026-03' },
-      signals: { web_traffic: [{ date: '2026-06-01', value: 10 }, { date: '2026-01-01', value: 5 }] },
+      signals: {
+        web_traffic: [
+          { date: '2026-06-01', value: 10 },
+          { date: '2026-01-01', value: 5 },
+        ],
+      },
     });
     assert.ok(check.ok);
     assert.deepEqual(check.profile, {
@@ -31,27 +36,64 @@ describe('company records (validation and normalisation)', () => {
       total_funding_usd: null,
       last_round: { type: 'series-a', amount_usd: null, date: '2026-03-01' },
       investors: [],
-      signals: { headcount: [], web_traffic: [{ date: '2026-01-01', value: 5 }, { date: '2026-06-01', value: 10 }], funding: [] },
+      signals: {
+        headcount: [],
+        web_traffic: [
+          { date: '2026-01-01', value: 5 },
+          { date: '2026-06-01', value: 10 },
+        ],
+        funding: [],
+      },
     });
   });
 
   it('names every bad field in the reason, and refuses unknown fields', () => {
-    const check = checkCompanyRecord({ name: '', domain: 'not a domain', stage: 'series-z', founded_year: 1700, headcount: 2.5, colour: 'red' });
+    const check = checkCompanyRecord({
+      name: '',
+      domain: 'not a domain',
+      stage: 'series-z',
+      founded_year: 1700,
+      headcount: 2.5,
+      colour: 'red',
+    });
     assert.equal(check.ok, false);
     const reason = (check as { reason: string }).reason;
-    for (const part of ['name:', 'domain:', 'stage:', 'founded_year:', 'headcount:', 'colour: unknown field']) assert.ok(reason.includes(part), `${part} in ${reason}`);
+    for (const part of ['name:', 'domain:', 'stage:', 'founded_year:', 'headcount:', 'colour: unknown field'])
+      assert.ok(reason.includes(part), `${part} in ${reason}`);
   });
 
   it('refuses impossible dates and duplicate points', () => {
-    assert.equal(checkCompanyRecord({ name: 'A', domain: 'a.io', last_round: { type: 'seed', date: '2026-02-30' } }).ok, false);
-    assert.equal(checkCompanyRecord({ name: 'A', domain: 'a.io', last_round: { type: 'seed', date: '2024-02-29' } }).ok, true);
-    const dup = checkCompanyRecord({ name: 'A', domain: 'a.io', signals: { headcount: [{ date: '2026-01-01', value: 1 }, { date: '2026-01-01', value: 2 }] } });
+    assert.equal(
+      checkCompanyRecord({ name: 'A', domain: 'a.io', last_round: { type: 'seed', date: '2026-02-30' } }).ok,
+      false,
+    );
+    assert.equal(
+      checkCompanyRecord({ name: 'A', domain: 'a.io', last_round: { type: 'seed', date: '2024-02-29' } }).ok,
+      true,
+    );
+    const dup = checkCompanyRecord({
+      name: 'A',
+      domain: 'a.io',
+      signals: {
+        headcount: [
+          { date: '2026-01-01', value: 1 },
+          { date: '2026-01-01', value: 2 },
+        ],
+      },
+    });
     assert.equal(dup.ok, false);
     assert.match((dup as { reason: string }).reason, /signals\.headcount: two points on 2026-01-01/);
     const bad = checkCompanyRecord({
       name: 'A',
       domain: 'a.io',
-      signals: { web_traffic: [{ date: '2026-01-01', value: 1 }, { date: '2026-13-01', value: 2 }], funding: [{ date: '2026-01-01', value: -5 }], headcount: [{ date: '2026-01-01', value: 1, note: 'x' }] },
+      signals: {
+        web_traffic: [
+          { date: '2026-01-01', value: 1 },
+          { date: '2026-13-01', value: 2 },
+        ],
+        funding: [{ date: '2026-01-01', value: -5 }],
+        headcount: [{ date: '2026-01-01', value: 1, note: 'x' }],
+      },
     });
     assert.equal(bad.ok, false);
     const reason = (bad as { reason: string }).reason;
@@ -62,7 +104,10 @@ describe('company records (validation and normalisation)', () => {
 
   it('every demo record is valid, and a CSV round trip gives the same profile', async () => {
     const records = [...demoCompanies({ count: 200, asOf: '2026-11-01' })];
-    const csv = [csvHeaderLine(), ...records.map((r) => recordToCsvLine(r as Parameters<typeof recordToCsvLine>[0]))].join('\r\n');
+    const csv = [
+      csvHeaderLine(),
+      ...records.map((r) => recordToCsvLine(r as Parameters<typeof recordToCsvLine>[0])),
+    ].join('\r\n');
     const rows = [];
     for await (const batch of textRecords(csv, 'csv')) rows.push(...batch);
     assert.equal(rows.length, records.length);
@@ -90,9 +135,29 @@ describe('growth', () => {
       { date: '2026-08-01', value: 140 },
       { date: '2026-10-01', value: 150 },
     ]);
-    assert.deepEqual(g, { from_date: '2025-10-01', to_date: '2026-10-01', from_value: 100, to_value: 150, days: 365, annual_rate: 0.5 });
-    assert.equal(seriesGrowth([{ date: '2026-09-01', value: 1 }, { date: '2026-10-01', value: 2 }]), null, 'under 90 days of history');
-    assert.equal(seriesGrowth([{ date: '2025-10-01', value: 0 }, { date: '2026-10-01', value: 2 }])!.annual_rate, null);
+    assert.deepEqual(g, {
+      from_date: '2025-10-01',
+      to_date: '2026-10-01',
+      from_value: 100,
+      to_value: 150,
+      days: 365,
+      annual_rate: 0.5,
+    });
+    assert.equal(
+      seriesGrowth([
+        { date: '2026-09-01', value: 1 },
+        { date: '2026-10-01', value: 2 },
+      ]),
+      null,
+      'under 90 days of history',
+    );
+    assert.equal(
+      seriesGrowth([
+        { date: '2025-10-01', value: 0 },
+        { date: '2026-10-01', value: 2 },
+      ])!.annual_rate,
+      null,
+    );
     assert.equal(seriesGrowth([]), null);
   });
 });

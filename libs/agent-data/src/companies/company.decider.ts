@@ -51,17 +51,29 @@ export const companyDecider: Decider<CompanyCommand, CompanyEvent, CompanyState>
       case 'ImportCompany': {
         const { companyId, profile, source } = command;
         if (companyId !== companyIdFor(profile.domain)) {
-          throw new AppError(400, 'bad_request', 'VALIDATION_FAILED', `Company id ${companyId} does not belong to the domain ${profile.domain}.`);
+          throw new AppError(
+            400,
+            'bad_request',
+            'VALIDATION_FAILED',
+            `Company id ${companyId} does not belong to the domain ${profile.domain}.`,
+          );
         }
         const at = command.at.toISOString();
         const contentHash = command.contentHash ?? profileHash(profile);
         if (state.profile === null) {
-          return [{ type: 'CompanyImported', data: { company_id: companyId, profile, content_hash: contentHash, source, at } }];
+          return [
+            {
+              type: 'CompanyImported',
+              data: { company_id: companyId, profile, content_hash: contentHash, source, at },
+            },
+          ];
         }
         if (state.contentHash === contentHash) return [];
         const changes = diffProfiles(state.profile, profile);
         if (!hasChanges(changes)) return [];
-        return [{ type: 'CompanyUpdated', data: { company_id: companyId, changes, content_hash: contentHash, source, at } }];
+        return [
+          { type: 'CompanyUpdated', data: { company_id: companyId, changes, content_hash: contentHash, source, at } },
+        ];
       }
       default:
         return assertNever(command.type);

@@ -21,7 +21,12 @@ const base = profile({
   headquarters: { country: 'DE', city: 'Berlin' },
   stage: 'seed',
   headcount: 12,
-  signals: { headcount: [{ date: '2026-01-01', value: 8 }, { date: '2026-10-01', value: 12 }] },
+  signals: {
+    headcount: [
+      { date: '2026-01-01', value: 8 },
+      { date: '2026-10-01', value: 12 },
+    ],
+  },
 });
 const id = companyIdFor('acme.example.com');
 
@@ -34,11 +39,17 @@ describe('company decider (given / when / then)', () => {
   const spec = deciderSpec(companyDecider);
 
   it('a new company is imported with its whole profile', () => {
-    spec.given([]).when({ type: 'ImportCompany', companyId: id, profile: base, source: 'file:a.csv', at }).then([imported]);
+    spec
+      .given([])
+      .when({ type: 'ImportCompany', companyId: id, profile: base, source: 'file:a.csv', at })
+      .then([imported]);
   });
 
   it('the same profile again decides nothing (re-import appends nothing)', () => {
-    spec.given([imported]).when({ type: 'ImportCompany', companyId: id, profile: base, source: 'file:b.csv', at: later }).then([]);
+    spec
+      .given([imported])
+      .when({ type: 'ImportCompany', companyId: id, profile: base, source: 'file:b.csv', at: later })
+      .then([]);
   });
 
   it('a changed profile yields CompanyUpdated with only the changed fields (signals: only the changed series)', () => {
@@ -48,7 +59,10 @@ describe('company decider (given / when / then)', () => {
       stage: 'series-a',
       headcount: 12,
       signals: {
-        headcount: [{ date: '2026-01-01', value: 8 }, { date: '2026-10-01', value: 12 }],
+        headcount: [
+          { date: '2026-01-01', value: 8 },
+          { date: '2026-10-01', value: 12 },
+        ],
         web_traffic: [{ date: '2026-10-01', value: 5000 }],
       },
     });
@@ -60,7 +74,11 @@ describe('company decider (given / when / then)', () => {
           type: 'CompanyUpdated',
           data: {
             company_id: id,
-            changes: { headquarters: { country: 'DE', city: 'Munich' }, stage: 'series-a', signals: { web_traffic: [{ date: '2026-10-01', value: 5000 }] } },
+            changes: {
+              headquarters: { country: 'DE', city: 'Munich' },
+              stage: 'series-a',
+              signals: { web_traffic: [{ date: '2026-10-01', value: 5000 }] },
+            },
             content_hash: profileHash(next),
             source: 'file:b.csv',
             at: later.toISOString(),
@@ -70,8 +88,16 @@ describe('company decider (given / when / then)', () => {
   });
 
   it('folding the update gives the new profile (and its hash)', () => {
-    const next = profile({ sectors: ['robotics', 'ai'], stage: 'seed', headcount: 15, headquarters: { country: 'DE', city: 'Berlin' } });
-    const events = companyDecider.decide({ type: 'ImportCompany', companyId: id, profile: next, source: 's', at: later }, fold(companyDecider, [imported]));
+    const next = profile({
+      sectors: ['robotics', 'ai'],
+      stage: 'seed',
+      headcount: 15,
+      headquarters: { country: 'DE', city: 'Berlin' },
+    });
+    const events = companyDecider.decide(
+      { type: 'ImportCompany', companyId: id, profile: next, source: 's', at: later },
+      fold(companyDecider, [imported]),
+    );
     assert.equal(events.length, 1);
     const state = fold(companyDecider, [imported, ...events]);
     assert.deepEqual(state.profile, next);
@@ -96,7 +122,9 @@ describe('company ids and profiles', () => {
   });
 
   it('the content hash ignores key order and sees every value', () => {
-    const reordered = Object.fromEntries(Object.entries(structuredClone(base)).reverse()) as unknown as CompanyProfileData;
+    const reordered = Object.fromEntries(
+      Object.entries(structuredClone(base)).reverse(),
+    ) as unknown as CompanyProfileData;
     assert.equal(profileHash(reordered), profileHash(base));
     assert.notEqual(profileHash({ ...base, headcount: 13 }), profileHash(base));
   });

@@ -29,7 +29,10 @@ export const COMPANY_EVENT_TYPES: CompanyEvent['type'][] = ['CompanyImported', '
  */
 export type DemoDataEvent =
   | { type: 'DemoCompaniesClaimed'; data: { seed: number; count: number; as_of: string; at: string } }
-  | { type: 'DemoCompaniesSeeded'; data: { seed: number; count: number; imported: number; updated: number; unchanged: number; at: string } }
+  | {
+      type: 'DemoCompaniesSeeded';
+      data: { seed: number; count: number; imported: number; updated: number; unchanged: number; at: string };
+    }
   | { type: 'DemoCompaniesSkipped'; data: { reason: string; at: string } };
 
 export const DEMO_DATA_STREAM = 'demo-companies';

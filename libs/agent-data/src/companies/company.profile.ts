@@ -44,7 +44,9 @@ export interface CompanySignals {
   web_traffic: SeriesPoint[];
   funding: SeriesPoint[];
 }
-export const SIGNAL_NAMES = ['headcount', 'web_traffic', 'funding'] as const satisfies ReadonlyArray<keyof CompanySignals>;
+export const SIGNAL_NAMES = ['headcount', 'web_traffic', 'funding'] as const satisfies ReadonlyArray<
+  keyof CompanySignals
+>;
 
 export interface LastRound {
   type: RoundType;
@@ -114,7 +116,7 @@ export function companyIdFor(domain: string): string {
   let bits = 0;
   let acc = 0;
   let out = '';
-  for (let i = 0; out.length < 26; ) {
+  for (let i = 0; out.length < 26;) {
     if (bits < 5) {
       acc = ((acc << 8) | digest[i++]!) & 0xffff;
       bits += 8;
@@ -135,7 +137,10 @@ export function normaliseDomain(input: string): string | null {
   let d = input.trim().toLowerCase();
   d = d.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
   d = d.split(/[/?#]/, 1)[0]!;
-  d = d.replace(/^[^@]*@/, '').replace(/:\d*$/, '').replace(/\.$/, '');
+  d = d
+    .replace(/^[^@]*@/, '')
+    .replace(/:\d*$/, '')
+    .replace(/\.$/, '');
   if (d.startsWith('www.')) d = d.slice(4);
   return DOMAIN.test(d) ? d : null;
 }
@@ -175,15 +180,25 @@ function fixedOrder(p: CompanyProfileData): CompanyProfileData {
     stage: p.stage,
     headcount: p.headcount,
     total_funding_usd: p.total_funding_usd,
-    last_round: p.last_round === null ? null : { type: p.last_round.type, amount_usd: p.last_round.amount_usd, date: p.last_round.date },
+    last_round:
+      p.last_round === null
+        ? null
+        : { type: p.last_round.type, amount_usd: p.last_round.amount_usd, date: p.last_round.date },
     investors: p.investors,
-    signals: { headcount: points(p.signals.headcount), web_traffic: points(p.signals.web_traffic), funding: points(p.signals.funding) },
+    signals: {
+      headcount: points(p.signals.headcount),
+      web_traffic: points(p.signals.web_traffic),
+      funding: points(p.signals.funding),
+    },
   };
 }
 
 /** Fingerprint of a profile (128 bits of SHA-256 over its JSON in a fixed field order): equal profiles, equal hash. */
 export function profileHash(profile: CompanyProfileData): string {
-  return createHash('sha256').update(JSON.stringify(fixedOrder(profile))).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify(fixedOrder(profile)))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
@@ -194,7 +209,8 @@ export function diffProfiles(current: CompanyProfileData, next: CompanyProfileDa
   for (const field of PROFILE_FIELDS) {
     if (field === 'signals') {
       const signals: Partial<CompanySignals> = {};
-      for (const name of SIGNAL_NAMES) if (!same(current.signals[name], next.signals[name])) signals[name] = next.signals[name];
+      for (const name of SIGNAL_NAMES)
+        if (!same(current.signals[name], next.signals[name])) signals[name] = next.signals[name];
       if (Object.keys(signals).length > 0) changes.signals = signals;
     } else if (!same(current[field], next[field])) {
       changes[field] = next[field];

@@ -12,7 +12,10 @@ export const lastRoundSchema = z
   .meta({ id: 'CompanyLastRound', description: 'The latest financing round; amount_usd null when undisclosed.' });
 
 export const headquartersSchema = z
-  .strictObject({ country: z.string().length(2).nullable().describe('ISO 3166-1 alpha-2'), city: z.string().nullable() })
+  .strictObject({
+    country: z.string().length(2).nullable().describe('ISO 3166-1 alpha-2'),
+    city: z.string().nullable(),
+  })
   .meta({ id: 'CompanyHeadquarters' });
 
 const pointSchema = z.strictObject({ date: z.iso.date(), value: z.number().min(0) }).meta({ id: 'CompanySignalPoint' });
@@ -32,10 +35,17 @@ export const growthSchema = z
     from_value: z.number(),
     to_value: z.number(),
     days: z.int(),
-    annual_rate: z.number().nullable().describe('Compound growth per 365 days over the span (0.25 = +25 %); null when from_value is 0.'),
+    annual_rate: z
+      .number()
+      .nullable()
+      .describe('Compound growth per 365 days over the span (0.25 = +25 %); null when from_value is 0.'),
   })
   .nullable()
-  .meta({ id: 'CompanyGrowth', description: 'Growth of a series from the point nearest one year before its latest point (at least 90 days before).' });
+  .meta({
+    id: 'CompanyGrowth',
+    description:
+      'Growth of a series from the point nearest one year before its latest point (at least 90 days before).',
+  });
 
 export const companyProfileSchema = z
   .strictObject({

@@ -63,8 +63,16 @@ export function seriesGrowth(series: readonly SeriesPoint[]): Growth | null {
   if (!base) return null;
   const days = daysBetween(base.date, last.date);
   // Capped at +100,000 % a year: tiny bases over short spans would otherwise explode.
-  const annual = base.value > 0 ? round(Math.min((last.value / base.value) ** (YEAR_DAYS / days) - 1, MAX_ANNUAL_RATE), 4) : null;
-  return { from_date: base.date, to_date: last.date, from_value: base.value, to_value: last.value, days, annual_rate: annual };
+  const annual =
+    base.value > 0 ? round(Math.min((last.value / base.value) ** (YEAR_DAYS / days) - 1, MAX_ANNUAL_RATE), 4) : null;
+  return {
+    from_date: base.date,
+    to_date: last.date,
+    from_value: base.value,
+    to_value: last.value,
+    days,
+    annual_rate: annual,
+  };
 }
 
 export interface CompanyGrowth {
@@ -74,5 +82,9 @@ export interface CompanyGrowth {
 }
 
 export function companyGrowth(signals: CompanySignals): CompanyGrowth {
-  return { headcount: seriesGrowth(signals.headcount), web_traffic: seriesGrowth(signals.web_traffic), funding: seriesGrowth(signals.funding) };
+  return {
+    headcount: seriesGrowth(signals.headcount),
+    web_traffic: seriesGrowth(signals.web_traffic),
+    funding: seriesGrowth(signals.funding),
+  };
 }

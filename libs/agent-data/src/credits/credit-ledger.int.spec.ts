@@ -63,7 +63,9 @@ describe('CreditLedger (hot-stream state over the embedded store)', () => {
     await a.execute('acct_race', purchase('acct_race', 'cs_1', 4000));
     // b loads its (soon stale) state before a charges.
     assert.equal((await b.state('acct_race')).state.balanceCents, 4000);
-    const outcomes = await Promise.allSettled(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).execute('acct_race', charge('acct_race', 100, i))));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).execute('acct_race', charge('acct_race', 100, i))),
+    );
     const ok = outcomes.filter((o) => o.status === 'fulfilled');
     const refused = outcomes.filter((o) => o.status === 'rejected');
     assert.equal(ok.length, 40);
@@ -80,9 +82,14 @@ describe('CreditLedger (hot-stream state over the embedded store)', () => {
     const ledger = new CreditLedger(events, documents);
     await ledger.execute('acct_batch', purchase('acct_batch', 'cs_1', 1000));
     const head = await events.headPosition();
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => ledger.execute('acct_batch', charge('acct_batch', 10, i))));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => ledger.execute('acct_batch', charge('acct_batch', 10, i))),
+    );
     const balances = results.map((r) => r.state.balanceCents).sort((x, y) => y - x);
-    assert.deepEqual(balances, Array.from({ length: 50 }, (_, i) => 1000 - 10 * (i + 1)));
+    assert.deepEqual(
+      balances,
+      Array.from({ length: 50 }, (_, i) => 1000 - 10 * (i + 1)),
+    );
     const positions = new Set(results.map((r) => r.position));
     assert.ok(positions.size < 50, `expected batched appends, got ${positions.size} appends for 50 charges`);
     assert.equal((await events.headPosition()) - head, 50);

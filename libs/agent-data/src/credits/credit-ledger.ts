@@ -109,7 +109,10 @@ export class CreditLedger {
    * The current state. `fresh` catches up with the stream first (another process may have
    * written): use it before telling a client its balance or refusing it for lack of credits.
    */
-  async state(accountId: string, options: { fresh?: boolean } = {}): Promise<{ state: CreditsState; revision: number | null; reservedCents: number }> {
+  async state(
+    accountId: string,
+    options: { fresh?: boolean } = {},
+  ): Promise<{ state: CreditsState; revision: number | null; reservedCents: number }> {
     const entry = this.entry(accountId);
     await this.ensureLoaded(entry);
     if (options.fresh && !entry.flushing) await this.catchUp(entry);
@@ -122,7 +125,10 @@ export class CreditLedger {
    * are advisory and in memory: the charge is decided by the ledger alone. They let an
    * exhausted account's concurrent calls fail fast, before any work is done.
    */
-  async reserve(accountId: string, cents: number): Promise<{ ok: true; reservation: Reservation } | { ok: false; state: CreditsState }> {
+  async reserve(
+    accountId: string,
+    cents: number,
+  ): Promise<{ ok: true; reservation: Reservation } | { ok: false; state: CreditsState }> {
     const entry = this.entry(accountId);
     await this.ensureLoaded(entry);
     if (entry.state.balanceCents - entry.reserved < cents) {
@@ -211,7 +217,9 @@ export class CreditLedger {
     const from = entry.revision;
     let state = entry.state;
     let revision = from;
-    for await (const event of this.events.readStream(creditsStream(entry.accountId), { fromRevision: revision === null ? 0 : revision + 1 })) {
+    for await (const event of this.events.readStream(creditsStream(entry.accountId), {
+      fromRevision: revision === null ? 0 : revision + 1,
+    })) {
       state = creditsDecider.evolve(state, toCreditsEvent(event));
       revision = event.revision;
     }

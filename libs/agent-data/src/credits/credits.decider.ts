@@ -68,7 +68,12 @@ export class InsufficientCreditsError extends AppError {
     readonly requiredCents: number,
     readonly balanceCents: number,
   ) {
-    super(402, 'insufficient_credits', 'INSUFFICIENT_CREDITS', `The ${meter} call costs ${usd(requiredCents)} USD; the balance is ${usd(balanceCents)} USD.`);
+    super(
+      402,
+      'insufficient_credits',
+      'INSUFFICIENT_CREDITS',
+      `The ${meter} call costs ${usd(requiredCents)} USD; the balance is ${usd(balanceCents)} USD.`,
+    );
     this.name = 'InsufficientCreditsError';
   }
 }
@@ -106,7 +111,8 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
       case 'CreditsPurchased': {
         const refs = new Set(state.paymentRefs);
         refs.add(event.data.payment_reference);
-        const settles = state.autopayPending !== null && state.autopayPending.attemptId === event.data.autopay_attempt_id;
+        const settles =
+          state.autopayPending !== null && state.autopayPending.attemptId === event.data.autopay_attempt_id;
         return {
           ...state,
           balanceCents: state.balanceCents + event.data.credits_cents,
@@ -116,7 +122,10 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
         };
       }
       case 'AutopayEnabled':
-        return { ...state, autopay: { status: 'on', paymentMethodId: event.data.payment_method_id, packId: event.data.pack_id } };
+        return {
+          ...state,
+          autopay: { status: 'on', paymentMethodId: event.data.payment_method_id, packId: event.data.pack_id },
+        };
       case 'AutopayDisabled':
         return { ...state, autopay: { status: 'off', reason: event.data.reason } };
       case 'AutopayTriggered':
@@ -144,8 +153,10 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
     const at = command.now.toISOString();
     switch (command.type) {
       case 'ChargeMeter': {
-        if (!Number.isInteger(command.priceCents) || command.priceCents < 0) throw new Error(`invalid price ${command.priceCents}`);
-        if (state.balanceCents < command.priceCents) throw new InsufficientCreditsError(command.meter, command.priceCents, state.balanceCents);
+        if (!Number.isInteger(command.priceCents) || command.priceCents < 0)
+          throw new Error(`invalid price ${command.priceCents}`);
+        if (state.balanceCents < command.priceCents)
+          throw new InsufficientCreditsError(command.meter, command.priceCents, state.balanceCents);
         const charged: CreditsEvent = {
           type: 'MeterCharged',
           data: {
@@ -158,7 +169,8 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
           },
         };
         const after = state.balanceCents - command.priceCents;
-        if (state.autopay.status !== 'on' || state.autopayPending !== null || after >= command.autopayThresholdCents) return [charged];
+        if (state.autopay.status !== 'on' || state.autopayPending !== null || after >= command.autopayThresholdCents)
+          return [charged];
         return [
           charged,
           {
@@ -178,7 +190,8 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
       case 'PurchaseCredits': {
         // Idempotent by payment reference: a webhook delivered three times credits once.
         if (state.paymentRefs.has(command.paymentReference)) return [];
-        if (!Number.isInteger(command.creditsCents) || command.creditsCents <= 0) throw new Error(`invalid credits ${command.creditsCents}`);
+        if (!Number.isInteger(command.creditsCents) || command.creditsCents <= 0)
+          throw new Error(`invalid credits ${command.creditsCents}`);
         return [
           {
             type: 'CreditsPurchased',
@@ -199,17 +212,25 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
       }
       case 'EnableAutopay': {
         const a = state.autopay;
-        if (a.status === 'on' && a.paymentMethodId === command.paymentMethodId && a.packId === command.packId) return [];
+        if (a.status === 'on' && a.paymentMethodId === command.paymentMethodId && a.packId === command.packId)
+          return [];
         return [
           {
             type: 'AutopayEnabled',
-            data: { account_id: command.accountId, payment_method_id: command.paymentMethodId, pack_id: command.packId, enabled_at: at },
+            data: {
+              account_id: command.accountId,
+              payment_method_id: command.paymentMethodId,
+              pack_id: command.packId,
+              enabled_at: at,
+            },
           },
         ];
       }
       case 'DisableAutopay':
         if (state.autopay.status === 'off') return [];
-        return [{ type: 'AutopayDisabled', data: { account_id: command.accountId, reason: 'requested', disabled_at: at } }];
+        return [
+          { type: 'AutopayDisabled', data: { account_id: command.accountId, reason: 'requested', disabled_at: at } },
+        ];
       case 'FailAutopay': {
         // Only the attempt in flight can fail; a late or repeated report changes nothing.
         if (state.autopayPending?.attemptId !== command.attemptId) return [];
@@ -219,7 +240,13 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
         };
         // A declined method is not retried on every later call: autopay stops until re-enabled.
         if (state.autopay.status !== 'on') return [failed];
-        return [failed, { type: 'AutopayDisabled', data: { account_id: command.accountId, reason: 'payment_failed', disabled_at: at } }];
+        return [
+          failed,
+          {
+            type: 'AutopayDisabled',
+            data: { account_id: command.accountId, reason: 'payment_failed', disabled_at: at },
+          },
+        ];
       }
       default:
         return assertNever(command);
@@ -237,7 +264,11 @@ export function autopayView(state: CreditsState): Record<string, unknown> {
     disabled_reason: a.status === 'off' && a.reason !== 'never_enabled' ? a.reason : null,
     last_failure: state.autopayLastFailure,
     pending: state.autopayPending
-      ? { attempt_id: state.autopayPending.attemptId, pack_id: state.autopayPending.packId, triggered_at: state.autopayPending.triggeredAt }
+      ? {
+          attempt_id: state.autopayPending.attemptId,
+          pack_id: state.autopayPending.packId,
+          triggered_at: state.autopayPending.triggeredAt,
+        }
       : null,
   };
 }

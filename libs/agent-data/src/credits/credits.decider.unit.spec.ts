@@ -10,7 +10,11 @@ const now = new Date('2026-03-01T10:00:00Z');
 const at = now.toISOString();
 const acct = 'acct_1';
 
-const purchased = (credits: number, ref = 'cs_1', over: Partial<Extract<CreditsEvent, { type: 'CreditsPurchased' }>['data']> = {}): CreditsEvent => ({
+const purchased = (
+  credits: number,
+  ref = 'cs_1',
+  over: Partial<Extract<CreditsEvent, { type: 'CreditsPurchased' }>['data']> = {},
+): CreditsEvent => ({
   type: 'CreditsPurchased',
   data: {
     account_id: acct,
@@ -28,15 +32,36 @@ const purchased = (credits: number, ref = 'cs_1', over: Partial<Extract<CreditsE
 });
 const charged = (price: number, requestId = 'req-1'): CreditsEvent => ({
   type: 'MeterCharged',
-  data: { account_id: acct, meter: 'read.discovery_top', price_cents: price, request_id: requestId, key_id: 'key_1', charged_at: at },
+  data: {
+    account_id: acct,
+    meter: 'read.discovery_top',
+    price_cents: price,
+    request_id: requestId,
+    key_id: 'key_1',
+    charged_at: at,
+  },
 });
-const autopayOn: CreditsEvent = { type: 'AutopayEnabled', data: { account_id: acct, payment_method_id: 'pm_1', pack_id: 'pack_99', enabled_at: at } };
+const autopayOn: CreditsEvent = {
+  type: 'AutopayEnabled',
+  data: { account_id: acct, payment_method_id: 'pm_1', pack_id: 'pack_99', enabled_at: at },
+};
 const triggered = (balance: number, attempt = 'att_1'): CreditsEvent => ({
   type: 'AutopayTriggered',
-  data: { account_id: acct, attempt_id: attempt, pack_id: 'pack_99', payment_method_id: 'pm_1', balance_cents: balance, threshold_cents: 1000, triggered_at: at },
+  data: {
+    account_id: acct,
+    attempt_id: attempt,
+    pack_id: 'pack_99',
+    payment_method_id: 'pm_1',
+    balance_cents: balance,
+    threshold_cents: 1000,
+    triggered_at: at,
+  },
 });
 
-const charge = (price: number, over: Partial<Extract<CreditsCommand, { type: 'ChargeMeter' }>> = {}): CreditsCommand => ({
+const charge = (
+  price: number,
+  over: Partial<Extract<CreditsCommand, { type: 'ChargeMeter' }>> = {},
+): CreditsCommand => ({
   type: 'ChargeMeter',
   accountId: acct,
   meter: 'read.discovery_top',
@@ -48,7 +73,10 @@ const charge = (price: number, over: Partial<Extract<CreditsCommand, { type: 'Ch
   now,
   ...over,
 });
-const purchase = (ref: string, over: Partial<Extract<CreditsCommand, { type: 'PurchaseCredits' }>> = {}): CreditsCommand => ({
+const purchase = (
+  ref: string,
+  over: Partial<Extract<CreditsCommand, { type: 'PurchaseCredits' }>> = {},
+): CreditsCommand => ({
   type: 'PurchaseCredits',
   accountId: acct,
   packId: 'pack_29',
@@ -64,20 +92,42 @@ const purchase = (ref: string, over: Partial<Extract<CreditsCommand, { type: 'Pu
 });
 
 describe('credits decider', () => {
-  it('credits a purchase', () => spec.given([]).when(purchase('cs_1')).then([purchased(2900)]));
+  it('credits a purchase', () =>
+    spec
+      .given([])
+      .when(purchase('cs_1'))
+      .then([purchased(2900)]));
 
   it('credits a payment reference once: a repeated fulfilment is a no-op', () => {
-    spec.given([purchased(2900)]).when(purchase('cs_1')).then([]);
-    spec.given([purchased(2900)]).when(purchase('cs_2')).then([purchased(2900, 'cs_2')]);
+    spec
+      .given([purchased(2900)])
+      .when(purchase('cs_1'))
+      .then([]);
+    spec
+      .given([purchased(2900)])
+      .when(purchase('cs_2'))
+      .then([purchased(2900, 'cs_2')]);
   });
 
   it('charges a meter when the balance covers the price, down to exactly zero', () => {
-    spec.given([purchased(2900)]).when(charge(350)).then([charged(350)]);
-    spec.given([purchased(350)]).when(charge(350)).then([charged(350)]);
+    spec
+      .given([purchased(2900)])
+      .when(charge(350))
+      .then([charged(350)]);
+    spec
+      .given([purchased(350)])
+      .when(charge(350))
+      .then([charged(350)]);
   });
 
   it('refuses a charge the balance does not cover with InsufficientCreditsError (402)', () => {
-    spec.given([]).when(charge(350)).thenThrows((e) => e instanceof InsufficientCreditsError && e.status === 402 && e.balanceCents === 0 && e.requiredCents === 350);
+    spec
+      .given([])
+      .when(charge(350))
+      .thenThrows(
+        (e) =>
+          e instanceof InsufficientCreditsError && e.status === 402 && e.balanceCents === 0 && e.requiredCents === 350,
+      );
     spec
       .given([purchased(700), charged(350), charged(350)])
       .when(charge(1))
@@ -96,19 +146,40 @@ describe('credits decider', () => {
 
   describe('autopay (D19)', () => {
     it('triggers one top-up when a charge leaves the balance under the threshold and a method is saved', () =>
-      spec.given([purchased(1200), autopayOn]).when(charge(350)).then([charged(350), triggered(850)]));
+      spec
+        .given([purchased(1200), autopayOn])
+        .when(charge(350))
+        .then([charged(350), triggered(850)]));
 
     it('does not trigger above the threshold, without a saved method, or while one is pending', () => {
-      spec.given([purchased(2900), autopayOn]).when(charge(350)).then([charged(350)]);
-      spec.given([purchased(1200)]).when(charge(350)).then([charged(350)]);
-      spec.given([purchased(1200), autopayOn, charged(350), triggered(850)]).when(charge(350, { newAutopayAttemptId: () => 'att_2' })).then([charged(350)]);
+      spec
+        .given([purchased(2900), autopayOn])
+        .when(charge(350))
+        .then([charged(350)]);
+      spec
+        .given([purchased(1200)])
+        .when(charge(350))
+        .then([charged(350)]);
+      spec
+        .given([purchased(1200), autopayOn, charged(350), triggered(850)])
+        .when(charge(350, { newAutopayAttemptId: () => 'att_2' }))
+        .then([charged(350)]);
     });
 
     it('a balance exactly at the threshold is not under it', () =>
-      spec.given([purchased(1350), autopayOn]).when(charge(350)).then([charged(350)]));
+      spec
+        .given([purchased(1350), autopayOn])
+        .when(charge(350))
+        .then([charged(350)]));
 
     it('the purchase settling the attempt clears the pending state; the next low balance triggers again', () => {
-      const settled = purchased(11000, 'pi_1', { pack_id: 'pack_99', amount_cents: 9900, source: 'autopay', autopay_attempt_id: 'att_1', provider: 'sandbox' });
+      const settled = purchased(11000, 'pi_1', {
+        pack_id: 'pack_99',
+        amount_cents: 9900,
+        source: 'autopay',
+        autopay_attempt_id: 'att_1',
+        provider: 'sandbox',
+      });
       const history = [purchased(1200), autopayOn, charged(350), triggered(850), settled];
       const state = fold(creditsDecider, history);
       assert.equal(state.autopayPending, null);
@@ -121,16 +192,25 @@ describe('credits decider', () => {
     });
 
     it('a failed attempt clears the pending state and turns autopay off until re-enabled', () => {
-      spec.given([purchased(1200), autopayOn, charged(350), triggered(850)]).when({ type: 'FailAutopay', accountId: acct, attemptId: 'att_1', reason: 'card_declined', now }).then([
-        { type: 'AutopayFailed', data: { account_id: acct, attempt_id: 'att_1', reason: 'card_declined', failed_at: at } },
-        { type: 'AutopayDisabled', data: { account_id: acct, reason: 'payment_failed', disabled_at: at } },
-      ]);
+      spec
+        .given([purchased(1200), autopayOn, charged(350), triggered(850)])
+        .when({ type: 'FailAutopay', accountId: acct, attemptId: 'att_1', reason: 'card_declined', now })
+        .then([
+          {
+            type: 'AutopayFailed',
+            data: { account_id: acct, attempt_id: 'att_1', reason: 'card_declined', failed_at: at },
+          },
+          { type: 'AutopayDisabled', data: { account_id: acct, reason: 'payment_failed', disabled_at: at } },
+        ]);
       const failed = fold(creditsDecider, [
         purchased(1200),
         autopayOn,
         charged(350),
         triggered(850),
-        { type: 'AutopayFailed', data: { account_id: acct, attempt_id: 'att_1', reason: 'card_declined', failed_at: at } },
+        {
+          type: 'AutopayFailed',
+          data: { account_id: acct, attempt_id: 'att_1', reason: 'card_declined', failed_at: at },
+        },
         { type: 'AutopayDisabled', data: { account_id: acct, reason: 'payment_failed', disabled_at: at } },
       ]);
       assert.equal(failed.autopayPending, null);
@@ -143,23 +223,44 @@ describe('credits decider', () => {
         pending: null,
       });
       // No more triggers while off.
-      assert.deepEqual(creditsDecider.decide(charge(100, { newAutopayAttemptId: () => 'att_2' }), failed), [{ ...charged(100) }]);
+      assert.deepEqual(creditsDecider.decide(charge(100, { newAutopayAttemptId: () => 'att_2' }), failed), [
+        { ...charged(100) },
+      ]);
     });
 
     it('ignores a failure report for an attempt that is not in flight', () => {
-      spec.given([purchased(1200), autopayOn]).when({ type: 'FailAutopay', accountId: acct, attemptId: 'att_x', reason: 'x', now }).then([]);
-      spec.given([purchased(1200), autopayOn, charged(350), triggered(850)]).when({ type: 'FailAutopay', accountId: acct, attemptId: 'att_x', reason: 'x', now }).then([]);
+      spec
+        .given([purchased(1200), autopayOn])
+        .when({ type: 'FailAutopay', accountId: acct, attemptId: 'att_x', reason: 'x', now })
+        .then([]);
+      spec
+        .given([purchased(1200), autopayOn, charged(350), triggered(850)])
+        .when({ type: 'FailAutopay', accountId: acct, attemptId: 'att_x', reason: 'x', now })
+        .then([]);
     });
 
     it('enables, re-enables with another pack, and disables on request (each idempotent)', () => {
-      spec.given([]).when({ type: 'EnableAutopay', accountId: acct, paymentMethodId: 'pm_1', packId: 'pack_99', now }).then([autopayOn]);
-      spec.given([autopayOn]).when({ type: 'EnableAutopay', accountId: acct, paymentMethodId: 'pm_1', packId: 'pack_99', now }).then([]);
-      spec.given([autopayOn]).when({ type: 'EnableAutopay', accountId: acct, paymentMethodId: 'pm_1', packId: 'pack_499', now }).then([
-        { type: 'AutopayEnabled', data: { account_id: acct, payment_method_id: 'pm_1', pack_id: 'pack_499', enabled_at: at } },
-      ]);
-      spec.given([autopayOn]).when({ type: 'DisableAutopay', accountId: acct, now }).then([
-        { type: 'AutopayDisabled', data: { account_id: acct, reason: 'requested', disabled_at: at } },
-      ]);
+      spec
+        .given([])
+        .when({ type: 'EnableAutopay', accountId: acct, paymentMethodId: 'pm_1', packId: 'pack_99', now })
+        .then([autopayOn]);
+      spec
+        .given([autopayOn])
+        .when({ type: 'EnableAutopay', accountId: acct, paymentMethodId: 'pm_1', packId: 'pack_99', now })
+        .then([]);
+      spec
+        .given([autopayOn])
+        .when({ type: 'EnableAutopay', accountId: acct, paymentMethodId: 'pm_1', packId: 'pack_499', now })
+        .then([
+          {
+            type: 'AutopayEnabled',
+            data: { account_id: acct, payment_method_id: 'pm_1', pack_id: 'pack_499', enabled_at: at },
+          },
+        ]);
+      spec
+        .given([autopayOn])
+        .when({ type: 'DisableAutopay', accountId: acct, now })
+        .then([{ type: 'AutopayDisabled', data: { account_id: acct, reason: 'requested', disabled_at: at } }]);
       spec.given([]).when({ type: 'DisableAutopay', accountId: acct, now }).then([]);
     });
   });

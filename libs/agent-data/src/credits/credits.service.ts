@@ -59,9 +59,15 @@ export class CreditsService implements OnApplicationShutdown {
   }
 
   /** The latest ledger entries of an account, newest first (read from its stream). */
-  async recentEntries(accountId: string, limit: number): Promise<Array<{ revision: number; recorded_at: string; event: CreditsEvent }>> {
+  async recentEntries(
+    accountId: string,
+    limit: number,
+  ): Promise<Array<{ revision: number; recorded_at: string; event: CreditsEvent }>> {
     const out: Array<{ revision: number; recorded_at: string; event: CreditsEvent }> = [];
-    for await (const e of this.events.readStream(creditsStream(accountId), { direction: 'backwards', maxCount: limit }) as AsyncIterable<RecordedEvent>) {
+    for await (const e of this.events.readStream(creditsStream(accountId), {
+      direction: 'backwards',
+      maxCount: limit,
+    }) as AsyncIterable<RecordedEvent>) {
       out.push({ revision: e.revision, recorded_at: e.created, event: toCreditsEvent(e) });
     }
     return out;
@@ -71,7 +77,9 @@ export class CreditsService implements OnApplicationShutdown {
     try {
       fn();
     } catch (error) {
-      this.logger.error(`credits listener failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.logger.error(
+        `credits listener failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
     }
   }
 }

@@ -30,7 +30,9 @@ export class Idempotency {
   ) {
     // The secrets key (the one sealing webhook secrets) is the server secret of replays. After a
     // rotation, replays stored under the old key no longer open: their keys are answered as new.
-    this.store = new IdempotencyStore(documents, clock, { serverSecret: loadSecretBox(config).box.derive('svc-idempotency-v2') });
+    this.store = new IdempotencyStore(documents, clock, {
+      serverSecret: loadSecretBox(config).box.derive('svc-idempotency-v2'),
+    });
   }
 
   /**
@@ -38,7 +40,14 @@ export class Idempotency {
    * presents the same key and parameters within 24 h gets the first response (with its API
    * key): such keys must be at least 16 characters, e.g. a UUID.
    */
-  async run<T>(request: HeaderBag, reply: Reply, scope: string, parameters: unknown, execute: () => Promise<T>, options: { anonymous?: boolean } = {}): Promise<T> {
+  async run<T>(
+    request: HeaderBag,
+    reply: Reply,
+    scope: string,
+    parameters: unknown,
+    execute: () => Promise<T>,
+    options: { anonymous?: boolean } = {},
+  ): Promise<T> {
     const raw = request.headers['idempotency-key'];
     const key = Array.isArray(raw) ? raw[0] : raw;
     if (key === undefined) return execute();
@@ -48,7 +57,10 @@ export class Idempotency {
         `On this operation the Idempotency-Key acts as a secret for 24 h: use at least ${MIN_ANONYMOUS_KEY_LENGTH} random characters (e.g. a UUID).`,
       );
     }
-    const outcome = await this.store.run({ scope, key, fingerprint: fingerprintOf(parameters) }, async () => ({ status: 200, body: await execute() }));
+    const outcome = await this.store.run({ scope, key, fingerprint: fingerprintOf(parameters) }, async () => ({
+      status: 200,
+      body: await execute(),
+    }));
     if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
     return outcome.body as T;
   }

@@ -38,20 +38,32 @@ describe('IdempotencyStore (embedded document store)', () => {
 
   it('stores responses encrypted under a hashed id: the store alone reveals neither key nor body', async () => {
     const store = new IdempotencyStore(documents, clock);
-    await store.run({ scope: 'POST /pay', key: 'visible-key', fingerprint: 'f' }, async () => ({ status: 201, body: { api_key: 'svc_test_TOPSECRET' } }));
+    await store.run({ scope: 'POST /pay', key: 'visible-key', fingerprint: 'f' }, async () => ({
+      status: 201,
+      body: { api_key: 'svc_test_TOPSECRET' },
+    }));
     const { items } = await documents.collection(IDEMPOTENCY_COLLECTION).find({}, { limit: 1000 });
     const dump = JSON.stringify(items);
     assert.doesNotMatch(dump, /TOPSECRET|visible-key/);
     // Another scope with the same key value is another record.
-    const other = await store.run({ scope: 'POST /signup', key: 'visible-key', fingerprint: 'g' }, async () => ({ status: 201, body: 'other' }));
+    const other = await store.run({ scope: 'POST /signup', key: 'visible-key', fingerprint: 'g' }, async () => ({
+      status: 201,
+      body: 'other',
+    }));
     assert.equal(other.replayed, false);
   });
 
   it('refuses the same key with other parameters, and bad keys', async () => {
     const store = new IdempotencyStore(documents, clock);
     await store.run({ scope: 's', key: 'k-2', fingerprint: 'a' }, async () => ({ status: 200, body: 1 }));
-    await assert.rejects(store.run({ scope: 's', key: 'k-2', fingerprint: 'b' }, async () => ({ status: 200, body: 2 })), (e: any) => e.code === 'IDEMPOTENCY_KEY_REUSED' && e.status === 409);
-    await assert.rejects(store.run({ scope: 's', key: 'has space', fingerprint: 'a' }, async () => ({ status: 200, body: 2 })), (e: any) => e.code === 'INVALID_IDEMPOTENCY_KEY');
+    await assert.rejects(
+      store.run({ scope: 's', key: 'k-2', fingerprint: 'b' }, async () => ({ status: 200, body: 2 })),
+      (e: any) => e.code === 'IDEMPOTENCY_KEY_REUSED' && e.status === 409,
+    );
+    await assert.rejects(
+      store.run({ scope: 's', key: 'has space', fingerprint: 'a' }, async () => ({ status: 200, body: 2 })),
+      (e: any) => e.code === 'INVALID_IDEMPOTENCY_KEY',
+    );
   });
 
   it('concurrent requests with one key execute once; the others get the first response', async () => {
@@ -77,7 +89,10 @@ describe('IdempotencyStore (embedded document store)', () => {
   it('a failed execution is not replayed: the next request runs again', async () => {
     const store = new IdempotencyStore(documents, clock);
     const req = { scope: 's', key: 'fails-once', fingerprint: 'f' };
-    await assert.rejects(store.run(req, async () => Promise.reject(new Error('boom'))), /boom/);
+    await assert.rejects(
+      store.run(req, async () => Promise.reject(new Error('boom'))),
+      /boom/,
+    );
     const ok = await store.run(req, async () => ({ status: 201, body: 'ok' }));
     assert.deepEqual([ok.replayed, ok.body], [false, 'ok']);
   });
@@ -88,7 +103,10 @@ describe('IdempotencyStore (embedded document store)', () => {
     // Simulate a crash: the execution never finishes.
     void crashed.run(req, () => new Promise(() => undefined));
     const other = new IdempotencyStore(documents, clock, { leaseMs: 30_000, waitMs: 50 });
-    await assert.rejects(other.run(req, async () => ({ status: 201, body: 'x' })), (e: any) => e.code === 'IDEMPOTENCY_KEY_IN_PROGRESS');
+    await assert.rejects(
+      other.run(req, async () => ({ status: 201, body: 'x' })),
+      (e: any) => e.code === 'IDEMPOTENCY_KEY_IN_PROGRESS',
+    );
     clock.advance(30_001);
     const took = await other.run(req, async () => ({ status: 201, body: 'taken over' }));
     assert.deepEqual([took.replayed, took.body], [false, 'taken over']);

@@ -84,9 +84,15 @@ export class IdempotencyStore {
     return KEY_PATTERN.test(key);
   }
 
-  async run(request: IdempotentRequest, execute: () => Promise<StoredResponse>): Promise<StoredResponse & { replayed: boolean }> {
+  async run(
+    request: IdempotentRequest,
+    execute: () => Promise<StoredResponse>,
+  ): Promise<StoredResponse & { replayed: boolean }> {
     if (!IdempotencyStore.validKey(request.key)) {
-      throw Errors.badRequest('INVALID_IDEMPOTENCY_KEY', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
+      throw Errors.badRequest(
+        'INVALID_IDEMPOTENCY_KEY',
+        'The Idempotency-Key header must be 1 to 255 visible ASCII characters.',
+      );
     }
     const id = createHash('sha256').update(`${request.scope}\n${request.key}`).digest('hex');
     const collection = this.documents.collection<IdempotencyDoc>(IDEMPOTENCY_COLLECTION);
@@ -97,7 +103,10 @@ export class IdempotencyStore {
       const doc = await collection.get(id);
       const live = doc && doc.expires_at > now.toISOString() ? doc : null;
       if (live && live.fingerprint !== request.fingerprint) {
-        throw Errors.conflict('This Idempotency-Key was used with other parameters; use a new key for a new request.', 'IDEMPOTENCY_KEY_REUSED');
+        throw Errors.conflict(
+          'This Idempotency-Key was used with other parameters; use a new key for a new request.',
+          'IDEMPOTENCY_KEY_REUSED',
+        );
       }
       if (live?.state === 'done' && live.response) {
         const opened = decrypt(live.response, request, this.serverSecret);
@@ -121,7 +130,14 @@ export class IdempotencyStore {
       }
       const remaining = deadline - performance.now();
       if (remaining <= 0) {
-        throw new AppError(409, 'conflict', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry shortly.', {}, { 'retry-after': '1' });
+        throw new AppError(
+          409,
+          'conflict',
+          'IDEMPOTENCY_KEY_IN_PROGRESS',
+          'A request with this Idempotency-Key is still in progress; retry shortly.',
+          {},
+          { 'retry-after': '1' },
+        );
       }
       await this.waitForChange(id, Math.min(remaining, 25));
     }
@@ -132,7 +148,14 @@ export class IdempotencyStore {
     if (!previous) return collection.insertIfAbsent(claim);
     try {
       // Take over an expired record or an abandoned claim, only if it is still the one we saw.
-      await this.documents.applyBatch([{ kind: 'cas', collection: IDEMPOTENCY_COLLECTION, doc: claim, expect: { token: previous.token, state: previous.state } }]);
+      await this.documents.applyBatch([
+        {
+          kind: 'cas',
+          collection: IDEMPOTENCY_COLLECTION,
+          doc: claim,
+          expect: { token: previous.token, state: previous.state },
+        },
+      ]);
       return true;
     } catch (error) {
       if (error instanceof ConcurrentModificationError) return false;
@@ -140,7 +163,11 @@ export class IdempotencyStore {
     }
   }
 
-  private async executeClaimed(claim: IdempotencyDoc, request: IdempotentRequest, execute: () => Promise<StoredResponse>): Promise<StoredResponse & { replayed: boolean }> {
+  private async executeClaimed(
+    claim: IdempotencyDoc,
+    request: IdempotentRequest,
+    execute: () => Promise<StoredResponse>,
+  ): Promise<StoredResponse & { replayed: boolean }> {
     let response: StoredResponse;
     try {
       response = await execute();
@@ -150,7 +177,9 @@ export class IdempotencyStore {
     }
     const done: IdempotencyDoc = { ...claim, state: 'done', response: encrypt(response, request, this.serverSecret) };
     try {
-      await this.documents.applyBatch([{ kind: 'cas', collection: IDEMPOTENCY_COLLECTION, doc: done, expect: { token: claim.token } }]);
+      await this.documents.applyBatch([
+        { kind: 'cas', collection: IDEMPOTENCY_COLLECTION, doc: done, expect: { token: claim.token } },
+      ]);
     } catch (error) {
       // Our lease ran out and another request took over: it executes too; ours still stands.
       if (!(error instanceof ConcurrentModificationError)) throw error;
@@ -222,7 +251,9 @@ function open(stored: string, request: IdempotentRequest, serverSecret: Buffer):
   const raw = Buffer.from(stored, 'base64');
   const decipher = createDecipheriv('aes-256-gcm', cipherKey(request, serverSecret), raw.subarray(0, 12));
   decipher.setAuthTag(raw.subarray(12, 28));
-  return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as StoredResponse;
+  return JSON.parse(
+    Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'),
+  ) as StoredResponse;
 }
 
 /** A stable digest of request parameters (key order does not matter). */

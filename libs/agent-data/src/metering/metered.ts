@@ -1,4 +1,13 @@
-import { applyDecorators, type CanActivate, type ExecutionContext, Inject, Injectable, Optional, SetMetadata, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  type CanActivate,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  Optional,
+  SetMetadata,
+  UseGuards,
+} from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { APP_CONFIG, type AppConfig } from '#kernel';
@@ -50,7 +59,11 @@ interface Reply {
  */
 export function Metered(meter: MeterName): MethodDecorator {
   // RouteConfig: a metered route cannot carry another @RouteConfig (the last one wins).
-  return applyDecorators(SetMetadata(METER_METADATA, meter), RouteConfig({ [METERED_ROUTE]: true }), UseGuards(AgentKeyGuard, MeteredGuard));
+  return applyDecorators(
+    SetMetadata(METER_METADATA, meter),
+    RouteConfig({ [METERED_ROUTE]: true }),
+    UseGuards(AgentKeyGuard, MeteredGuard),
+  );
 }
 
 /** Takes the hold (step 1): after the key and after input validation (a 400 holds nothing). */
@@ -85,7 +98,10 @@ export class MeteredGuard implements CanActivate {
     if (request.method === 'HEAD') {
       // A free preflight: no handler, no charge; 402 when a call could not be paid.
       const quote = await this.metering.quote(caller, meter);
-      throw new GuardAnswered(200, { 'X-Credits-Required': usdString(quote.priceCents), 'X-Credits-Balance': usdString(quote.balanceCents) });
+      throw new GuardAnswered(200, {
+        'X-Credits-Required': usdString(quote.priceCents),
+        'X-Credits-Balance': usdString(quote.balanceCents),
+      });
     }
     const hold = await this.metering.authorize(caller, meter);
     request[METERED_CALL] = { meter, caller, hold, settled: false };
@@ -179,7 +195,11 @@ export class MeteredChargeHooks {
       } catch (error) {
         // Not paid (the credits went meanwhile, or the ledger failed): the error, not the data.
         const path = (request.url ?? '/').split('?')[0] ?? '/';
-        const response = toErrorResponse(error, { method: request.method, path }, { problemTypeBase: this.config.publicUrl });
+        const response = toErrorResponse(
+          error,
+          { method: request.method, path },
+          { problemTypeBase: this.config.publicUrl },
+        );
         reply.code(response.status);
         for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
         return JSON.stringify(response.body);

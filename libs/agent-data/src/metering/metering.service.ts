@@ -49,7 +49,13 @@ export class MeteringService {
     const price = this.priceOf(meter);
     const outcome = await this.credits.reserve(caller.accountId, price);
     if (!outcome.ok) {
-      throw insufficientCredits({ meter, priceCents: price, balanceCents: outcome.state.balanceCents, baseUrl: caller.baseUrl, keyId: caller.keyId });
+      throw insufficientCredits({
+        meter,
+        priceCents: price,
+        balanceCents: outcome.state.balanceCents,
+        baseUrl: caller.baseUrl,
+        keyId: caller.keyId,
+      });
     }
     return outcome.reservation;
   }
@@ -87,7 +93,13 @@ export class MeteringService {
       return { meter, priceCents: price, balanceCents: result.state.balanceCents, result };
     } catch (error) {
       if (error instanceof InsufficientCreditsError) {
-        throw insufficientCredits({ meter, priceCents: price, balanceCents: error.balanceCents, baseUrl: caller.baseUrl, keyId: caller.keyId });
+        throw insufficientCredits({
+          meter,
+          priceCents: price,
+          balanceCents: error.balanceCents,
+          baseUrl: caller.baseUrl,
+          keyId: caller.keyId,
+        });
       }
       throw error;
     }

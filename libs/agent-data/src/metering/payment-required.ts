@@ -16,9 +16,15 @@ export function fundingActions(baseUrl: string, keyId: string | null, packId: st
     {
       action: 'buy_credits',
       method: 'GET',
-      url: checkoutLinkUrl(baseUrl, { objective: 'starter', pack_id: packId, source: 'insufficient_credits', key_id: keyId }),
+      url: checkoutLinkUrl(baseUrl, {
+        objective: 'starter',
+        pack_id: packId,
+        source: 'insufficient_credits',
+        key_id: keyId,
+      }),
       pack_id: packId,
-      description: 'Open a hosted checkout for a credit pack bound to this key (303 to the checkout page; JSON with Accept: application/json).',
+      description:
+        'Open a hosted checkout for a credit pack bound to this key (303 to the checkout page; JSON with Accept: application/json).',
     },
     {
       action: 'charge_saved_payment_method',
@@ -33,8 +39,18 @@ export function fundingActions(baseUrl: string, keyId: string | null, packId: st
       url: `${baseUrl}${PATHS.setupIntent}`,
       description: 'Start saving a card for direct top-ups and autopay (returns a client_secret).',
     },
-    { action: 'view_catalog', method: 'GET', url: `${baseUrl}${PATHS.catalog}`, description: 'Credit packs and meter prices.' },
-    { action: 'check_balance', method: 'GET', url: `${baseUrl}${PATHS.status}`, description: 'Balance, recent ledger entries and autopay state.' },
+    {
+      action: 'view_catalog',
+      method: 'GET',
+      url: `${baseUrl}${PATHS.catalog}`,
+      description: 'Credit packs and meter prices.',
+    },
+    {
+      action: 'check_balance',
+      method: 'GET',
+      url: `${baseUrl}${PATHS.status}`,
+      description: 'Balance, recent ledger entries and autopay state.',
+    },
   ];
 }
 
@@ -43,7 +59,13 @@ export function fundingActions(baseUrl: string, keyId: string | null, packId: st
  * next_actions[]}` with `X-Credits-Balance`, `X-Credits-Required`, `X-Next-Action` and
  * `Link: <checkout>; rel="payment"`.
  */
-export function insufficientCredits(p: { meter: string; priceCents: number; balanceCents: number; baseUrl: string; keyId: string | null }): AppError {
+export function insufficientCredits(p: {
+  meter: string;
+  priceCents: number;
+  balanceCents: number;
+  baseUrl: string;
+  keyId: string | null;
+}): AppError {
   const actions = fundingActions(p.baseUrl, p.keyId);
   const checkout = actions[0]!.url;
   return new AppError(

@@ -56,7 +56,9 @@ export class CheckoutClaims {
     if (!claim || claim.key_ciphertext !== null || claim.shown_at !== null) return;
     const doc: CheckoutClaimDoc = { ...claim, key_ciphertext: encrypt(keyValue, sessionId) };
     try {
-      await this.documents.applyBatch([{ kind: 'cas', collection: CHECKOUT_CLAIMS_COLLECTION, doc, expect: { key_ciphertext: null, shown_at: null } }]);
+      await this.documents.applyBatch([
+        { kind: 'cas', collection: CHECKOUT_CLAIMS_COLLECTION, doc, expect: { key_ciphertext: null, shown_at: null } },
+      ]);
     } catch (error) {
       if (!(error instanceof ConcurrentModificationError)) throw error;
     }
@@ -69,7 +71,14 @@ export class CheckoutClaims {
     if (!claim.key_ciphertext) return { claim, key: null };
     const shown: CheckoutClaimDoc = { ...claim, key_ciphertext: null, shown_at: this.clock.now().toISOString() };
     try {
-      await this.documents.applyBatch([{ kind: 'cas', collection: CHECKOUT_CLAIMS_COLLECTION, doc: shown, expect: { key_ciphertext: claim.key_ciphertext } }]);
+      await this.documents.applyBatch([
+        {
+          kind: 'cas',
+          collection: CHECKOUT_CLAIMS_COLLECTION,
+          doc: shown,
+          expect: { key_ciphertext: claim.key_ciphertext },
+        },
+      ]);
     } catch (error) {
       if (error instanceof ConcurrentModificationError) return { claim, key: null }; // shown to a concurrent request
       throw error;

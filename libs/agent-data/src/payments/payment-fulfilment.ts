@@ -129,7 +129,9 @@ export class PaymentFulfilment {
     const pack = findPack(packId);
     if (!pack) throw Errors.badRequest('UNKNOWN_PACK', `The payment names an unknown pack "${packId}".`);
     if (amountPaidCents < pack.amount_cents) {
-      this.logger.warn(`payment ${reference} paid ${amountPaidCents} cents for ${pack.pack_id} (${pack.amount_cents}): not credited`);
+      this.logger.warn(
+        `payment ${reference} paid ${amountPaidCents} cents for ${pack.pack_id} (${pack.amount_cents}): not credited`,
+      );
       throw Errors.badRequest('AMOUNT_MISMATCH', 'The amount paid does not match the pack.');
     }
     return pack;

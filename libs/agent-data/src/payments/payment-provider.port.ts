@@ -15,7 +15,11 @@ export interface PaymentProvider {
   createCustomer(request: { accountId: string; email: string | null }): Promise<{ customerId: string }>;
   createSetupIntent(request: { accountId: string; customerId: string }): Promise<SetupIntentResult>;
   /** Attaches a confirmed payment method to the customer (no-op when attached already). */
-  attachPaymentMethod(request: { customerId: string; paymentMethodId: string; setupIntentId?: string }): Promise<PaymentMethodInfo>;
+  attachPaymentMethod(request: {
+    customerId: string;
+    paymentMethodId: string;
+    setupIntentId?: string;
+  }): Promise<PaymentMethodInfo>;
   /** Charges a saved method off-session, idempotent by `idempotencyKey`. Declines are outcomes, not throws. */
   chargeOffSession(request: OffSessionCharge): Promise<ChargeOutcome>;
 }
@@ -93,7 +97,14 @@ export class PaymentProviderError extends AppError {
     readonly detail: string,
     options?: { cause?: unknown },
   ) {
-    super(502, 'bad_gateway', 'PAYMENT_PROVIDER_ERROR', 'The payment provider failed to answer; retry later.', {}, { 'retry-after': '5' });
+    super(
+      502,
+      'bad_gateway',
+      'PAYMENT_PROVIDER_ERROR',
+      'The payment provider failed to answer; retry later.',
+      {},
+      { 'retry-after': '5' },
+    );
     this.name = 'PaymentProviderError';
     if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }

@@ -6,7 +6,15 @@ import { Errors } from '#kernel';
 export const RAW_BODY_CONFIG = { rawBody: true } as const;
 
 interface FastifyLike {
-  addHook(name: 'preParsing', hook: (request: RawBodyRequest, reply: unknown, payload: Readable, done: (error: Error | null, payload?: Readable) => void) => void): unknown;
+  addHook(
+    name: 'preParsing',
+    hook: (
+      request: RawBodyRequest,
+      reply: unknown,
+      payload: Readable,
+      done: (error: Error | null, payload?: Readable) => void,
+    ) => void,
+  ): unknown;
 }
 
 export interface RawBodyRequest {

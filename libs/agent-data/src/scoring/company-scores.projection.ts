@@ -78,7 +78,10 @@ export interface ScoreStatsDoc extends Doc {
 const DESCRIPTION_CHARS = 200;
 
 export function companySummary(id: string, p: CompanyProfileData): CompanySummary {
-  const description = p.description && p.description.length > DESCRIPTION_CHARS ? `${p.description.slice(0, DESCRIPTION_CHARS - 1)}…` : p.description;
+  const description =
+    p.description && p.description.length > DESCRIPTION_CHARS
+      ? `${p.description.slice(0, DESCRIPTION_CHARS - 1)}…`
+      : p.description;
   return {
     id,
     name: p.name,
@@ -135,7 +138,14 @@ export const companyScoresProjection: ProjectionDefinition = {
       profile = applyChanges(existing.profile, event.data.changes);
     }
     const score = scoreCompany(profile, event.data.at);
-    const doc: CompanyScoreDoc = { id, name: profile.name, domain: profile.domain, ...score, revision: raw.revision, profile };
+    const doc: CompanyScoreDoc = {
+      id,
+      name: profile.name,
+      domain: profile.domain,
+      ...score,
+      revision: raw.revision,
+      profile,
+    };
     ctx.upsert(COMPANY_SCORES_COLLECTION, doc);
 
     const rank: DiscoveryRankDoc = {
@@ -151,13 +161,20 @@ export const companyScoresProjection: ProjectionDefinition = {
     for (const sector of existing?.profile.sectors ?? []) {
       if (!profile.sectors.includes(sector)) ctx.delete(DISCOVERY_SECTORS_COLLECTION, sectorDocId(id, sector));
     }
-    for (const sector of profile.sectors) ctx.upsert(DISCOVERY_SECTORS_COLLECTION, { ...rank, id: sectorDocId(id, sector), sector });
+    for (const sector of profile.sectors)
+      ctx.upsert(DISCOVERY_SECTORS_COLLECTION, { ...rank, id: sectorDocId(id, sector), sector });
 
-    const stats = (await ctx.get<ScoreStatsDoc>(SCORE_STATS_COLLECTION, SCORE_STATS_ID)) ?? { id: SCORE_STATS_ID, companies: 0, last_import_at: null, last_position: 0 };
+    const stats = (await ctx.get<ScoreStatsDoc>(SCORE_STATS_COLLECTION, SCORE_STATS_ID)) ?? {
+      id: SCORE_STATS_ID,
+      companies: 0,
+      last_import_at: null,
+      last_position: 0,
+    };
     ctx.upsert(SCORE_STATS_COLLECTION, {
       id: SCORE_STATS_ID,
       companies: stats.companies + (existing ? 0 : 1),
-      last_import_at: stats.last_import_at === null || event.data.at > stats.last_import_at ? event.data.at : stats.last_import_at,
+      last_import_at:
+        stats.last_import_at === null || event.data.at > stats.last_import_at ? event.data.at : stats.last_import_at,
       last_position: Math.max(stats.last_position, raw.position),
     } satisfies ScoreStatsDoc);
   },

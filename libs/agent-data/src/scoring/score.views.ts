@@ -7,8 +7,14 @@ export const scoreComponentSchema = z
     name: z.enum(COMPONENT_NAMES),
     value: z.number().min(0).max(100).describe('0–100, one decimal.'),
     weight: z.number().min(0).max(1).describe('Share of the score (0.25 = 25 %); the weights sum to 1.'),
-    contribution: z.number().min(0).max(100).describe('value × weight rounded half up to two decimals; the contributions sum exactly to the score.'),
-    inputs: z.record(z.string(), z.union([z.string(), z.number(), z.null()])).describe('The profile facts the value was computed from.'),
+    contribution: z
+      .number()
+      .min(0)
+      .max(100)
+      .describe('value × weight rounded half up to two decimals; the contributions sum exactly to the score.'),
+    inputs: z
+      .record(z.string(), z.union([z.string(), z.number(), z.null()]))
+      .describe('The profile facts the value was computed from.'),
     explanation: z.string(),
   })
   .meta({ id: 'CompanyScoreComponent' });
@@ -20,7 +26,9 @@ export const companyScoreSchema = z
     domain: z.string(),
     score: z.number().min(0).max(100).describe('0–100, two decimals: the sum of the component contributions.'),
     model_version: z.string(),
-    computed_at: z.iso.datetime().describe('Time of the import event the score was computed from (not the time of this request).'),
+    computed_at: z.iso
+      .datetime()
+      .describe('Time of the import event the score was computed from (not the time of this request).'),
     components: z.array(scoreComponentSchema),
     explanation: z.string(),
   })

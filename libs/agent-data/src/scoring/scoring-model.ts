@@ -177,7 +177,11 @@ function momentum(p: CompanyProfileData, computedAt: string): Raw {
   }
   return {
     x: parts.length === 0 ? 0 : parts.reduce((a, b) => a + b, 0) / parts.length,
-    inputs: { headcount_growth_annual: headcountRate, web_traffic_growth_annual: trafficRate, months_since_last_round: monthsSinceRound },
+    inputs: {
+      headcount_growth_annual: headcountRate,
+      web_traffic_growth_annual: trafficRate,
+      months_since_last_round: monthsSinceRound,
+    },
     explanation: words.length ? words.join(', ') : 'no growth history and no funding round',
   };
 }
@@ -197,7 +201,11 @@ function market(p: CompanyProfileData): Raw {
 }
 
 function capitalEfficiency(p: CompanyProfileData): Raw {
-  const inputs = { total_funding_usd: p.total_funding_usd, headcount: p.headcount, funding_per_employee_usd: null as number | null };
+  const inputs = {
+    total_funding_usd: p.total_funding_usd,
+    headcount: p.headcount,
+    funding_per_employee_usd: null as number | null,
+  };
   if (p.headcount === null || p.headcount === 0) return { x: 0, inputs, explanation: 'no headcount data' };
   if (p.total_funding_usd === null) return { x: 0, inputs, explanation: 'no funding data' };
   const perHead = Math.round(p.total_funding_usd / p.headcount);
@@ -233,16 +241,31 @@ export function scoreCompany(profile: CompanyProfileData, computedAt: string): C
     const weight = COMPONENT_WEIGHTS[name];
     const contribution = Math.floor((tenths * weight + 5) / 10);
     hundredths += contribution;
-    return { name, value: tenths / 10, weight: weight / 100, contribution: contribution / 100, inputs: r.inputs, explanation: r.explanation };
+    return {
+      name,
+      value: tenths / 10,
+      weight: weight / 100,
+      contribution: contribution / 100,
+      inputs: r.inputs,
+      explanation: r.explanation,
+    };
   });
   const score = hundredths / 100;
-  return { score, model_version: MODEL_VERSION, computed_at: computedAt, components, explanation: explain(score, components) };
+  return {
+    score,
+    model_version: MODEL_VERSION,
+    computed_at: computedAt,
+    components,
+    explanation: explain(score, components),
+  };
 }
 
 /** "Score 71.85/100. Strongest: traction 88 (…) and momentum 80.5 (…). Weakest: capital efficiency 35.2 (…)." */
 function explain(score: number, components: ScoreComponent[]): string {
   // By value, ties in the fixed component order: deterministic.
-  const ranked = [...components].sort((a, b) => b.value - a.value || COMPONENT_NAMES.indexOf(a.name) - COMPONENT_NAMES.indexOf(b.name));
+  const ranked = [...components].sort(
+    (a, b) => b.value - a.value || COMPONENT_NAMES.indexOf(a.name) - COMPONENT_NAMES.indexOf(b.name),
+  );
   const describe = (c: ScoreComponent) => `${LABEL[c.name]} ${c.value} (${c.explanation})`;
   const [first, second] = ranked;
   const weakest = ranked[ranked.length - 1]!;

@@ -18,7 +18,10 @@ const demo = [...demoCompanies({ count: 400, asOf: '2026-11-01' })].map((r) => p
 describe('scoring model', () => {
   it('weights are whole percentages summing to 100, one per named component', () => {
     assert.deepEqual(Object.keys(COMPONENT_WEIGHTS), [...COMPONENT_NAMES]);
-    assert.equal(Object.values(COMPONENT_WEIGHTS).reduce((a, b) => a + b, 0), 100);
+    assert.equal(
+      Object.values(COMPONENT_WEIGHTS).reduce((a, b) => a + b, 0),
+      100,
+    );
   });
 
   it('components sum to the score exactly, by the documented rule (in hundredths)', () => {
@@ -69,14 +72,31 @@ describe('scoring model', () => {
       investors: ['A', 'B'],
       last_round: { type: 'series-a', amount_usd: 10_000_000, date: '2025-05-01' },
       signals: {
-        headcount: [{ date: '2025-10-01', value: 30 }, { date: '2026-10-01', value: 40 }],
-        web_traffic: [{ date: '2025-10-01', value: 20_000 }, { date: '2026-10-01', value: 40_000 }],
+        headcount: [
+          { date: '2025-10-01', value: 30 },
+          { date: '2026-10-01', value: 40 },
+        ],
+        web_traffic: [
+          { date: '2025-10-01', value: 20_000 },
+          { date: '2026-10-01', value: 40_000 },
+        ],
       },
     };
     const score = (over: Record<string, unknown>) => scoreCompany(profile({ ...base, ...over }), AT);
-    const component = (over: Record<string, unknown>, name: string) => score(over).components.find((c) => c.name === name)!.value;
+    const component = (over: Record<string, unknown>, name: string) =>
+      score(over).components.find((c) => c.name === name)!.value;
     const start = score({}).score;
-    assert.ok(score({ signals: { ...base.signals, web_traffic: [{ date: '2025-10-01', value: 20_000 }, { date: '2026-10-01', value: 400_000 }] } }).score > start);
+    assert.ok(
+      score({
+        signals: {
+          ...base.signals,
+          web_traffic: [
+            { date: '2025-10-01', value: 20_000 },
+            { date: '2026-10-01', value: 400_000 },
+          ],
+        },
+      }).score > start,
+    );
     assert.ok(score({ last_round: { ...base.last_round, date: '2026-09-01' } }).score > start);
     assert.ok(score({ sectors: ['ai'] }).score > start);
     assert.ok(score({ total_funding_usd: 2_000_000 }).score > start);

@@ -89,10 +89,12 @@ function ofTypes(path: string, types: string[]): Document[] {
 function afterValue(path: string, direction: 1 | -1, value: unknown): Document[] {
   const type = typeOf(value);
   if (direction === 1) {
-    const sameType: Document[] = type === 'null' ? [] : type === 'bool' ? (value ? [] : [{ [path]: true }]) : [{ [path]: { $gt: value } }];
+    const sameType: Document[] =
+      type === 'null' ? [] : type === 'bool' ? (value ? [] : [{ [path]: true }]) : [{ [path]: { $gt: value } }];
     return [...sameType, ...ofTypes(path, LATER_TYPES[type])];
   }
-  const sameType: Document[] = type === 'null' ? [] : type === 'bool' ? (value ? [{ [path]: false }] : []) : [{ [path]: { $lt: value } }];
+  const sameType: Document[] =
+    type === 'null' ? [] : type === 'bool' ? (value ? [{ [path]: false }] : []) : [{ [path]: { $lt: value } }];
   return [...sameType, ...ofTypes(path, EARLIER_TYPES[type])];
 }
 
@@ -131,7 +133,8 @@ export function toIndexDescription(spec: IndexSpec): IndexDescription | null {
   if (!spec.fields?.length) throw new InvalidFilterError('An index needs at least one field');
   const key: Record<string, 1 | -1> = {};
   for (const [field, direction] of spec.fields) {
-    if (direction !== 1 && direction !== -1) throw new InvalidFilterError(`Index direction of ${field} must be 1 or -1`);
+    if (direction !== 1 && direction !== -1)
+      throw new InvalidFilterError(`Index direction of ${field} must be 1 or -1`);
     key[mongoPath(field)] = direction;
   }
   const fields = Object.keys(key);
@@ -153,7 +156,8 @@ export interface StoredDoc {
  * both adapters store and return the same values; then `id` becomes `_id`.
  */
 export function toStored(doc: Doc): StoredDoc {
-  if (!doc || typeof doc.id !== 'string' || doc.id.length === 0) throw new TypeError('A document needs a non-empty string id');
+  if (!doc || typeof doc.id !== 'string' || doc.id.length === 0)
+    throw new TypeError('A document needs a non-empty string id');
   const json = JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
   if ('_id' in json) throw new TypeError(`Document ${doc.id}: the field _id is reserved by the MongoDB adapter`);
   const { id, ...rest } = json;

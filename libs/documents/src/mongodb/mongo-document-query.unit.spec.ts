@@ -34,9 +34,19 @@ describe('MongoDB query translation', () => {
     assert.deepEqual(toMongoFilter(parseFilter(undefined)), {});
     assert.deepEqual(toMongoFilter(parseFilter({ status: 'open' })), { status: { $eq: 'open' } });
     assert.deepEqual(toMongoFilter(parseFilter({ id: 'a' })), { _id: { $eq: 'a' } });
-    assert.deepEqual(toMongoFilter(parseFilter({ 'meta.n': { $gte: 2, $lt: 5 }, tag: { $in: ['x', null] }, gone: { $exists: false } })), {
-      $and: [{ 'meta.n': { $gte: 2 } }, { 'meta.n': { $lt: 5 } }, { tag: { $in: ['x', null] } }, { gone: { $exists: false } }],
-    });
+    assert.deepEqual(
+      toMongoFilter(
+        parseFilter({ 'meta.n': { $gte: 2, $lt: 5 }, tag: { $in: ['x', null] }, gone: { $exists: false } }),
+      ),
+      {
+        $and: [
+          { 'meta.n': { $gte: 2 } },
+          { 'meta.n': { $lt: 5 } },
+          { tag: { $in: ['x', null] } },
+          { gone: { $exists: false } },
+        ],
+      },
+    );
     assert.throws(() => toMongoFilter(parseFilter({ $where: 'x' } as unknown as Filter)), InvalidFilterError);
     assert.throws(() => toMongoFilter(parseFilter({ a: { $regex: 'x' } } as unknown as Filter)), InvalidFilterError);
     assert.deepEqual(toMongoSort(normalizeSort([['created', -1]])), { created: -1, _id: 1 });
@@ -50,7 +60,11 @@ describe('MongoDB query translation', () => {
       const query = toMongoFilter(parseFilter(filter));
       for (const doc of docs) {
         const stored = toStored(doc);
-        assert.equal(evalQuery(query, stored), matchesFilter(doc, filter), `${JSON.stringify(filter)} on ${JSON.stringify(doc)}`);
+        assert.equal(
+          evalQuery(query, stored),
+          matchesFilter(doc, filter),
+          `${JSON.stringify(filter)} on ${JSON.stringify(doc)}`,
+        );
       }
     }
   });
@@ -67,7 +81,10 @@ describe('MongoDB query translation', () => {
           .map((f): [string, 1 | -1] => [f, random() < 0.5 ? 1 : -1]),
       );
       const filter: Filter = random() < 0.5 ? {} : { b: { $ne: null } };
-      const expected = stored.filter((d) => evalQuery(toMongoFilter(parseFilter(filter)), d)).sort(mongoComparator(sort)).map((d) => d._id);
+      const expected = stored
+        .filter((d) => evalQuery(toMongoFilter(parseFilter(filter)), d))
+        .sort(mongoComparator(sort))
+        .map((d) => d._id);
       const limit = 1 + Math.floor(random() * 9);
       const seen: string[] = [];
       let cursor: string | null = null;
@@ -78,7 +95,10 @@ describe('MongoDB query translation', () => {
           if (!keyset) break;
           query = Object.keys(query).length ? { $and: [query, keyset] } : keyset;
         }
-        const items = stored.filter((d) => evalQuery(query, d)).sort(mongoComparator(sort)).slice(0, limit + 1);
+        const items = stored
+          .filter((d) => evalQuery(query, d))
+          .sort(mongoComparator(sort))
+          .slice(0, limit + 1);
         const pageItems = items.slice(0, limit).map((d) => fromStored<Doc>(d));
         seen.push(...pageItems.map((d) => d.id));
         if (items.length <= limit) break;
@@ -94,15 +114,31 @@ describe('MongoDB query translation', () => {
       const { flag: _flag, m: _m, ...rest } = d;
       return rest as Doc;
     });
-    for (const sort of [normalizeSort([['a', 1]]), normalizeSort([['b', -1], ['a', 1]]), normalizeSort([['c.d', -1]])]) {
+    for (const sort of [
+      normalizeSort([['a', 1]]),
+      normalizeSort([
+        ['b', -1],
+        ['a', 1],
+      ]),
+      normalizeSort([['c.d', -1]]),
+    ]) {
       const reference = [...docs].sort(compareDocs(sort)).map((d) => d.id);
-      const mongo = docs.map(toStored).sort(mongoComparator(sort)).map((d) => d._id);
+      const mongo = docs
+        .map(toStored)
+        .sort(mongoComparator(sort))
+        .map((d) => d._id);
       assert.deepEqual(mongo, reference);
     }
   });
 
   it('stores documents with _id = id, JSON-normalised, and maps them back', () => {
-    const stored = toStored({ id: 'x1', n: 1, when: new Date('2026-01-02T03:04:05Z') as unknown as string, skip: undefined, nested: { a: [1] } });
+    const stored = toStored({
+      id: 'x1',
+      n: 1,
+      when: new Date('2026-01-02T03:04:05Z') as unknown as string,
+      skip: undefined,
+      nested: { a: [1] },
+    });
     assert.deepEqual(stored, { _id: 'x1', n: 1, when: '2026-01-02T03:04:05.000Z', nested: { a: [1] } });
     assert.deepEqual(replacementOf(stored), { n: 1, when: '2026-01-02T03:04:05.000Z', nested: { a: [1] } });
     assert.deepEqual(fromStored(stored), { id: 'x1', n: 1, when: '2026-01-02T03:04:05.000Z', nested: { a: [1] } });
@@ -126,20 +162,48 @@ describe('MongoDB query translation', () => {
   it('recognises duplicate keys and tells _id from declared unique indexes', () => {
     assert.equal(duplicateKey({ code: 11000, keyPattern: { _id: 1 } }), 'id');
     assert.equal(duplicateKey({ code: 11000, keyPattern: { email: 1 } }), 'unique');
-    assert.equal(duplicateKey({ code: 11000, errmsg: 'E11000 duplicate key error collection: t.c index: _id_ dup key: { _id: "a" }' }), 'id');
-    assert.equal(duplicateKey({ code: 11000, errmsg: 'E11000 duplicate key error collection: t.c index: email_1 dup key: { email: "a" }' }), 'unique');
+    assert.equal(
+      duplicateKey({
+        code: 11000,
+        errmsg: 'E11000 duplicate key error collection: t.c index: _id_ dup key: { _id: "a" }',
+      }),
+      'id',
+    );
+    assert.equal(
+      duplicateKey({
+        code: 11000,
+        errmsg: 'E11000 duplicate key error collection: t.c index: email_1 dup key: { email: "a" }',
+      }),
+      'unique',
+    );
     assert.equal(duplicateKey({ code: 121 }), null);
     assert.equal(duplicateKey(null), null);
   });
 
   it('maps index specs and validates names and page sizes like the embedded adapter', () => {
-    assert.deepEqual(toIndexDescription({ fields: [['status', 1], ['created', -1]] }), { key: { status: 1, created: -1 } });
+    assert.deepEqual(
+      toIndexDescription({
+        fields: [
+          ['status', 1],
+          ['created', -1],
+        ],
+      }),
+      { key: { status: 1, created: -1 } },
+    );
     assert.deepEqual(toIndexDescription({ fields: [['email', 1]], unique: true }), {
       key: { email: 1 },
       unique: true,
       partialFilterExpression: { email: { $exists: true } },
     });
-    assert.deepEqual(toIndexDescription({ fields: [['tenant', 1], ['id', 1]] }), { key: { tenant: 1, _id: 1 } });
+    assert.deepEqual(
+      toIndexDescription({
+        fields: [
+          ['tenant', 1],
+          ['id', 1],
+        ],
+      }),
+      { key: { tenant: 1, _id: 1 } },
+    );
     assert.equal(toIndexDescription({ fields: [['id', 1]] }), null, '_id is always indexed');
     assert.throws(() => toIndexDescription({ fields: [] }), InvalidFilterError);
     assert.throws(() => toIndexDescription({ fields: [['a b', 1]] }), InvalidFilterError);
@@ -269,7 +333,10 @@ const VALUES = [undefined, null, 0, 1, 2, 2.5, -3, '', 'a', 'b', 'ab', 'B', '10'
 
 function randomDoc(random: () => number, i: number): Doc {
   const doc: Doc = { id: `d${String(i).padStart(3, '0')}${pick(random, ['', 'x', 'y'])}` };
-  const a = pick(random, VALUES.filter((v) => typeof v !== 'boolean'));
+  const a = pick(
+    random,
+    VALUES.filter((v) => typeof v !== 'boolean'),
+  );
   if (a !== undefined) doc.a = a;
   const b = pick(random, [undefined, null, 1, 2, 'a', 'b']);
   if (b !== undefined) doc.b = b;
@@ -288,7 +355,11 @@ function randomFilter(random: () => number): Filter {
   const n = Math.floor(random() * 3);
   for (let i = 0; i < n; i++) {
     const path = pick(random, ['a', 'b', 'c.d', 'flag', 'm', 'missing', 'id']);
-    const scalar = () => pick(random, VALUES.filter((v) => v !== undefined)) as string | number | boolean | null;
+    const scalar = () =>
+      pick(
+        random,
+        VALUES.filter((v) => v !== undefined),
+      ) as string | number | boolean | null;
     const bound = () => pick(random, [0, 1, 2, 'a', 'b', 'd050']);
     switch (pick(random, ['eq', '$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$exists'])) {
       case 'eq':

@@ -138,7 +138,8 @@ export class MongoDocumentStore implements DocumentStore {
       }
       // The longest run of upserts/deletes on this collection.
       let j = i + 1;
-      while (j < ops.length && j - i < BULK_CHUNK && ops[j]!.kind !== 'cas' && ops[j]!.collection === op.collection) j++;
+      while (j < ops.length && j - i < BULK_CHUNK && ops[j]!.kind !== 'cas' && ops[j]!.collection === op.collection)
+        j++;
       await this.bulk(op.collection, ops.slice(i, j) as Array<Exclude<WriteOp, { kind: 'cas' }>>);
       i = j;
     }
@@ -146,7 +147,9 @@ export class MongoDocumentStore implements DocumentStore {
 
   async ping(): Promise<void> {
     const signal = AbortSignal.timeout(this.pingTimeoutMs);
-    const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    const aborted = new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+    );
     aborted.catch(() => undefined);
     try {
       // A first connection still in progress goes on after the timeout; the next call reuses it.
@@ -204,7 +207,11 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   /** @internal */
-  async find(collection: string, filter: Filter | undefined, options: FindOptions | undefined): Promise<FindResult<Doc>> {
+  async find(
+    collection: string,
+    filter: Filter | undefined,
+    options: FindOptions | undefined,
+  ): Promise<FindResult<Doc>> {
     const limit = pageSize(options?.limit);
     const sort = normalizeSort(options?.sort);
     let query = toMongoFilter(parseFilter(filter));
@@ -213,7 +220,11 @@ export class MongoDocumentStore implements DocumentStore {
       if (keyset === null) return { items: [], nextCursor: null };
       query = Object.keys(query).length === 0 ? keyset : { $and: [query, keyset] };
     }
-    const stored = await (await this.raw(collection)).find(query, { sort: toMongoSort(sort), limit: limit + 1 }).toArray();
+    const stored = await (
+      await this.raw(collection)
+    )
+      .find(query, { sort: toMongoSort(sort), limit: limit + 1 })
+      .toArray();
     const items = stored.map((d) => fromStored<Doc>(d));
     if (items.length <= limit) return { items, nextCursor: null };
     items.length = limit;
@@ -323,7 +334,9 @@ function toBulkModel(op: Exclude<WriteOp, { kind: 'cas' }>): AnyBulkWriteOperati
     replacement._position = op.guardPosition;
     return { replaceOne: { filter: guardFilter(op.doc.id, op.guardPosition), replacement, upsert: true } };
   }
-  return { deleteOne: { filter: op.guardPosition === undefined ? { _id: op.id } : guardFilter(op.id, op.guardPosition) } };
+  return {
+    deleteOne: { filter: op.guardPosition === undefined ? { _id: op.id } : guardFilter(op.id, op.guardPosition) },
+  };
 }
 
 class MongoDocCollection<T extends Doc> implements Collection<T> {

@@ -33,7 +33,8 @@ function isScalar(value: unknown): value is Scalar {
 }
 
 function scalar(path: string, op: string, value: unknown): Scalar {
-  if (!isScalar(value)) throw new InvalidFilterError(`${path}.${op}: expected a string, finite number, boolean or null`);
+  if (!isScalar(value))
+    throw new InvalidFilterError(`${path}.${op}: expected a string, finite number, boolean or null`);
   return value;
 }
 

@@ -15,8 +15,18 @@ describe('document query helpers', () => {
   it('values order: missing = null < numbers < strings; sort keys end with id', () => {
     assert.deepEqual([3, 'a', null, -1, 'B'].sort(compareValues), [null, -1, 3, 'B', 'a']);
     assert.equal(compareValues(undefined, null), 0);
-    assert.deepEqual(normalizeSort([['a', -1]]), [['a', -1], ['id', 1]]);
-    assert.deepEqual(normalizeSort([['id', -1], ['a', 1]]), [['id', -1]], 'nothing after id can matter');
+    assert.deepEqual(normalizeSort([['a', -1]]), [
+      ['a', -1],
+      ['id', 1],
+    ]);
+    assert.deepEqual(
+      normalizeSort([
+        ['id', -1],
+        ['a', 1],
+      ]),
+      [['id', -1]],
+      'nothing after id can matter',
+    );
     const order = compareDocs(normalizeSort([['a', -1]]));
     assert.deepEqual(
       [{ id: '2', a: 1 }, { id: '1' }, { id: '3', a: 1 }, { id: '0', a: 'x' }].sort(order).map((d) => d.id),
@@ -40,7 +50,10 @@ describe('document query helpers', () => {
     const cursor = encodeCursor(sort, { id: 'x1', at: '2026-01-01' });
     assert.match(cursor, /^[A-Za-z0-9_-]+$/);
     assert.deepEqual(decodeCursor(sort, cursor), ['2026-01-01', 'x1']);
-    assert.deepEqual(decodeCursor(normalizeSort([['missing', 1]]), encodeCursor(normalizeSort([['missing', 1]]), { id: 'y' })), [null, 'y']);
+    assert.deepEqual(
+      decodeCursor(normalizeSort([['missing', 1]]), encodeCursor(normalizeSort([['missing', 1]]), { id: 'y' })),
+      [null, 'y'],
+    );
     assert.throws(() => decodeCursor(normalizeSort([['at', 1]]), cursor), /another sort order/);
     assert.throws(() => decodeCursor(sort, 'garbage!'), InvalidFilterError);
   });

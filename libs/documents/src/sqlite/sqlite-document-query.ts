@@ -83,7 +83,9 @@ function conditionSql(condition: Condition, params: SqlParam[]): string {
       if (path === 'id') return condition.value ? '1' : '0';
       return `${typeSql(path)} IS ${condition.value ? 'NOT NULL' : 'NULL'}`;
     case '$in': {
-      const plain = condition.values.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
+      const plain = condition.values.filter(
+        (v): v is string | number => typeof v === 'string' || typeof v === 'number',
+      );
       const parts: string[] = [];
       if (plain.length > 0) {
         if (path === 'id') {
@@ -94,7 +96,9 @@ function conditionSql(condition: Condition, params: SqlParam[]): string {
           }
         } else {
           params.push(...plain);
-          const guard = plain.some((v) => typeof v === 'number') ? ` AND ${typeSql(path)} IN ('integer','real','text')` : '';
+          const guard = plain.some((v) => typeof v === 'number')
+            ? ` AND ${typeSql(path)} IN ('integer','real','text')`
+            : '';
           parts.push(`(${x} IN (${plain.map(() => '?').join(',')})${guard})`);
         }
       }
@@ -159,13 +163,21 @@ export function keysetSegments(sort: Sort, cursorValues: unknown[]): KeysetSegme
     const c = toSqlValue(cursorValues[i]);
     const after: KeysetSegment[] = [];
     if (direction === 1) {
-      after.push(c === null ? { sql: `${x} IS NOT NULL`, params: [], fixedKeys: i } : { sql: `${x} > ?`, params: [c], fixedKeys: i });
+      after.push(
+        c === null
+          ? { sql: `${x} IS NOT NULL`, params: [], fixedKeys: i }
+          : { sql: `${x} > ?`, params: [c], fixedKeys: i },
+      );
     } else if (c !== null) {
       after.push({ sql: `${x} < ?`, params: [c], fixedKeys: i });
       if (field !== 'id') after.push({ sql: `${x} IS NULL`, params: [], fixedKeys: i + 1 });
     }
     for (const a of after) {
-      segments.push({ sql: [...prefix, a.sql].join(' AND '), params: [...prefixParams, ...a.params], fixedKeys: a.fixedKeys });
+      segments.push({
+        sql: [...prefix, a.sql].join(' AND '),
+        params: [...prefixParams, ...a.params],
+        fixedKeys: a.fixedKeys,
+      });
     }
   }
   return segments;

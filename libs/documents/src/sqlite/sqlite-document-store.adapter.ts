@@ -17,13 +17,7 @@ import {
 } from '../document-store.port.js';
 import { decodeCursor, encodeCursor } from '../query/document-cursor.js';
 import { getPath, isValidPath, normalizeSort, parseFilter } from '../query/document-filter.js';
-import {
-  indexColumnsSql,
-  keysetSegments,
-  orderBySql,
-  whereSql,
-  type SqlFragment,
-} from './sqlite-document-query.js';
+import { indexColumnsSql, keysetSegments, orderBySql, whereSql, type SqlFragment } from './sqlite-document-query.js';
 
 export interface SqliteDocumentStoreOptions {
   /** The SQLite file, normally the event store's. */
@@ -91,10 +85,15 @@ export class SqliteDocumentStore implements DocumentStore {
     for (const spec of indexes) {
       if (!spec.fields?.length) throw new InvalidFilterError('An index needs at least one field');
       const columns = indexColumnsSql(spec);
-      const name = `${table}__ix_${createHash('sha1').update(`${spec.unique ? 'u' : ''}${columns}`).digest('hex').slice(0, 12)}`;
+      const name = `${table}__ix_${createHash('sha1')
+        .update(`${spec.unique ? 'u' : ''}${columns}`)
+        .digest('hex')
+        .slice(0, 12)}`;
       this.write(collection, () => {
         try {
-          this.db.exec(`CREATE ${spec.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${columns})`);
+          this.db.exec(
+            `CREATE ${spec.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${columns})`,
+          );
         } catch (error) {
           throw mapError(error, collection, '');
         }
@@ -110,7 +109,9 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async listCollections(): Promise<string[]> {
-    const names = this.stmt(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'doc\\_%' ESCAPE '\\' ORDER BY name`)
+    const names = this.stmt(
+      `SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'doc\\_%' ESCAPE '\\' ORDER BY name`,
+    )
       .pluck()
       .all() as string[];
     return names.map((n) => n.slice(TABLE_PREFIX.length));
@@ -159,7 +160,9 @@ export class SqliteDocumentStore implements DocumentStore {
   explainFind(collection: string, filter?: Filter, options?: FindOptions): Array<{ sql: string; plan: string[] }> {
     return this.findStatements(collection, filter, options).map(({ sql, params }) => ({
       sql,
-      plan: (this.db.prepare(`EXPLAIN QUERY PLAN ${sql} LIMIT 101`).all(...params) as Array<{ detail: string }>).map((r) => r.detail),
+      plan: (this.db.prepare(`EXPLAIN QUERY PLAN ${sql} LIMIT 101`).all(...params) as Array<{ detail: string }>).map(
+        (r) => r.detail,
+      ),
     }));
   }
 
@@ -168,7 +171,9 @@ export class SqliteDocumentStore implements DocumentStore {
   /** @internal */
   getSync(collection: string, id: string): Doc | null {
     return this.read(collection, null, () => {
-      const json = this.stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id = ?`).pluck().get(id) as string | undefined;
+      const json = this.stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id = ?`)
+        .pluck()
+        .get(id) as string | undefined;
       return json === undefined ? null : (JSON.parse(json) as Doc);
     });
   }
@@ -176,10 +181,13 @@ export class SqliteDocumentStore implements DocumentStore {
   /** @internal */
   getManySync(collection: string, ids: string[]): Doc[] {
     if (ids.length === 0) return [];
-    const rows = this.read(collection, [] as string[], () =>
-      this.stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id IN (SELECT value FROM json_each(?))`)
-        .pluck()
-        .all(JSON.stringify(ids)) as string[],
+    const rows = this.read(
+      collection,
+      [] as string[],
+      () =>
+        this.stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id IN (SELECT value FROM json_each(?))`)
+          .pluck()
+          .all(JSON.stringify(ids)) as string[],
     );
     const byId = new Map<string, Doc>();
     for (const json of rows) {
@@ -204,10 +212,9 @@ export class SqliteDocumentStore implements DocumentStore {
     checkDoc(doc);
     return this.write(collection, () => {
       try {
-        const r = this.stmt(`INSERT INTO "${tableName(collection)}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO NOTHING`).run(
-          doc.id,
-          JSON.stringify(doc),
-        );
+        const r = this.stmt(
+          `INSERT INTO "${tableName(collection)}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO NOTHING`,
+        ).run(doc.id, JSON.stringify(doc));
         return r.changes === 1;
       } catch (error) {
         throw mapError(error, collection, doc.id);
@@ -264,23 +271,40 @@ export class SqliteDocumentStore implements DocumentStore {
   /** @internal */
   countSync(collection: string, filter: Filter | undefined): number {
     const where = whereSql(parseFilter(filter));
-    return this.read(collection, 0, () => this.stmt(`SELECT count(*) FROM "${tableName(collection)}" WHERE ${where.sql}`).pluck().get(...where.params) as number);
+    return this.read(
+      collection,
+      0,
+      () =>
+        this.stmt(`SELECT count(*) FROM "${tableName(collection)}" WHERE ${where.sql}`)
+          .pluck()
+          .get(...where.params) as number,
+    );
   }
 
   /** @internal */
   deleteManySync(collection: string, filter: Filter): number {
     if (filter === undefined) throw new InvalidFilterError('deleteMany needs a filter ({} deletes every document)');
     const where = whereSql(parseFilter(filter));
-    return this.read(collection, 0, () => this.stmt(`DELETE FROM "${tableName(collection)}" WHERE ${where.sql}`).run(...where.params).changes);
+    return this.read(
+      collection,
+      0,
+      () => this.stmt(`DELETE FROM "${tableName(collection)}" WHERE ${where.sql}`).run(...where.params).changes,
+    );
   }
 
   // ---- internals -----------------------------------------------------------------------
 
-  private findStatements(collection: string, filter: Filter | undefined, options: FindOptions | undefined): SqlFragment[] {
+  private findStatements(
+    collection: string,
+    filter: Filter | undefined,
+    options: FindOptions | undefined,
+  ): SqlFragment[] {
     const table = tableName(collection);
     const sort = normalizeSort(options?.sort);
     const where = whereSql(parseFilter(filter));
-    const segments = options?.after ? keysetSegments(sort, decodeCursor(sort, options.after)) : [{ sql: '1', params: [], fixedKeys: 0 }];
+    const segments = options?.after
+      ? keysetSegments(sort, decodeCursor(sort, options.after))
+      : [{ sql: '1', params: [], fixedKeys: 0 }];
     return segments.map((segment) => ({
       sql: `SELECT json(body) FROM "${table}" WHERE (${where.sql}) AND (${segment.sql}) ORDER BY ${orderBySql(sort.slice(segment.fixedKeys))}`,
       params: [...where.params, ...segment.params],
@@ -292,10 +316,9 @@ export class SqliteDocumentStore implements DocumentStore {
     const table = tableName(collection);
     try {
       if (guardPosition === undefined) {
-        this.stmt(`INSERT INTO "${table}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO UPDATE SET body = excluded.body`).run(
-          doc.id,
-          JSON.stringify(doc),
-        );
+        this.stmt(
+          `INSERT INTO "${table}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO UPDATE SET body = excluded.body`,
+        ).run(doc.id, JSON.stringify(doc));
       } else {
         this.stmt(
           `INSERT INTO "${table}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO UPDATE SET body = excluded.body ` +
@@ -311,13 +334,17 @@ export class SqliteDocumentStore implements DocumentStore {
     const table = tableName(collection);
     if (guardPosition === undefined) return this.stmt(`DELETE FROM "${table}" WHERE id = ?`).run(id).changes === 1;
     return (
-      this.stmt(`DELETE FROM "${table}" WHERE id = ? AND coalesce(json_extract(body, '$._position'), -1) < ?`).run(id, guardPosition)
-        .changes === 1
+      this.stmt(`DELETE FROM "${table}" WHERE id = ? AND coalesce(json_extract(body, '$._position'), -1) < ?`).run(
+        id,
+        guardPosition,
+      ).changes === 1
     );
   }
 
   private casSync(collection: string, doc: Doc, expect: Record<string, Scalar> | null): void {
-    const json = this.stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id = ?`).pluck().get(doc.id) as string | undefined;
+    const json = this.stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id = ?`)
+      .pluck()
+      .get(doc.id) as string | undefined;
     const current = json === undefined ? null : (JSON.parse(json) as Doc);
     if (!casMatches(current, expect)) throw new ConcurrentModificationError(collection, doc.id);
     this.upsertSync(collection, doc, undefined);
@@ -337,7 +364,9 @@ export class SqliteDocumentStore implements DocumentStore {
   private ensureTable(collection: string): void {
     const table = tableName(collection);
     if (this.tables.has(table)) return;
-    this.db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL) WITHOUT ROWID`);
+    this.db.exec(
+      `CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL) WITHOUT ROWID`,
+    );
     this.tables.add(table);
     this.missing.delete(table);
   }
@@ -450,7 +479,12 @@ interface CompiledFind {
  * limit (paths cannot contain the separators, so keys are unambiguous), and the values to bind.
  * Anything else (operators, other value types, a cursor) has no shape and takes the full path.
  */
-function equalityShape(collection: string, filter: Filter | undefined, sort: Sort | undefined, limit: number): { key: string; params: string[] } | undefined {
+function equalityShape(
+  collection: string,
+  filter: Filter | undefined,
+  sort: Sort | undefined,
+  limit: number,
+): { key: string; params: string[] } | undefined {
   let key = `${collection}|${limit}|`;
   const params: string[] = [];
   if (filter !== undefined) {
@@ -489,7 +523,8 @@ function pageSize(limit: number | undefined): number {
 }
 
 function checkDoc(doc: Doc): void {
-  if (!doc || typeof doc.id !== 'string' || doc.id.length === 0) throw new TypeError('A document needs a non-empty string id');
+  if (!doc || typeof doc.id !== 'string' || doc.id.length === 0)
+    throw new TypeError('A document needs a non-empty string id');
 }
 
 /** The port's cas rule: every expected top-level field equal; an expected null matches missing. */
@@ -512,4 +547,3 @@ function mapError(error: unknown, collection: string, id: string): unknown {
   if (code === 'SQLITE_CONSTRAINT_UNIQUE') return new DuplicateKeyError(collection, id, { cause: error });
   return error;
 }
-

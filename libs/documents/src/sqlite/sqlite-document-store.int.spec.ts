@@ -57,14 +57,33 @@ describe('SqliteDocumentStore specifics', () => {
   it('find uses the declared expression indexes, for the filter and the order, on every keyset segment', async () => {
     const store = open();
     const col = store.collection('tasks');
-    await store.ensureIndexes('tasks', [{ fields: [['status', 1], ['created_at', -1]] }, { fields: [['owner.name', 1]] }, { fields: [['n', 1]] }]);
+    await store.ensureIndexes('tasks', [
+      {
+        fields: [
+          ['status', 1],
+          ['created_at', -1],
+        ],
+      },
+      { fields: [['owner.name', 1]] },
+      { fields: [['n', 1]] },
+    ]);
     for (let i = 0; i < 200; i++) {
-      await col.upsert({ id: `t${i}`, status: i % 2 ? 'open' : 'done', created_at: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`, owner: { name: `o${i % 7}` }, n: i });
+      await col.upsert({
+        id: `t${i}`,
+        status: i % 2 ? 'open' : 'done',
+        created_at: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`,
+        owner: { name: `o${i % 7}` },
+        n: i,
+      });
     }
     const page = await col.find({ status: 'open' }, { sort: [['created_at', -1]], limit: 10 });
     const cases = [
       store.explainFind('tasks', { status: 'open' }, { sort: [['created_at', -1]], limit: 10 }),
-      store.explainFind('tasks', { status: 'open' }, { sort: [['created_at', -1]], limit: 10, after: page.nextCursor! }),
+      store.explainFind(
+        'tasks',
+        { status: 'open' },
+        { sort: [['created_at', -1]], limit: 10, after: page.nextCursor! },
+      ),
       store.explainFind('tasks', { 'owner.name': 'o3' }),
       store.explainFind('tasks', { n: { $gt: 150 } }, { sort: [['n', 1]] }),
       store.explainFind('tasks', { n: { $in: [1, 2, 3] } }),
@@ -110,12 +129,26 @@ describe('SqliteDocumentStore specifics', () => {
 
   it('finds of one shape (flat string equality) reuse the compiled statement with their own values, limit and sort', async () => {
     const c = open().collection('shapes');
-    for (const [id, a, n] of [['1', 'x', 1], ['2', 'x', 2], ['3', 'y', 3], ['4', 'x', '4']] as const) await c.upsert({ id, a, n });
+    for (const [id, a, n] of [
+      ['1', 'x', 1],
+      ['2', 'x', 2],
+      ['3', 'y', 3],
+      ['4', 'x', '4'],
+    ] as const)
+      await c.upsert({ id, a, n });
     const ids = (r: { items: Array<{ id: string }> }) => r.items.map((d) => d.id);
     assert.deepEqual(ids(await c.find({ a: 'x' }, { sort: [['id', 1]] })), ['1', '2', '4']);
-    assert.deepEqual(ids(await c.find({ a: 'x' }, { sort: [['id', 1]] })), ['1', '2', '4'], 'the compiled statement answers the same');
+    assert.deepEqual(
+      ids(await c.find({ a: 'x' }, { sort: [['id', 1]] })),
+      ['1', '2', '4'],
+      'the compiled statement answers the same',
+    );
     assert.deepEqual(ids(await c.find({ a: 'y' }, { sort: [['id', 1]] })), ['3'], 'with the values of this call');
-    assert.deepEqual(ids(await c.find({ a: 'x' }, { sort: [['id', -1]] })), ['4', '2', '1'], 'another sort is another shape');
+    assert.deepEqual(
+      ids(await c.find({ a: 'x' }, { sort: [['id', -1]] })),
+      ['4', '2', '1'],
+      'another sort is another shape',
+    );
     const first = await c.find({ a: 'x' }, { sort: [['id', 1]], limit: 2 });
     assert.deepEqual(ids(first), ['1', '2']);
     assert.ok(first.nextCursor, 'a full page of a compiled shape has a cursor');

@@ -98,11 +98,11 @@ export function documentStoreContract(
         const col = store.collection(c());
         for (const id of ['a', 'b', 'c']) await col.upsert({ id, v: id.toUpperCase() });
         const found = await col.getMany(['c', 'zz', 'a', 'a']);
+        assert.deepEqual(found.map((d) => d.id).sort(), ['a', 'c']);
         assert.deepEqual(
-          found.map((d) => d.id).sort(),
-          ['a', 'c'],
+          found.find((d) => d.id === 'c'),
+          { id: 'c', v: 'C' },
         );
-        assert.deepEqual(found.find((d) => d.id === 'c'), { id: 'c', v: 'C' });
         assert.deepEqual(await col.getMany([]), []);
       });
 
@@ -182,12 +182,18 @@ export function documentStoreContract(
         ['id $ne', { id: { $ne: 'd1' } }, ['d2', 'd3', 'd4', 'd5', 'd6', 'd7']],
       ];
 
-      test('every operator, type semantics and dotted paths (and the reference matcher agrees)', async ({ store }, c) => {
+      test('every operator, type semantics and dotted paths (and the reference matcher agrees)', async ({
+        store,
+      }, c) => {
         const col = store.collection(c());
         for (const doc of docs) await col.upsert(doc);
         for (const [name, filter, expected] of cases) {
           const found = await col.find(filter);
-          assert.deepEqual(found.items.map((d) => d.id), expected, `find: ${name} ${JSON.stringify(filter)}`);
+          assert.deepEqual(
+            found.items.map((d) => d.id),
+            expected,
+            `find: ${name} ${JSON.stringify(filter)}`,
+          );
           assert.equal(found.nextCursor, null);
           assert.equal(await col.count(filter), expected.length, `count: ${name}`);
           assert.deepEqual(
@@ -203,7 +209,10 @@ export function documentStoreContract(
         const col = store.collection(c());
         for (const doc of docs) await col.upsert(doc);
         assert.equal(await col.deleteMany({ b: true }), 2);
-        assert.deepEqual((await col.find()).items.map((d) => d.id), ['d2', 'd4', 'd5', 'd6', 'd7']);
+        assert.deepEqual(
+          (await col.find()).items.map((d) => d.id),
+          ['d2', 'd4', 'd5', 'd6', 'd7'],
+        );
         assert.equal(await col.deleteMany({ n: { $exists: false } }), 1);
         assert.equal(await col.deleteMany({}), 4);
         assert.equal(await col.count(), 0);
@@ -231,7 +240,11 @@ export function documentStoreContract(
         for (const filter of bad) {
           await assert.rejects(col.find(filter as Filter), InvalidFilterError, `find ${JSON.stringify(filter)}`);
           await assert.rejects(col.count(filter as Filter), InvalidFilterError, `count ${JSON.stringify(filter)}`);
-          await assert.rejects(col.deleteMany(filter as Filter), InvalidFilterError, `deleteMany ${JSON.stringify(filter)}`);
+          await assert.rejects(
+            col.deleteMany(filter as Filter),
+            InvalidFilterError,
+            `deleteMany ${JSON.stringify(filter)}`,
+          );
         }
         assert.equal(await col.count(), 1, 'a rejected deleteMany deleted nothing');
         await assert.rejects(col.find({}, { sort: [['bad field', 1]] }), InvalidFilterError);
@@ -261,9 +274,14 @@ export function documentStoreContract(
         const cmp = (a: unknown, b: unknown) => {
           if (rank(a) !== rank(b)) return rank(a) - rank(b);
           if (rank(a) === 0) return 0;
-          return (a as number | string) < (b as number | string) ? -1 : (a as number | string) > (b as number | string) ? 1 : 0;
+          return (a as number | string) < (b as number | string)
+            ? -1
+            : (a as number | string) > (b as number | string)
+              ? 1
+              : 0;
         };
-        const get = (d: Doc, path: string) => path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], d);
+        const get = (d: Doc, path: string) =>
+          path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], d);
         return [...docs]
           .sort((a, b) => {
             for (const [f, dir] of keys) {
@@ -275,7 +293,10 @@ export function documentStoreContract(
           .map((d) => d.id);
       };
 
-      const allPages = async (find: (o: FindOptions) => Promise<{ items: Doc[]; nextCursor: string | null }>, limit: number) => {
+      const allPages = async (
+        find: (o: FindOptions) => Promise<{ items: Doc[]; nextCursor: string | null }>,
+        limit: number,
+      ) => {
         const ids: string[] = [];
         let after: string | undefined;
         for (let page = 0; page < 100; page++) {
@@ -293,8 +314,20 @@ export function documentStoreContract(
         ['default (id)', []],
         ['asc with ties, nulls and mixed types', [['g', 1]]],
         ['desc with ties, nulls last', [['g', -1]]],
-        ['two keys, mixed directions', [['g', 1], ['v', -1]]],
-        ['two keys, both desc', [['v', -1], ['g', -1]]],
+        [
+          'two keys, mixed directions',
+          [
+            ['g', 1],
+            ['v', -1],
+          ],
+        ],
+        [
+          'two keys, both desc',
+          [
+            ['v', -1],
+            ['g', -1],
+          ],
+        ],
         ['dotted path', [['meta.at', -1]]],
         ['id desc', [['id', -1]]],
       ];
@@ -305,12 +338,19 @@ export function documentStoreContract(
         for (const doc of docs) await col.upsert(doc);
         for (const [name, sort] of sorts) {
           const r = await col.find({}, { sort, limit: 1000 });
-          assert.deepEqual(r.items.map((d) => d.id), expectedOrder(docs, sort), name);
+          assert.deepEqual(
+            r.items.map((d) => d.id),
+            expectedOrder(docs, sort),
+            name,
+          );
         }
         const filtered = await col.find({ g: { $gte: 1 } }, { sort: [['g', -1]] });
         assert.deepEqual(
           filtered.items.map((d) => d.id),
-          expectedOrder(docs.filter((d) => typeof d.g === 'number' && d.g >= 1), [['g', -1]]),
+          expectedOrder(
+            docs.filter((d) => typeof d.g === 'number' && d.g >= 1),
+            [['g', -1]],
+          ),
         );
       });
 
@@ -325,8 +365,28 @@ export function documentStoreContract(
           }
         }
         const filter: Filter = { v: { $ne: 2 } };
-        const ids = await allPages((o) => col.find(filter, { ...o, sort: [['g', -1], ['v', 1]] }), 4);
-        assert.deepEqual(ids, expectedOrder(docs.filter((d) => d.v !== 2), [['g', -1], ['v', 1]]), 'with a filter');
+        const ids = await allPages(
+          (o) =>
+            col.find(filter, {
+              ...o,
+              sort: [
+                ['g', -1],
+                ['v', 1],
+              ],
+            }),
+          4,
+        );
+        assert.deepEqual(
+          ids,
+          expectedOrder(
+            docs.filter((d) => d.v !== 2),
+            [
+              ['g', -1],
+              ['v', 1],
+            ],
+          ),
+          'with a filter',
+        );
       });
 
       test('pagination is stable under inserts and deletes between pages', async ({ store }, c) => {
@@ -334,7 +394,10 @@ export function documentStoreContract(
         for (let i = 10; i < 30; i++) await col.upsert({ id: `k${i}`, rank: i });
         const sort: Sort = [['rank', 1]];
         const first = await col.find({}, { sort, limit: 5 });
-        assert.deepEqual(first.items.map((d) => d.rank), [10, 11, 12, 13, 14]);
+        assert.deepEqual(
+          first.items.map((d) => d.rank),
+          [10, 11, 12, 13, 14],
+        );
         await col.upsert({ id: 'before', rank: 12.5 });
         await col.upsert({ id: 'after', rank: 15.5 });
         await col.delete('k14');
@@ -356,13 +419,20 @@ export function documentStoreContract(
       test('the default page size is 100', async ({ store }, c) => {
         const col = store.collection(c());
         await store.applyBatch(
-          Array.from({ length: 105 }, (_, i) => ({ kind: 'upsert' as const, collection: c(), doc: { id: `x${String(i).padStart(3, '0')}` } })),
+          Array.from({ length: 105 }, (_, i) => ({
+            kind: 'upsert' as const,
+            collection: c(),
+            doc: { id: `x${String(i).padStart(3, '0')}` },
+          })),
         );
         const page = await col.find();
         assert.equal(page.items.length, 100);
         assert.ok(page.nextCursor);
         const next = await col.find({}, { after: page.nextCursor });
-        assert.deepEqual(next.items.map((d) => d.id), ['x100', 'x101', 'x102', 'x103', 'x104']);
+        assert.deepEqual(
+          next.items.map((d) => d.id),
+          ['x100', 'x101', 'x102', 'x103', 'x104'],
+        );
         assert.equal(next.nextCursor, null);
       });
     });
@@ -370,14 +440,29 @@ export function documentStoreContract(
     describe('indexes', () => {
       test('ensureIndexes is idempotent and queries give the same answers', async ({ store }, c) => {
         const col = store.collection(c());
-        for (let i = 0; i < 30; i++) await col.upsert({ id: `i${i}`, status: i % 3 === 0 ? 'open' : 'closed', at: i, o: { t: i % 4 } });
-        const indexes = [{ fields: [['status', 1], ['at', -1]] as Sort }, { fields: [['o.t', 1]] as Sort }];
+        for (let i = 0; i < 30; i++)
+          await col.upsert({ id: `i${i}`, status: i % 3 === 0 ? 'open' : 'closed', at: i, o: { t: i % 4 } });
+        const indexes = [
+          {
+            fields: [
+              ['status', 1],
+              ['at', -1],
+            ] as Sort,
+          },
+          { fields: [['o.t', 1]] as Sort },
+        ];
         await store.ensureIndexes(c(), indexes);
         await store.ensureIndexes(c(), indexes);
         const r = await col.find({ status: 'open' }, { sort: [['at', -1]], limit: 3 });
-        assert.deepEqual(r.items.map((d) => d.at), [27, 24, 21]);
+        assert.deepEqual(
+          r.items.map((d) => d.at),
+          [27, 24, 21],
+        );
         const r2 = await col.find({ status: 'open' }, { sort: [['at', -1]], limit: 3, after: r.nextCursor! });
-        assert.deepEqual(r2.items.map((d) => d.at), [18, 15, 12]);
+        assert.deepEqual(
+          r2.items.map((d) => d.at),
+          [18, 15, 12],
+        );
         assert.equal(await col.count({ 'o.t': 2 }), 7);
       });
 
@@ -389,7 +474,10 @@ export function documentStoreContract(
         await assert.rejects(col.insertIfAbsent({ id: 'u3', email: 'a@example.com' }), DuplicateKeyError);
         await col.upsert({ id: 'u1', email: 'a@example.com', name: 'same doc, same value' });
         await col.upsert({ id: 'u4', email: 'b@example.com' });
-        assert.deepEqual((await col.find({}, { sort: [['email', 1]] })).items.map((d) => d.id), ['u1', 'u4']);
+        assert.deepEqual(
+          (await col.find({}, { sort: [['email', 1]] })).items.map((d) => d.id),
+          ['u1', 'u4'],
+        );
         await col.delete('u1');
         await col.upsert({ id: 'u2', email: 'a@example.com' });
         assert.equal(await col.count({ email: 'a@example.com' }), 1);
@@ -397,7 +485,15 @@ export function documentStoreContract(
 
       test('a compound unique index compares the whole key', async ({ store }, c) => {
         const col = store.collection(c());
-        await store.ensureIndexes(c(), [{ fields: [['tenant', 1], ['key.name', 1]], unique: true }]);
+        await store.ensureIndexes(c(), [
+          {
+            fields: [
+              ['tenant', 1],
+              ['key.name', 1],
+            ],
+            unique: true,
+          },
+        ]);
         await col.upsert({ id: '1', tenant: 't1', key: { name: 'a' } });
         await col.upsert({ id: '2', tenant: 't2', key: { name: 'a' } });
         await col.upsert({ id: '3', tenant: 't1', key: { name: 'b' } });
@@ -435,7 +531,11 @@ export function documentStoreContract(
         assert.equal(await col.get('x'), null);
         await store.applyBatch([{ kind: 'upsert', collection: c(), doc: { id: 'y', n: 1 } }]);
         await store.applyBatch([{ kind: 'upsert', collection: c(), doc: { id: 'y', n: 2 }, guardPosition: 1 }]);
-        assert.deepEqual(await col.get('y'), { id: 'y', n: 2, _position: 1 }, 'an unguarded document takes any guarded write');
+        assert.deepEqual(
+          await col.get('y'),
+          { id: 'y', n: 2, _position: 1 },
+          'an unguarded document takes any guarded write',
+        );
       });
 
       test('a replayed batch changes nothing', async ({ store }, c) => {
@@ -448,7 +548,10 @@ export function documentStoreContract(
         ];
         await store.applyBatch(batch);
         const after = (await col.find()).items;
-        assert.deepEqual(after.map((d) => d.id), ['x', 'y']);
+        assert.deepEqual(
+          after.map((d) => d.id),
+          ['x', 'y'],
+        );
         // Someone moved on since (position 20); the replay must not undo it.
         await store.applyBatch([{ kind: 'upsert', collection: c(), doc: { id: 'y', total: 20 }, guardPosition: 20 }]);
         const moved = (await col.find()).items;
@@ -458,18 +561,32 @@ export function documentStoreContract(
 
       test('cas writes only when the stored fields match', async ({ store }, c) => {
         const col = store.collection(c());
-        await store.applyBatch([{ kind: 'cas', collection: c(), doc: { id: 'cp', generation: 1, position: 0 }, expect: null }]);
+        await store.applyBatch([
+          { kind: 'cas', collection: c(), doc: { id: 'cp', generation: 1, position: 0 }, expect: null },
+        ]);
         assert.deepEqual(await col.get('cp'), { id: 'cp', generation: 1, position: 0 });
         await assert.rejects(
-          store.applyBatch([{ kind: 'cas', collection: c(), doc: { id: 'cp', generation: 9, position: 9 }, expect: null }]),
+          store.applyBatch([
+            { kind: 'cas', collection: c(), doc: { id: 'cp', generation: 9, position: 9 }, expect: null },
+          ]),
           (e: unknown) => e instanceof ConcurrentModificationError && e.collection === c() && e.id === 'cp',
         );
         await store.applyBatch([
-          { kind: 'cas', collection: c(), doc: { id: 'cp', generation: 1, position: 10 }, expect: { generation: 1, position: 0 } },
+          {
+            kind: 'cas',
+            collection: c(),
+            doc: { id: 'cp', generation: 1, position: 10 },
+            expect: { generation: 1, position: 0 },
+          },
         ]);
         await assert.rejects(
           store.applyBatch([
-            { kind: 'cas', collection: c(), doc: { id: 'cp', generation: 1, position: 20 }, expect: { generation: 1, position: 0 } },
+            {
+              kind: 'cas',
+              collection: c(),
+              doc: { id: 'cp', generation: 1, position: 20 },
+              expect: { generation: 1, position: 0 },
+            },
           ]),
           ConcurrentModificationError,
         );
@@ -480,7 +597,12 @@ export function documentStoreContract(
           'an expectation on an absent document fails',
         );
         await store.applyBatch([
-          { kind: 'cas', collection: c(), doc: { id: 'cp', generation: 1, position: 10, owner: 'x' }, expect: { owner: null } },
+          {
+            kind: 'cas',
+            collection: c(),
+            doc: { id: 'cp', generation: 1, position: 10, owner: 'x' },
+            expect: { owner: null },
+          },
         ]);
         assert.equal((await col.get('cp'))?.owner, 'x', 'an expected null matches a missing field');
       });
@@ -522,7 +644,9 @@ export function documentStoreContract(
     });
 
     describe('collections', () => {
-      test('listCollections shows written collections; dropCollection removes one with its data', async ({ store }, c) => {
+      test('listCollections shows written collections; dropCollection removes one with its data', async ({
+        store,
+      }, c) => {
         await store.collection(c('one')).upsert({ id: '1' });
         await store.collection(c('two')).upsert({ id: '1' });
         await store.ensureIndexes(c('three'), [{ fields: [['a', 1]] }]);
@@ -533,7 +657,11 @@ export function documentStoreContract(
         assert.deepEqual((await mine()).sort(), [c('three'), c('two')].sort());
         assert.equal(await store.collection(c('one')).get('1'), null);
         await store.collection(c('one')).upsert({ id: '2' });
-        assert.deepEqual((await store.collection(c('one')).find()).items, [{ id: '2' }], 'a dropped collection starts empty');
+        assert.deepEqual(
+          (await store.collection(c('one')).find()).items,
+          [{ id: '2' }],
+          'a dropped collection starts empty',
+        );
       });
 
       test('ping answers', async ({ store }) => {
@@ -547,7 +675,9 @@ export function documentStoreContract(
         const col = fixture.store.collection(c());
         await fixture.store.ensureIndexes(c(), [{ fields: [['email', 1]], unique: true }]);
         await col.upsert({ id: 'a', email: 'a@x', n: 1 });
-        await fixture.store.applyBatch([{ kind: 'upsert', collection: c(), doc: { id: 'b', email: 'b@x' }, guardPosition: 4 }]);
+        await fixture.store.applyBatch([
+          { kind: 'upsert', collection: c(), doc: { id: 'b', email: 'b@x' }, guardPosition: 4 },
+        ]);
         await fixture.store.close();
         await fixture.store.close();
         const reopened = await fixture.reopen();

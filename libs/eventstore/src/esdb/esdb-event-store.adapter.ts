@@ -88,7 +88,9 @@ export class EsdbEventStore implements EventStore {
     );
     let result: EsdbAppendResult;
     try {
-      result = await this.client.appendToStream(stream, data, { expectedRevision: toAppendExpectedRevision(expectedRevision) });
+      result = await this.client.appendToStream(stream, data, {
+        expectedRevision: toAppendExpectedRevision(expectedRevision),
+      });
     } catch (error) {
       throw mapEsdbError(error, { stream, expected: expectedRevision });
     }
@@ -135,7 +137,10 @@ export class EsdbEventStore implements EventStore {
     if (backwards) fromPosition = before === undefined ? END : toEsdbPosition(before);
     else fromPosition = after > 0 ? toEsdbPosition(after) : START;
     const accept = acceptAll(options.filter);
-    const read = this.client.readAll({ direction: backwards ? BACKWARDS : FORWARDS, fromPosition }) as unknown as StreamingRead;
+    const read = this.client.readAll({
+      direction: backwards ? BACKWARDS : FORWARDS,
+      fromPosition,
+    }) as unknown as StreamingRead;
     try {
       for await (const resolved of read) {
         const event = resolved.event;
@@ -189,7 +194,11 @@ export class EsdbEventStore implements EventStore {
     this.assertOpen();
     // Any read proves the server answers. The client gives streaming reads no deadline, so the
     // timer keeps /health quick when the server does not answer (a black-holed host, say).
-    const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }) as unknown as StreamingRead;
+    const read = this.client.readAll({
+      direction: BACKWARDS,
+      fromPosition: END,
+      maxCount: 1,
+    }) as unknown as StreamingRead;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -228,7 +237,11 @@ export class EsdbEventStore implements EventStore {
    * idempotent re-append reports no position). Falls back to the head, which is at or after it.
    */
   private async positionOf(stream: string, revision: number): Promise<number> {
-    for await (const event of this.readStream(stream, { direction: 'backwards', fromRevision: revision, maxCount: 1 })) {
+    for await (const event of this.readStream(stream, {
+      direction: 'backwards',
+      fromRevision: revision,
+      maxCount: 1,
+    })) {
       if (event.position > 0) return event.position;
     }
     return this.headPosition();

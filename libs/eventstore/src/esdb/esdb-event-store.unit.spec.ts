@@ -36,7 +36,10 @@ describe('EsdbEventStore without a reachable server', () => {
     const store = new EsdbEventStore({ url: `esdb://127.0.0.1:${closedPort}?tls=false` });
     try {
       await assert.rejects(store.ping(), EventStoreUnavailableError);
-      await assert.rejects(store.append('orders-1', [{ type: 'OrderPlaced', data: {} }], 'no_stream'), EventStoreUnavailableError);
+      await assert.rejects(
+        store.append('orders-1', [{ type: 'OrderPlaced', data: {} }], 'no_stream'),
+        EventStoreUnavailableError,
+      );
       await assert.rejects(store.streamRevision('orders-1'), EventStoreUnavailableError);
       await assert.rejects(store.headPosition(), EventStoreUnavailableError);
       await assert.rejects(drain(store.readAll()), EventStoreUnavailableError);

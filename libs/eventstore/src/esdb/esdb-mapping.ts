@@ -50,7 +50,9 @@ const NO_POSITION = 1n << 63n;
 
 /** The client accepts `esdb://` and `esdb+discover://`; KurrentDB's schemes name the same protocol. */
 export function normaliseConnectionString(url: string): string {
-  return url.trim().replace(/^kurrentdb(\+discover)?:\/\//i, (_m, discover: string | undefined) => `esdb${discover ?? ''}://`);
+  return url
+    .trim()
+    .replace(/^kurrentdb(\+discover)?:\/\//i, (_m, discover: string | undefined) => `esdb${discover ?? ''}://`);
 }
 
 export function toAppendExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
@@ -63,7 +65,9 @@ export function toAppendExpectedRevision(expected: ExpectedRevision): AppendExpe
       return STREAM_EXISTS;
     default:
       if (typeof expected !== 'number' || !Number.isSafeInteger(expected) || expected < 0) {
-        throw new Error(`append: expected revision ${JSON.stringify(expected)} is not 'any', 'no_stream', 'stream_exists' or an integer >= 0`);
+        throw new Error(
+          `append: expected revision ${JSON.stringify(expected)} is not 'any', 'no_stream', 'stream_exists' or an integer >= 0`,
+        );
       }
       return BigInt(expected);
   }
@@ -78,7 +82,8 @@ export function fromEsdbPosition(position: Position | undefined): number | null 
 
 /** The `{commit, prepare}` of the event at port position `position` (see the note above). */
 export function toEsdbPosition(position: number): Position {
-  if (!Number.isSafeInteger(position) || position < 0) throw new RangeError(`position ${position} is not an integer >= 0`);
+  if (!Number.isSafeInteger(position) || position < 0)
+    throw new RangeError(`position ${position} is not an integer >= 0`);
   const p = BigInt(position);
   return { commit: p, prepare: p };
 }
@@ -109,9 +114,10 @@ export function toRecordedEvent(event: EsdbEvent, position: number): RecordedEve
     position,
     type: event.type,
     data: event.data instanceof Uint8Array ? Buffer.from(event.data).toString('utf8') : event.data,
-    metadata: metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) && !(metadata instanceof Uint8Array)
-      ? (metadata as Record<string, unknown>)
-      : {},
+    metadata:
+      metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) && !(metadata instanceof Uint8Array)
+        ? (metadata as Record<string, unknown>)
+        : {},
     created: event.created.toISOString(),
   };
 }
@@ -136,10 +142,10 @@ export function planAllFilter(filter: AllFilter | undefined, options: { clientOn
   const server = options.clientOnly
     ? excludeSystemEvents()
     : types
-    ? eventTypeFilter({ prefixes: [...types] })
-    : streams
-      ? streamNameFilter({ prefixes: [...streams] })
-      : excludeSystemEvents();
+      ? eventTypeFilter({ prefixes: [...types] })
+      : streams
+        ? streamNameFilter({ prefixes: [...streams] })
+        : excludeSystemEvents();
   return {
     server,
     accept: (event) => !isSystemEvent(event) && matchesFilter({ type: event.type, stream: event.streamId }, filter),
@@ -155,7 +161,8 @@ export function acceptAll(filter: AllFilter | undefined): (event: Pick<EsdbEvent
 export function isTransientEsdbError(raw: unknown): boolean {
   const error = toCommandError(raw);
   if (error instanceof WrongExpectedVersionError) return false;
-  if (error instanceof AccessDeniedError || error instanceof InvalidArgumentError || error instanceof UnsupportedError) return false;
+  if (error instanceof AccessDeniedError || error instanceof InvalidArgumentError || error instanceof UnsupportedError)
+    return false;
   if (
     error instanceof UnavailableError ||
     error instanceof DeadlineExceededError ||
@@ -170,7 +177,15 @@ export function isTransientEsdbError(raw: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return (
     typeof code === 'string' &&
-    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_STREAM_PREMATURE_CLOSE'].includes(code)
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'EPIPE',
+      'ETIMEDOUT',
+      'ENOTFOUND',
+      'EAI_AGAIN',
+      'ERR_STREAM_PREMATURE_CLOSE',
+    ].includes(code)
   );
 }
 

@@ -45,7 +45,11 @@ describe('EventStoreDB mapping', () => {
     assert.equal(mapped.expected, 3);
     assert.equal(mapped.actual, 7);
 
-    const missing = new WrongExpectedVersionError(undefined, { streamName: 's-2', expected: STREAM_EXISTS, current: NO_STREAM });
+    const missing = new WrongExpectedVersionError(undefined, {
+      streamName: 's-2',
+      expected: STREAM_EXISTS,
+      current: NO_STREAM,
+    });
     const mapped2 = mapEsdbError(missing);
     assert.ok(mapped2 instanceof WrongExpectedRevisionError);
     assert.equal(mapped2.stream, 's-2');
@@ -57,7 +61,10 @@ describe('EventStoreDB mapping', () => {
     assert.ok(mapEsdbError(new UnavailableError()) instanceof EventStoreUnavailableError);
     assert.ok(mapEsdbError(new DeadlineExceededError()) instanceof EventStoreUnavailableError);
     // A raw gRPC status error, as the client's server-features probe rejects with.
-    const raw = Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established' });
+    const raw = Object.assign(new Error('14 UNAVAILABLE: No connection established'), {
+      code: 14,
+      details: 'No connection established',
+    });
     assert.ok(mapEsdbError(raw) instanceof EventStoreUnavailableError);
     const denied = new AccessDeniedError();
     assert.equal(mapEsdbError(denied), denied);
@@ -71,7 +78,11 @@ describe('EventStoreDB mapping', () => {
   it('maps positions: commit position as a number, {commit, prepare} rebuilt for reads', () => {
     assert.equal(fromEsdbPosition({ commit: 1234n, prepare: 1234n }), 1234);
     assert.equal(fromEsdbPosition(undefined), null);
-    assert.equal(fromEsdbPosition({ commit: 18446744073709551615n, prepare: 18446744073709551615n }), null, 'no position');
+    assert.equal(
+      fromEsdbPosition({ commit: 18446744073709551615n, prepare: 18446744073709551615n }),
+      null,
+      'no position',
+    );
     assert.deepEqual(toEsdbPosition(1234), { commit: 1234n, prepare: 1234n });
     assert.throws(() => toEsdbPosition(-1), RangeError);
     assert.throws(() => toEsdbPosition(0.5), RangeError);

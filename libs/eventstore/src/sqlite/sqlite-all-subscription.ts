@@ -8,7 +8,10 @@ export interface SubscriptionHost {
    * Next matching rows after `after`, at most one page. `scannedTo` is how far the scan got
    * (with a filter, past non-matching rows); `full` says another page may follow at once.
    */
-  readSubscriptionPage(after: number, filter: AllFilter | undefined): { events: RecordedEvent[]; scannedTo: number; full: boolean };
+  readSubscriptionPage(
+    after: number,
+    filter: AllFilter | undefined,
+  ): { events: RecordedEvent[]; scannedTo: number; full: boolean };
   detach(subscription: SqliteAllSubscription): void;
 }
 

@@ -42,15 +42,27 @@ describe('SqliteCommitTail', () => {
     tail.add(15, [committed(16)]); // 12..15 were committed by another process
     assert.equal(tail.read(9, undefined, 100), null, 'older than the tail');
     assert.equal(tail.read(16, undefined, 100), null, 'at the end: something newer may exist elsewhere');
-    assert.deepEqual(tail.read(10, undefined, 100), { events: [event(11)], scannedTo: 11, full: true }, 'stops at the gap: read on at once');
+    assert.deepEqual(
+      tail.read(10, undefined, 100),
+      { events: [event(11)], scannedTo: 11, full: true },
+      'stops at the gap: read on at once',
+    );
     assert.equal(tail.read(11, undefined, 100), null, 'the gap itself is read from the store');
     assert.deepEqual(positions(tail.read(15, undefined, 100)), [16]);
   });
 
   it('filters by type and stream prefix and still reports how far it looked', () => {
     const tail = new SqliteCommitTail(100);
-    tail.add(0, [committed(1, 'AccountOpened', 'account-1'), committed(2, 'MeterCharged', 'credits-1'), committed(3, 'AccountClosed', 'account-2')]);
-    assert.deepEqual(tail.read(0, { eventTypePrefixes: ['Meter'] }, 100), { events: [event(2, 'MeterCharged', 'credits-1')], scannedTo: 3, full: false });
+    tail.add(0, [
+      committed(1, 'AccountOpened', 'account-1'),
+      committed(2, 'MeterCharged', 'credits-1'),
+      committed(3, 'AccountClosed', 'account-2'),
+    ]);
+    assert.deepEqual(tail.read(0, { eventTypePrefixes: ['Meter'] }, 100), {
+      events: [event(2, 'MeterCharged', 'credits-1')],
+      scannedTo: 3,
+      full: false,
+    });
     assert.deepEqual(positions(tail.read(0, { streamPrefixes: ['account-'] }, 100)), [1, 3]);
     assert.deepEqual(tail.read(0, { eventTypePrefixes: ['Nothing'] }, 100), { events: [], scannedTo: 3, full: false });
   });
@@ -82,6 +94,10 @@ describe('SqliteCommitTail', () => {
     assert.equal(tail.read(0, undefined, 10), null, 'the oldest commit was dropped');
     assert.deepEqual(positions(tail.read(2, undefined, 10)), [3, 4]);
     tail.add(4, [committed(5), committed(6), committed(7), committed(8)]);
-    assert.deepEqual(positions(tail.read(4, undefined, 10)), [5, 6, 7, 8], 'a commit bigger than the bound is still kept');
+    assert.deepEqual(
+      positions(tail.read(4, undefined, 10)),
+      [5, 6, 7, 8],
+      'a commit bigger than the bound is still kept',
+    );
   });
 });

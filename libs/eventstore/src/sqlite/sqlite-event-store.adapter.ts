@@ -114,12 +114,19 @@ export class SqliteEventStore implements EventStore {
       db.exec(EVENT_STORE_SCHEMA);
     } catch (error) {
       db?.close();
-      throw new EventStoreUnavailableError(`cannot open the event store at ${options.path}: ${(error as Error).message}`, { cause: error });
+      throw new EventStoreUnavailableError(
+        `cannot open the event store at ${options.path}: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     this.db = db;
     this.selRevision = this.db.prepare('SELECT max(revision) FROM es_events WHERE stream = ?').pluck();
-    this.selById = this.db.prepare('SELECT stream, revision, position FROM es_events WHERE id = ? AND id_given = 1').raw();
-    this.selStreamIds = this.db.prepare('SELECT id, position FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?').raw();
+    this.selById = this.db
+      .prepare('SELECT stream, revision, position FROM es_events WHERE id = ? AND id_given = 1')
+      .raw();
+    this.selStreamIds = this.db
+      .prepare('SELECT id, position FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?')
+      .raw();
     this.insert = this.db.prepare(
       'INSERT INTO es_events (stream, revision, id, id_given, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -257,7 +264,10 @@ export class SqliteEventStore implements EventStore {
     if (this.queue.length === 0) return;
     let take = 0;
     let events = 0;
-    while (take < this.queue.length && (take === 0 || events + this.queue[take]!.append.events.length <= MAX_BATCH_EVENTS)) {
+    while (
+      take < this.queue.length &&
+      (take === 0 || events + this.queue[take]!.append.events.length <= MAX_BATCH_EVENTS)
+    ) {
       events += this.queue[take]!.append.events.length;
       take++;
     }
@@ -280,9 +290,12 @@ export class SqliteEventStore implements EventStore {
           // The connection rolls back by itself on close; nothing more to do here.
         }
       }
-      const failure = new EventStoreUnavailableError(`event store write failed, nothing was written: ${(error as Error).message}`, {
-        cause: error,
-      });
+      const failure = new EventStoreUnavailableError(
+        `event store write failed, nothing was written: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
       for (const pending of batch) pending.reject(failure);
       return;
     }
@@ -331,7 +344,16 @@ export class SqliteEventStore implements EventStore {
       const positions: number[] = [];
       for (const event of events) {
         revision++;
-        const info = this.insert.run(stream, revision, event.id, event.idGiven ? 1 : null, event.type, event.dataJson, event.metadataJson, created);
+        const info = this.insert.run(
+          stream,
+          revision,
+          event.id,
+          event.idGiven ? 1 : null,
+          event.type,
+          event.dataJson,
+          event.metadataJson,
+          created,
+        );
         position = Number(info.lastInsertRowid);
         positions.push(position);
       }
@@ -358,7 +380,14 @@ export class SqliteEventStore implements EventStore {
       }
       const code = (error as { code?: string }).code;
       if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-        return { error: new Error(`append to ${stream}: ${duplicateIdMessage(this.selById, events.map((e) => e.id))}`) };
+        return {
+          error: new Error(
+            `append to ${stream}: ${duplicateIdMessage(
+              this.selById,
+              events.map((e) => e.id),
+            )}`,
+          ),
+        };
       }
       throw error;
     }
@@ -389,7 +418,10 @@ export class SqliteEventStore implements EventStore {
 
   // --- reads and subscriptions --------------------------------------------------------------
 
-  private readSubscriptionPage(after: number, filter: AllFilter | undefined): { events: RecordedEvent[]; scannedTo: number; full: boolean } {
+  private readSubscriptionPage(
+    after: number,
+    filter: AllFilter | undefined,
+  ): { events: RecordedEvent[]; scannedTo: number; full: boolean } {
     this.assertOpen();
     const fromTail = this.tail.read(after, filter, PAGE_SIZE);
     if (fromTail) {
@@ -400,10 +432,14 @@ export class SqliteEventStore implements EventStore {
     }
     const { clause, params } = filterClause(filter);
     if (!clause) {
-      const rows = this.statement(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ${PAGE_SIZE}`).all(
-        after,
-      ) as EventRow[];
-      return { events: rows.map((row) => this.toRecorded(row)), scannedTo: rows.length ? rows[rows.length - 1]![0] : after, full: rows.length === PAGE_SIZE };
+      const rows = this.statement(
+        `SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ${PAGE_SIZE}`,
+      ).all(after) as EventRow[];
+      return {
+        events: rows.map((row) => this.toRecorded(row)),
+        scannedTo: rows.length ? rows[rows.length - 1]![0] : after,
+        full: rows.length === PAGE_SIZE,
+      };
     }
     // With a filter, bound the scan by the head read first: if the page is not full, every
     // position up to the head has been looked at, so the next scan starts past the
@@ -413,7 +449,11 @@ export class SqliteEventStore implements EventStore {
       `SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? AND position <= ?${clause} ORDER BY position LIMIT ${PAGE_SIZE}`,
     ).all(after, head, ...params) as EventRow[];
     const full = rows.length === PAGE_SIZE;
-    return { events: rows.map((row) => this.toRecorded(row)), scannedTo: full ? rows[rows.length - 1]![0] : Math.max(after, head), full };
+    return {
+      events: rows.map((row) => this.toRecorded(row)),
+      scannedTo: full ? rows[rows.length - 1]![0] : Math.max(after, head),
+      full,
+    };
   }
 
   private toRecorded(row: EventRow): RecordedEvent {
@@ -492,7 +532,8 @@ function filterClause(filter: AllFilter | undefined): { clause: string; params: 
 function duplicateIdMessage(selById: Statement, ids: string[]): string {
   for (const id of ids) {
     const hit = selById.get(id) as [stream: string, revision: number] | undefined;
-    if (hit) return `event id ${id} is already used by ${hit[0]}@${hit[1]} (a re-append is idempotent only at the same place)`;
+    if (hit)
+      return `event id ${id} is already used by ${hit[0]}@${hit[1]} (a re-append is idempotent only at the same place)`;
   }
   return 'an event id is already used';
 }

@@ -49,8 +49,22 @@ describe('SqliteEventStore specifics', () => {
     // Issued in the same tick: one transaction.
     const results = await Promise.allSettled([
       store.append('g-a', [{ type: 'T', data: 2 }], 0),
-      store.append('g-a', [{ type: 'T', data: 'lost' }, { type: 'T', data: 'lost' }], 0),
-      store.append('g-b', [{ type: 'T', data: 3 }, { type: 'T', data: 4 }], 'no_stream'),
+      store.append(
+        'g-a',
+        [
+          { type: 'T', data: 'lost' },
+          { type: 'T', data: 'lost' },
+        ],
+        0,
+      ),
+      store.append(
+        'g-b',
+        [
+          { type: 'T', data: 3 },
+          { type: 'T', data: 4 },
+        ],
+        'no_stream',
+      ),
       store.append('g-a', [{ type: 'T', data: 5 }], 1),
     ]);
     assert.deepEqual(
@@ -59,7 +73,11 @@ describe('SqliteEventStore specifics', () => {
     );
     assert.ok((results[1] as PromiseRejectedResult).reason instanceof WrongExpectedRevisionError);
     const data = async (stream: string) => (await collect(store.readStream(stream))).map((e) => e.data);
-    assert.deepEqual(await data('g-a'), [1, 2, 5], 'appends to one stream apply in arrival order; the loser wrote nothing');
+    assert.deepEqual(
+      await data('g-a'),
+      [1, 2, 5],
+      'appends to one stream apply in arrival order; the loser wrote nothing',
+    );
     assert.deepEqual(await data('g-b'), [3, 4]);
   });
 
@@ -68,7 +86,10 @@ describe('SqliteEventStore specifics', () => {
     const id = '6f1c1c52-6a8e-4a53-9d55-2f3f6c0f0a11';
     await store.append('dup-a', [{ id, type: 'T', data: 1 }]);
     const [reuse, other] = await Promise.allSettled([
-      store.append('dup-b', [{ id: '0b9f8d4e-7a43-4c3b-8f7e-1d2c3b4a5f60', type: 'T', data: 1 }, { id, type: 'T', data: 2 }]),
+      store.append('dup-b', [
+        { id: '0b9f8d4e-7a43-4c3b-8f7e-1d2c3b4a5f60', type: 'T', data: 1 },
+        { id, type: 'T', data: 2 },
+      ]),
       store.append('dup-c', [{ type: 'T', data: 3 }]),
     ]);
     assert.equal(reuse.status, 'rejected');
@@ -79,7 +100,10 @@ describe('SqliteEventStore specifics', () => {
 
   it('close() writes the appends still queued before closing', async () => {
     const store = open();
-    const pending = store.append('close-a', [{ type: 'T', data: 1 }, { type: 'T', data: 2 }]);
+    const pending = store.append('close-a', [
+      { type: 'T', data: 1 },
+      { type: 'T', data: 2 },
+    ]);
     await store.close();
     assert.equal((await pending).nextExpectedRevision, 1);
     const reopened = open();
@@ -98,11 +122,16 @@ describe('SqliteEventStore specifics', () => {
         if (received.length === 3) break;
       }
     })();
-    await writer.append('xproc-1', [{ type: 'T', data: 1 }, { type: 'T', data: 2 }]);
+    await writer.append('xproc-1', [
+      { type: 'T', data: 1 },
+      { type: 'T', data: 2 },
+    ]);
     await writer.append('xproc-2', [{ type: 'T', data: 3 }]);
     await Promise.race([
       loop,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('no live event from the other connection within 5 s')), 5000).unref()),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('no live event from the other connection within 5 s')), 5000).unref(),
+      ),
     ]);
     assert.deepEqual(
       received.map((e) => e.data),
@@ -134,15 +163,23 @@ describe('SqliteEventStore specifics', () => {
         mine.append(`tail-${i}`, [{ type: 'Kept', data: `m${i}` }]),
         mine.append(`tail-x${i}`, [{ type: 'Dropped', data: `d${i}` }]),
       ]);
-      await other.append(`tail-o${i}`, [{ type: 'Kept', data: `o${i}` }, { type: 'Dropped', data: `od${i}` }]);
+      await other.append(`tail-o${i}`, [
+        { type: 'Kept', data: `o${i}` },
+        { type: 'Dropped', data: `od${i}` },
+      ]);
     }
     const [events, kept, late] = await Promise.race([
       received.then(async ([a, b]) => [a, b, await take(lagging, 40)] as const),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('subscriptions did not get every event within 5 s')), 5000).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('subscriptions did not get every event within 5 s')), 5000).unref(),
+      ),
     ]);
     const expected = await collect(mine.readAll({ after: start }));
     assert.deepEqual(events, expected, 'exactly what the file holds, in order');
-    assert.deepEqual(kept, expected.filter((e) => e.type === 'Kept'));
+    assert.deepEqual(
+      kept,
+      expected.filter((e) => e.type === 'Kept'),
+    );
     assert.deepEqual(late, expected);
   });
 
@@ -163,7 +200,9 @@ describe('SqliteEventStore specifics', () => {
     })();
     await Promise.race([
       loop,
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`got ${JSON.stringify(received)} only`)), 3000).unref()),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`got ${JSON.stringify(received)} only`)), 3000).unref(),
+      ),
     ]);
     assert.deepEqual(received, ['mine', 'other']);
   });

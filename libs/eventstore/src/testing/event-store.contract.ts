@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it, type TestContext } from 'node:test';
-import { WrongExpectedRevisionError, type AllSubscription, type EventStore, type ExpectedRevision, type RecordedEvent } from '#eventstore';
+import {
+  WrongExpectedRevisionError,
+  type AllSubscription,
+  type EventStore,
+  type ExpectedRevision,
+  type RecordedEvent,
+} from '#eventstore';
 
 export interface EventStoreFixture {
   store: EventStore;
@@ -34,7 +40,9 @@ export function eventStoreContract(
 
   describe(`EventStore contract: ${adapterName}`, options.skip ? { skip: options.skip } : {}, () => {
     describe('append and expected revision', () => {
-      test('no_stream creates a stream: revisions from 0, growing positions, fields read back', async ({ store }, p) => {
+      test('no_stream creates a stream: revisions from 0, growing positions, fields read back', async ({
+        store,
+      }, p) => {
         const id = randomUUID();
         const result = await store.append(
           p.stream('a'),
@@ -76,7 +84,12 @@ export function eventStoreContract(
       });
 
       test('stream_exists conflicts on an absent stream and appends to an existing one', async ({ store }, p) => {
-        await assertConflict(store.append(p.stream('a'), [ev(p)], 'stream_exists'), p.stream('a'), 'stream_exists', null);
+        await assertConflict(
+          store.append(p.stream('a'), [ev(p)], 'stream_exists'),
+          p.stream('a'),
+          'stream_exists',
+          null,
+        );
         assert.equal(await store.streamRevision(p.stream('a')), null);
         await store.append(p.stream('a'), [ev(p)], 'no_stream');
         const result = await store.append(p.stream('a'), [ev(p)], 'stream_exists');
@@ -103,12 +116,17 @@ export function eventStoreContract(
       test('50 concurrent appends racing for one revision: exactly one wins', async ({ store }, p) => {
         await store.append(p.stream('a'), [ev(p)], 'no_stream');
         const ids = Array.from({ length: 50 }, () => randomUUID());
-        const settled = await Promise.allSettled(ids.map((id) => store.append(p.stream('a'), [{ id, type: p.type('Raced'), data: { id } }], 0)));
+        const settled = await Promise.allSettled(
+          ids.map((id) => store.append(p.stream('a'), [{ id, type: p.type('Raced'), data: { id } }], 0)),
+        );
         const won = settled.flatMap((s, i) => (s.status === 'fulfilled' ? [i] : []));
         assert.equal(won.length, 1, 'exactly one append wins');
         for (const s of settled) {
           if (s.status === 'rejected') {
-            assert.ok(s.reason instanceof WrongExpectedRevisionError, `losers get WrongExpectedRevisionError, got ${String(s.reason)}`);
+            assert.ok(
+              s.reason instanceof WrongExpectedRevisionError,
+              `losers get WrongExpectedRevisionError, got ${String(s.reason)}`,
+            );
             assert.equal(s.reason.actual, 1);
           }
         }
@@ -125,7 +143,11 @@ export function eventStoreContract(
         for (const s of settled) {
           if (s.status === 'rejected') assert.ok(s.reason instanceof WrongExpectedRevisionError, String(s.reason));
         }
-        assert.equal((await collect(store.readStream(p.stream('a')))).length, 2, 'the winner wrote both events, the losers none');
+        assert.equal(
+          (await collect(store.readStream(p.stream('a')))).length,
+          2,
+          'the winner wrote both events, the losers none',
+        );
       });
 
       test('re-appending the same event ids at the same place is idempotent', async ({ store }, p) => {
@@ -167,7 +189,11 @@ export function eventStoreContract(
     describe('reads', () => {
       test('readStream forwards and backwards, from a revision, with maxCount', async ({ store }, p) => {
         const stream = p.stream('a');
-        await store.append(stream, Array.from({ length: 10 }, () => ev(p)), 'no_stream');
+        await store.append(
+          stream,
+          Array.from({ length: 10 }, () => ev(p)),
+          'no_stream',
+        );
         const revs = async (options?: Parameters<EventStore['readStream']>[1]) =>
           (await collect(store.readStream(stream, options))).map((e) => e.revision);
         assert.deepEqual(await revs(), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -185,14 +211,21 @@ export function eventStoreContract(
 
       test('readStream pages through a long stream in both directions', async ({ store }, p) => {
         const stream = p.stream('long');
-        for (let i = 0; i < 5; i++) await store.append(stream, Array.from({ length: 500 }, (_, j) => ev(p, undefined, { i: i * 500 + j })));
+        for (let i = 0; i < 5; i++)
+          await store.append(
+            stream,
+            Array.from({ length: 500 }, (_, j) => ev(p, undefined, { i: i * 500 + j })),
+          );
         const forwards = await collect(store.readStream(stream));
         assert.equal(forwards.length, 2500);
         assert.ok(forwards.every((e, i) => e.revision === i && (e.data as { i: number }).i === i));
         const backwards = await collect(store.readStream(stream, { direction: 'backwards', fromRevision: 2200 }));
         assert.equal(backwards.length, 2201);
         assert.ok(backwards.every((e, i) => e.revision === 2200 - i));
-        assert.equal((await collect(store.readStream(stream, { fromRevision: 600, maxCount: 1500 }))).at(-1)!.revision, 2099);
+        assert.equal(
+          (await collect(store.readStream(stream, { fromRevision: 600, maxCount: 1500 }))).at(-1)!.revision,
+          2099,
+        );
       });
 
       test('readAll filters by event type prefix and stream prefix, forwards and backwards', async ({ store }, p) => {
@@ -213,15 +246,28 @@ export function eventStoreContract(
         assert.deepEqual(ids(x), ids(ours.filter((e) => e.stream.startsWith(p.stream('x-')))));
 
         const xFoo = await collect(
-          store.readAll({ after: start, filter: { streamPrefixes: [p.stream('x-')], eventTypePrefixes: [p.type('Foo')] } }),
+          store.readAll({
+            after: start,
+            filter: { streamPrefixes: [p.stream('x-')], eventTypePrefixes: [p.type('Foo')] },
+          }),
         );
-        assert.deepEqual(ids(xFoo), ids(ours.filter((e) => e.stream.startsWith(p.stream('x-')) && e.type === p.type('Foo'))));
+        assert.deepEqual(
+          ids(xFoo),
+          ids(ours.filter((e) => e.stream.startsWith(p.stream('x-')) && e.type === p.type('Foo'))),
+        );
         assert.equal(xFoo.length, 2);
 
-        const union = await collect(store.readAll({ after: start, filter: { streamPrefixes: [p.stream('x-1'), p.stream('y-0')] } }));
-        assert.deepEqual(ids(union), ids(ours.filter((e) => e.stream === p.stream('x-1') || e.stream === p.stream('y-0'))));
+        const union = await collect(
+          store.readAll({ after: start, filter: { streamPrefixes: [p.stream('x-1'), p.stream('y-0')] } }),
+        );
+        assert.deepEqual(
+          ids(union),
+          ids(ours.filter((e) => e.stream === p.stream('x-1') || e.stream === p.stream('y-0'))),
+        );
 
-        const lastThree = await collect(store.readAll({ direction: 'backwards', maxCount: 3, filter: { streamPrefixes: [p.streams] } }));
+        const lastThree = await collect(
+          store.readAll({ direction: 'backwards', maxCount: 3, filter: { streamPrefixes: [p.streams] } }),
+        );
         assert.deepEqual(ids(lastThree), ids(ours.slice(-3).reverse()));
 
         const beforeSixth = await collect(
@@ -250,7 +296,9 @@ export function eventStoreContract(
     });
 
     describe('subscribeToAll', () => {
-      test('catches up, then goes live: events appended during catch-up arrive exactly once, in order', async ({ store }, p) => {
+      test('catches up, then goes live: events appended during catch-up arrive exactly once, in order', async ({
+        store,
+      }, p) => {
         const start = await store.headPosition();
         for (let i = 0; i < 10; i++) await store.append(p.stream(`seed-${i}`), [ev(p), ev(p), ev(p)]);
         const filter = { streamPrefixes: [p.streams] };
@@ -304,10 +352,17 @@ export function eventStoreContract(
       });
 
       test('a filtered live subscription skips non-matching events', async ({ store }, p) => {
-        const subscription = store.subscribeToAll({ after: await store.headPosition(), filter: { eventTypePrefixes: [p.type('Keep')] } });
+        const subscription = store.subscribeToAll({
+          after: await store.headPosition(),
+          filter: { eventTypePrefixes: [p.type('Keep')] },
+        });
         const sentinel = randomUUID();
         const live = take(subscription, (e) => e.id === sentinel);
-        await store.append(p.stream('a'), [ev(p, undefined, 1, 'Drop'), ev(p, undefined, 2, 'Keep'), ev(p, undefined, 3, 'Drop')]);
+        await store.append(p.stream('a'), [
+          ev(p, undefined, 1, 'Drop'),
+          ev(p, undefined, 2, 'Keep'),
+          ev(p, undefined, 3, 'Drop'),
+        ]);
         await store.append(p.stream('b'), [ev(p, undefined, 4, 'Drop')]);
         await store.append(p.stream('c'), [ev(p, sentinel, 5, 'Keep')]);
         assert.deepEqual(
@@ -317,7 +372,9 @@ export function eventStoreContract(
         await subscription.close();
       });
 
-      test('with checkpoints, the checkpoint passes the events the filter rejects, and never runs ahead', async ({ store }, p) => {
+      test('with checkpoints, the checkpoint passes the events the filter rejects, and never runs ahead', async ({
+        store,
+      }, p) => {
         const subscription = store.subscribeToAll({
           after: await store.headPosition(),
           filter: { eventTypePrefixes: [p.type('Keep')] },
@@ -344,7 +401,10 @@ export function eventStoreContract(
       });
 
       test('close() ends the iteration of a waiting subscription', async ({ store }, p) => {
-        const subscription = store.subscribeToAll({ after: await store.headPosition(), filter: { streamPrefixes: [p.streams] } });
+        const subscription = store.subscribeToAll({
+          after: await store.headPosition(),
+          filter: { streamPrefixes: [p.streams] },
+        });
         const received: RecordedEvent[] = [];
         const loop = (async () => {
           for await (const e of subscription) received.push(e);
@@ -370,7 +430,8 @@ export function eventStoreContract(
         if (!fixture.reopen) return t.skip('the adapter gives no reopen()');
         const { store } = fixture;
         const written = [];
-        for (let i = 0; i < 5; i++) written.push(await store.append(p.stream(`s${i % 2}`), [ev(p, undefined, { i }), ev(p)]));
+        for (let i = 0; i < 5; i++)
+          written.push(await store.append(p.stream(`s${i % 2}`), [ev(p, undefined, { i }), ev(p)]));
         const before = await collect(store.readAll({ after: 0, filter: { streamPrefixes: [p.streams] } }));
         await store.close();
         await assert.rejects(store.append(p.stream('s0'), [ev(p)]), 'a closed store refuses appends');
@@ -426,7 +487,12 @@ function assertIncreasing(events: RecordedEvent[]): void {
   assert.equal(new Set(ids(events)).size, events.length, 'no event twice');
 }
 
-async function assertConflict(promise: Promise<unknown>, stream: string, expected: ExpectedRevision, actual: number | null) {
+async function assertConflict(
+  promise: Promise<unknown>,
+  stream: string,
+  expected: ExpectedRevision,
+  actual: number | null,
+) {
   await assert.rejects(promise, (error: unknown) => {
     assert.ok(error instanceof WrongExpectedRevisionError, `expected WrongExpectedRevisionError, got ${String(error)}`);
     assert.equal(error.stream, stream);
@@ -450,7 +516,11 @@ async function take(
   const iterator = subscription[Symbol.asyncIterator]();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const next = await withTimeout(iterator.next(), deadline - Date.now(), `an event from the subscription (got ${received.length})`);
+    const next = await withTimeout(
+      iterator.next(),
+      deadline - Date.now(),
+      `an event from the subscription (got ${received.length})`,
+    );
     if (next.done) throw new Error(`the subscription ended after ${received.length} events`);
     received.push(next.value);
     onEvent?.(next.value);

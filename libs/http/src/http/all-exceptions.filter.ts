@@ -67,7 +67,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const response = toErrorResponse(
         exception,
         { method: request?.method, path },
-        { problemPrefixes: this.options.problemPrefixes ?? PROBLEM_JSON_PREFIXES, problemTypeBase: this.options.problemTypeBase },
+        {
+          problemPrefixes: this.options.problemPrefixes ?? PROBLEM_JSON_PREFIXES,
+          problemTypeBase: this.options.problemTypeBase,
+        },
       );
       if (response.unexpected) {
         const stack = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
@@ -78,7 +81,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
       // Last resort: a bug here must still answer (and never throw into Fastify).
       this.logger.error(`exception filter failed: ${failure instanceof Error ? failure.stack : String(failure)}`);
       try {
-        send(reply, 500, { 'content-type': 'application/json; charset=utf-8' }, '{"error":"internal_error","message":"An unexpected error occurred.","code":"INTERNAL_ERROR"}');
+        send(
+          reply,
+          500,
+          { 'content-type': 'application/json; charset=utf-8' },
+          '{"error":"internal_error","message":"An unexpected error occurred.","code":"INTERNAL_ERROR"}',
+        );
       } catch {
         /* the connection is gone */
       }

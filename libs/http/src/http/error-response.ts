@@ -64,7 +64,12 @@ function fromFastifyCode(code: string, method?: string, path?: string): AppError
       return Errors.payloadTooLarge(BODY_LIMIT_BYTES);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':
-      return new AppError(415, 'unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE', 'The request content type is not supported; send application/json.');
+      return new AppError(
+        415,
+        'unsupported_media_type',
+        'UNSUPPORTED_MEDIA_TYPE',
+        'The request content type is not supported; send application/json.',
+      );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return Errors.badRequest('INVALID_CONTENT_LENGTH', 'The Content-Length header does not match the body.');
     case 'FST_ERR_BAD_URL':
@@ -85,10 +90,21 @@ function causeCode(e: unknown): string | undefined {
  * Maps anything thrown while serving a request to the documented error (DESIGN D5), storage
  * errors included (the storage libs sit below this one).
  */
-export function toAppError(exception: unknown, request?: { method?: string; path?: string }): { error: AppError; unexpected: boolean } {
-  if (exception instanceof AppError) return { error: exception, unexpected: exception.status >= 500 && exception.code === 'INTERNAL_ERROR' };
-  if (exception instanceof WrongExpectedRevisionError || exception instanceof ConcurrentModificationError || exception instanceof DuplicateKeyError) {
-    return { error: Errors.conflict('The resource was changed by another request; retry.', 'CONCURRENT_MODIFICATION'), unexpected: false };
+export function toAppError(
+  exception: unknown,
+  request?: { method?: string; path?: string },
+): { error: AppError; unexpected: boolean } {
+  if (exception instanceof AppError)
+    return { error: exception, unexpected: exception.status >= 500 && exception.code === 'INTERNAL_ERROR' };
+  if (
+    exception instanceof WrongExpectedRevisionError ||
+    exception instanceof ConcurrentModificationError ||
+    exception instanceof DuplicateKeyError
+  ) {
+    return {
+      error: Errors.conflict('The resource was changed by another request; retry.', 'CONCURRENT_MODIFICATION'),
+      unexpected: false,
+    };
   }
   if (exception instanceof ProjectionTimeoutError) {
     // Thrown by a command's read-your-writes wait: the change is durable, only reading it back
@@ -115,12 +131,25 @@ export function toAppError(exception: unknown, request?: { method?: string; path
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
-    if (status >= 500) return { error: status === 500 ? Errors.internal() : fromStatus(status, STATUS_CODES[status] ?? 'Server error.'), unexpected: true };
+    if (status >= 500)
+      return {
+        error: status === 500 ? Errors.internal() : fromStatus(status, STATUS_CODES[status] ?? 'Server error.'),
+        unexpected: true,
+      };
     // Nest's not-found handler throws `Cannot GET /path` when no route matches.
     if (status === 404 && /^Cannot [A-Z]+ /.test(exception.message)) {
-      return { error: Errors.notFound(`No route matches ${request?.method ?? ''} ${request?.path ?? ''}`.replace(/\s+$/, '') + '.', 'ROUTE_NOT_FOUND'), unexpected: false };
+      return {
+        error: Errors.notFound(
+          `No route matches ${request?.method ?? ''} ${request?.path ?? ''}`.replace(/\s+$/, '') + '.',
+          'ROUTE_NOT_FOUND',
+        ),
+        unexpected: false,
+      };
     }
-    return { error: fromStatus(status, exception.message || STATUS_CODES[status] || 'Request failed.'), unexpected: false };
+    return {
+      error: fromStatus(status, exception.message || STATUS_CODES[status] || 'Request failed.'),
+      unexpected: false,
+    };
   }
   return { error: Errors.internal(), unexpected: true };
 }

@@ -77,6 +77,7 @@ export function placeValidationGuardsLast(app: INestApplicationContext): void {
 }
 
 function runsAfterValidation(guard: unknown): boolean {
-  const type = (typeof guard === 'function' ? guard : (guard as { constructor?: unknown } | null)?.constructor) as { runsAfterValidation?: boolean } | undefined;
+  const type = (typeof guard === 'function' ? guard : (guard as { constructor?: unknown } | null)?.constructor) as
+    { runsAfterValidation?: boolean } | undefined;
   return type?.runsAfterValidation === true;
 }

@@ -34,5 +34,8 @@ export function toListPage<D, T>(result: { items: D[]; nextCursor: string | null
 
 /** 400 for a cursor that is malformed or belongs to another list. */
 export function invalidCursor(): AppError {
-  return Errors.validation([{ path: 'query.cursor', message: 'unknown or malformed cursor' }], 'The cursor is not valid for this list.');
+  return Errors.validation(
+    [{ path: 'query.cursor', message: 'unknown or malformed cursor' }],
+    'The cursor is not valid for this list.',
+  );
 }

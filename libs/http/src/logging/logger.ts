@@ -64,7 +64,10 @@ export const LOG_SERIALIZERS = {
     };
   },
   res(res: ReplyLike) {
-    return { statusCode: res.statusCode, headers: typeof res.getHeaders === 'function' ? redactHeaders(res.getHeaders()) : undefined };
+    return {
+      statusCode: res.statusCode,
+      headers: typeof res.getHeaders === 'function' ? redactHeaders(res.getHeaders()) : undefined,
+    };
   },
   err: pino.stdSerializers.err,
 };
@@ -132,7 +135,13 @@ export class AppLogger implements LoggerService {
       if (message instanceof Error) fields.err = message;
       else Object.assign(fields, message);
       this.pino[level](fields, ...(rest as [string?]));
-    } else if (level === 'error' && typeof message === 'string' && rest.length === 1 && typeof rest[0] === 'string' && /\n\s*at /.test(rest[0])) {
+    } else if (
+      level === 'error' &&
+      typeof message === 'string' &&
+      rest.length === 1 &&
+      typeof rest[0] === 'string' &&
+      /\n\s*at /.test(rest[0])
+    ) {
       // Nest's exception handlers call error(message, stack, context).
       const err = new Error(message);
       err.stack = rest[0];

@@ -5,7 +5,10 @@ import { requestId, requestLogLevel } from './request-logging.js';
 
 function capture(level: 'info' | 'warn' | 'silent') {
   const lines: Array<Record<string, unknown>> = [];
-  const logger = createLogger({ logLevel: level }, { stream: { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) } });
+  const logger = createLogger(
+    { logLevel: level },
+    { stream: { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) } },
+  );
   return { logger, lines };
 }
 
@@ -50,13 +53,28 @@ describe('AppLogger (Nest LoggerService over pino)', () => {
 
   it('redacts credentials in request lines', () => {
     const { logger, lines } = capture('info');
-    logger.info({ req: { method: 'GET', url: '/', headers: { authorization: 'Bearer x', 'x-api-key': 'k', cookie: 'c', accept: '*/*' } } }, 'request completed');
-    assert.deepEqual((lines[0]!.req as { headers: unknown }).headers, { authorization: '[redacted]', 'x-api-key': '[redacted]', cookie: '[redacted]', accept: '*/*' });
+    logger.info(
+      {
+        req: {
+          method: 'GET',
+          url: '/',
+          headers: { authorization: 'Bearer x', 'x-api-key': 'k', cookie: 'c', accept: '*/*' },
+        },
+      },
+      'request completed',
+    );
+    assert.deepEqual((lines[0]!.req as { headers: unknown }).headers, {
+      authorization: '[redacted]',
+      'x-api-key': '[redacted]',
+      cookie: '[redacted]',
+      accept: '*/*',
+    });
   });
 });
 
 describe('request ids and levels', () => {
-  const req = (id?: string) => ({ headers: id === undefined ? {} : { 'x-request-id': id } }) as Parameters<typeof requestId>[0];
+  const req = (id?: string) =>
+    ({ headers: id === undefined ? {} : { 'x-request-id': id } }) as Parameters<typeof requestId>[0];
 
   it('keeps a sane incoming x-request-id, else makes a UUID', () => {
     assert.equal(requestId(req('trace-123')), 'trace-123');

@@ -12,7 +12,10 @@ import { AppLogger, createLogger, type LoggingOptions, PINO_LOGGER } from './log
 @Global()
 @Module({})
 export class LoggingModule {
-  static forRoot(config: Pick<AppConfig, 'logLevel'>, options: LoggingOptions & { logger?: Logger } = {}): DynamicModule {
+  static forRoot(
+    config: Pick<AppConfig, 'logLevel'>,
+    options: LoggingOptions & { logger?: Logger } = {},
+  ): DynamicModule {
     const logger = options.logger ?? createLogger(config, options);
     return {
       module: LoggingModule,

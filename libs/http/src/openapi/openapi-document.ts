@@ -101,7 +101,8 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]
     const template = toOpenApiPath(route.path);
     const method = route.method.toLowerCase();
     const operationId = spec.operationId ?? route.handlerName;
-    if (seenIds.has(operationId)) throw new Error(`OpenAPI: duplicate operationId ${operationId} (${route.method} ${route.path})`);
+    if (seenIds.has(operationId))
+      throw new Error(`OpenAPI: duplicate operationId ${operationId} (${route.method} ${route.path})`);
     seenIds.add(operationId);
     const problem = isProblemPath(template);
     const errorRef = { $ref: problem ? '#/components/responses/Problem' : '#/components/responses/Error' };
@@ -117,25 +118,35 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]
     for (const name of pathParamNames(template)) {
       if (!documented.has(name)) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
     }
-    if (spec.query) parameters.push(...objectParameters(schemas.convert(spec.query, 'input', `${operationId}Query`), 'query'));
+    if (spec.query)
+      parameters.push(...objectParameters(schemas.convert(spec.query, 'input', `${operationId}Query`), 'query'));
 
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(spec.responses)) {
       const entry: Record<string, unknown> = { description: response.description };
       if (response.schema) {
-        entry.content = { [response.contentType ?? 'application/json']: { schema: schemas.convert(response.schema, 'output', `${operationId}Response${status}`) } };
+        entry.content = {
+          [response.contentType ?? 'application/json']: {
+            schema: schemas.convert(response.schema, 'output', `${operationId}Response${status}`),
+          },
+        };
       } else if (Number(status) >= 400) {
-        entry.content = (errorRef.$ref === '#/components/responses/Problem' ? PROBLEM_CONTENT : ERROR_CONTENT);
+        entry.content = errorRef.$ref === '#/components/responses/Problem' ? PROBLEM_CONTENT : ERROR_CONTENT;
       }
       if (response.headers) {
         entry.headers = Object.fromEntries(
-          Object.entries(response.headers).map(([h, v]) => [h, { description: v.description, schema: v.schema ?? { type: 'string' } }]),
+          Object.entries(response.headers).map(([h, v]) => [
+            h,
+            { description: v.description, schema: v.schema ?? { type: 'string' } },
+          ]),
         );
       }
       responses[String(status)] = entry;
     }
     if ((spec.body || spec.query || spec.params) && !responses['400']) {
-      responses['400'] = { $ref: problem ? '#/components/responses/ProblemValidationFailed' : '#/components/responses/ValidationFailed' };
+      responses['400'] = {
+        $ref: problem ? '#/components/responses/ProblemValidationFailed' : '#/components/responses/ValidationFailed',
+      };
     }
     if (!responses.default) responses.default = errorRef;
 
@@ -155,9 +166,7 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]
           }
         : {}),
       responses,
-      ...(spec.security
-        ? { security: spec.security.map((s) => (typeof s === 'string' ? { [s]: [] } : s)) }
-        : {}),
+      ...(spec.security ? { security: spec.security.map((s) => (typeof s === 'string' ? { [s]: [] } : s)) } : {}),
     };
     for (const t of spec.tags ?? []) tags.add(t);
     (paths[template] ??= {})[method] = operation;
@@ -174,11 +183,21 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]
       responses: {
         Error: { description: 'Error (DESIGN D5 body).', content: ERROR_CONTENT },
         Problem: { description: 'Error as RFC 9457 problem details.', content: PROBLEM_CONTENT },
-        ValidationFailed: { description: `${STATUS_CODES[400]}: VALIDATION_FAILED with details, MALFORMED_JSON, ...`, content: ERROR_CONTENT },
-        ProblemValidationFailed: { description: `${STATUS_CODES[400]}: VALIDATION_FAILED with details, MALFORMED_JSON, ...`, content: PROBLEM_CONTENT },
+        ValidationFailed: {
+          description: `${STATUS_CODES[400]}: VALIDATION_FAILED with details, MALFORMED_JSON, ...`,
+          content: ERROR_CONTENT,
+        },
+        ProblemValidationFailed: {
+          description: `${STATUS_CODES[400]}: VALIDATION_FAILED with details, MALFORMED_JSON, ...`,
+          content: PROBLEM_CONTENT,
+        },
       },
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key or OAuth access token>.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Authorization: Bearer <API key or OAuth access token>.',
+        },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Agent data API key.' },
       },
     },
@@ -198,7 +217,13 @@ export function findNonStrictObjects(doc: unknown): string[] {
     if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${at}/${i}`));
     else if (node && typeof node === 'object') {
       const o = node as Record<string, unknown>;
-      if (o.type === 'object' && o.properties && !('additionalProperties' in o) && !at.includes('/components/schemas/Error') && !at.includes('/components/schemas/Problem')) {
+      if (
+        o.type === 'object' &&
+        o.properties &&
+        !('additionalProperties' in o) &&
+        !at.includes('/components/schemas/Error') &&
+        !at.includes('/components/schemas/Problem')
+      ) {
         found.push(at);
       }
       for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);

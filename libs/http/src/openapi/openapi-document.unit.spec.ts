@@ -8,7 +8,12 @@ import type { OperationSpec } from './operation.metadata.js';
 const Money = z.number().int().meta({ id: 'Cents', description: 'Integer cents.' });
 const info = { title: 't', version: '1' };
 
-function route(method: string, path: string, spec: OperationSpec, handlerName = `C_${method}${path.replace(/\W/g, '_')}`) {
+function route(
+  method: string,
+  path: string,
+  spec: OperationSpec,
+  handlerName = `C_${method}${path.replace(/\W/g, '_')}`,
+) {
   return { method, path, spec, handlerName };
 }
 
@@ -22,13 +27,25 @@ describe('buildOpenApiDocument', () => {
         security: ['bearer'],
       }),
       route('GET', '/v1/things/:id', { summary: 'read', responses: { 200: { description: 'ok' } } }),
-      route('GET', '/api/v1/things', { summary: 'list', query: z.strictObject({ limit: z.coerce.number().int().default(20) }), responses: { 200: { description: 'ok' } } }),
+      route('GET', '/api/v1/things', {
+        summary: 'list',
+        query: z.strictObject({ limit: z.coerce.number().int().default(20) }),
+        responses: { 200: { description: 'ok' } },
+      }),
     ]);
     assert.deepEqual(checkOpenApiDocument(doc), []);
     assert.equal(doc.openapi, '3.1.1');
-    assert.deepEqual((doc.components.schemas as Record<string, unknown>).Cents, { type: 'integer', description: 'Integer cents.', minimum: -9007199254740991, maximum: 9007199254740991 });
+    assert.deepEqual((doc.components.schemas as Record<string, unknown>).Cents, {
+      type: 'integer',
+      description: 'Integer cents.',
+      minimum: -9007199254740991,
+      maximum: 9007199254740991,
+    });
     const post = doc.paths['/v1/things']!.post as Record<string, any>;
-    assert.equal(post.requestBody.content['application/json'].schema.properties.price.$ref, '#/components/schemas/Cents');
+    assert.equal(
+      post.requestBody.content['application/json'].schema.properties.price.$ref,
+      '#/components/schemas/Cents',
+    );
     assert.equal(post.responses['400'].$ref, '#/components/responses/ValidationFailed');
     const read = doc.paths['/v1/things/{id}']!.get as Record<string, any>;
     assert.deepEqual(read.parameters, [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
@@ -39,14 +56,21 @@ describe('buildOpenApiDocument', () => {
 
   it('flags request objects that would accept unknown fields', () => {
     const doc = buildOpenApiDocument(info, [
-      route('POST', '/x', { summary: 'x', body: z.strictObject({ inner: z.object({ a: z.string() }) }), responses: { 200: { description: 'ok' } } }),
+      route('POST', '/x', {
+        summary: 'x',
+        body: z.strictObject({ inner: z.object({ a: z.string() }) }),
+        responses: { 200: { description: 'ok' } },
+      }),
     ]);
     assert.equal(findNonStrictObjects(doc).length, 1);
   });
 
   it('refuses duplicate operation ids', () => {
     const spec: OperationSpec = { summary: 's', operationId: 'same', responses: { 200: { description: 'ok' } } };
-    assert.throws(() => buildOpenApiDocument(info, [route('GET', '/a', spec), route('GET', '/b', spec)]), /duplicate operationId same/);
+    assert.throws(
+      () => buildOpenApiDocument(info, [route('GET', '/a', spec), route('GET', '/b', spec)]),
+      /duplicate operationId same/,
+    );
   });
 
   it('converts Nest paths to templates', () => {
@@ -61,7 +85,16 @@ describe('checkOpenApiDocument', () => {
       openapi: '3.0.3',
       info: { title: 't', version: '1' },
       paths: {
-        '/a/{id}': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } } } } } },
+        '/a/{id}': {
+          get: {
+            responses: {
+              200: {
+                description: 'ok',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } },
+              },
+            },
+          },
+        },
         '/b': { post: { responses: {} } },
       },
       components: {},

@@ -4,7 +4,12 @@ import { RequestMethod } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { stringify } from 'yaml';
 import { getOperation } from './operation.metadata.js';
-import { buildOpenApiDocument, type OpenApiDocument, type OpenApiInfo, type OperationRoute } from './openapi-document.js';
+import {
+  buildOpenApiDocument,
+  type OpenApiDocument,
+  type OpenApiInfo,
+  type OperationRoute,
+} from './openapi-document.js';
 
 export const OPENAPI_INFO = Symbol('OPENAPI_INFO');
 
@@ -38,7 +43,14 @@ export class OpenApiService {
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
         for (const prefix of prefixes) {
           for (const path of asList(Reflect.getMetadata(PATH_METADATA, handler))) {
-            routes.push({ method, path: `/${prefix}/${path}`, spec, handlerName: `${metatype.name}_${methodName}`, instance, methodName });
+            routes.push({
+              method,
+              path: `/${prefix}/${path}`,
+              spec,
+              handlerName: `${metatype.name}_${methodName}`,
+              instance,
+              methodName,
+            });
           }
         }
       }

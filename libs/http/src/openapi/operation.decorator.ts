@@ -20,7 +20,12 @@ function strictTop<S extends z.ZodType | undefined>(schema: S): S {
  * route (none when the operation has no schemas); it runs after the route's other guards.
  */
 export function Operation(spec: OperationSpec): MethodDecorator {
-  const normalised: OperationSpec = { ...spec, body: strictTop(spec.body), query: strictTop(spec.query), params: spec.params };
+  const normalised: OperationSpec = {
+    ...spec,
+    body: strictTop(spec.body),
+    query: strictTop(spec.query),
+    params: spec.params,
+  };
   const guard = OperationValidationGuard.for(normalised);
   return applyDecorators(SetMetadata(OPERATION_METADATA, normalised), ...(guard ? [UseGuards(guard)] : []));
 }

@@ -13,10 +13,22 @@ export class SchemaCollector {
   private readonly named = new Map<string, JsonSchema>();
 
   convert(schema: z.ZodType, io: 'input' | 'output', nameHint: string): JsonSchema {
-    let json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', cycles: 'ref', reused: 'inline' }) as JsonSchema;
+    let json = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'any',
+      cycles: 'ref',
+      reused: 'inline',
+    }) as JsonSchema;
     if (containsRootRef(json)) {
       // A schema that refers to itself at the root: wrap it so zod names the recursion.
-      const wrapped = z.toJSONSchema(z.object({ root: schema }), { target: 'draft-2020-12', io, unrepresentable: 'any', cycles: 'ref', reused: 'inline' }) as JsonSchema;
+      const wrapped = z.toJSONSchema(z.object({ root: schema }), {
+        target: 'draft-2020-12',
+        io,
+        unrepresentable: 'any',
+        cycles: 'ref',
+        reused: 'inline',
+      }) as JsonSchema;
       json = { ...((wrapped.properties as Record<string, JsonSchema>).root ?? {}), $defs: wrapped.$defs };
     }
     const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
@@ -39,7 +51,9 @@ export class SchemaCollector {
         name = io === 'input' ? `${name}Input` : `${name}Output`;
         const again = this.named.get(name);
         if (again && !isDeepStrictEqual(again, body)) {
-          throw new Error(`OpenAPI: two different schemas are named ${renames.get(local)}; give them distinct .meta({ id })`);
+          throw new Error(
+            `OpenAPI: two different schemas are named ${renames.get(local)}; give them distinct .meta({ id })`,
+          );
         }
         renames.set(local, name);
       }

@@ -27,10 +27,16 @@ const meterPricesUsd = z
   .trim()
   .transform((v, ctx) => {
     const cents: Record<string, number> = {};
-    for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of v
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const m = /^([a-z][a-z_]*(?:\.[a-z_]+)+)\s*=\s*(\d+(?:\.\d{1,2})?)$/.exec(part);
       if (!m) {
-        ctx.addIssue({ code: 'custom', message: `expected meter=usd pairs separated by commas (e.g. read.discovery_top=4.00), got "${part}"` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected meter=usd pairs separated by commas (e.g. read.discovery_top=4.00), got "${part}"`,
+        });
         return z.NEVER;
       }
       cents[m[1]!] = Math.round(Number(m[2]) * 100);
@@ -47,19 +53,24 @@ const isSecretKey = (text: string): boolean => {
   }
 };
 
-const secretKeyText = z
-  .string()
-  .trim()
-  .refine(isSecretKey, { message: 'expected a 32-byte key: 64 hex digits or 43–44 base64 characters (e.g. `openssl rand -base64 32`)' });
+const secretKeyText = z.string().trim().refine(isSecretKey, {
+  message: 'expected a 32-byte key: 64 hex digits or 43–44 base64 characters (e.g. `openssl rand -base64 32`)',
+});
 
 const secretKeyList = z
   .string()
   .trim()
   .transform((v, ctx) => {
-    const keys = v.split(',').map((k) => k.trim()).filter(Boolean);
+    const keys = v
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
     const bad = keys.findIndex((k) => !isSecretKey(k));
     if (bad >= 0) {
-      ctx.addIssue({ code: 'custom', message: `key ${bad + 1}: expected 32 bytes as 64 hex digits or 43–44 base64 characters, separated by commas` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `key ${bad + 1}: expected 32 bytes as 64 hex digits or 43–44 base64 characters, separated by commas`,
+      });
       return z.NEVER;
     }
     return keys;
@@ -70,10 +81,21 @@ const hostList = z
   .string()
   .trim()
   .transform((v, ctx) => {
-    const hosts = v.split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean);
+    const hosts = v
+      .split(',')
+      .map((h) =>
+        h
+          .trim()
+          .toLowerCase()
+          .replace(/^\[(.*)\]$/, '$1'),
+      )
+      .filter(Boolean);
     const bad = hosts.find((h) => !/^[a-z0-9.-]+$|^[0-9a-f:.]+$/.test(h));
     if (bad !== undefined) {
-      ctx.addIssue({ code: 'custom', message: `expected host names without port or path, separated by commas, got "${bad}"` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected host names without port or path, separated by commas, got "${bad}"`,
+      });
       return z.NEVER;
     }
     return hosts;
@@ -85,10 +107,16 @@ const trustedProxies = z
   .trim()
   .transform((v, ctx): number | string[] => {
     if (/^\d+$/.test(v)) return Number(v);
-    const list = v.split(',').map((p) => p.trim()).filter(Boolean);
+    const list = v
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
     const bad = list.find((p) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(p));
     if (bad !== undefined || list.length === 0) {
-      ctx.addIssue({ code: 'custom', message: `expected a hop count or proxy addresses / CIDR ranges separated by commas${bad ? `, got "${bad}"` : ''}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a hop count or proxy addresses / CIDR ranges separated by commas${bad ? `, got "${bad}"` : ''}`,
+      });
       return z.NEVER;
     }
     return list;
@@ -127,7 +155,9 @@ export const configSchema = z.object({
   STRIPE_SECRET_KEY: z
     .string()
     .trim()
-    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, { message: 'expected a Stripe secret key (sk_test_…, sk_live_…, rk_…)' })
+    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, {
+      message: 'expected a Stripe secret key (sk_test_…, sk_live_…, rk_…)',
+    })
     .optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
   /** Another Stripe API host (stripe-mock, a local stand-in): protocol, host and port are used. */
@@ -264,7 +294,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   if (c.SVC_ENV === 'test' && stripeMode === 'live') {
-    throw new ConfigError('Invalid configuration: STRIPE_SECRET_KEY="sk_live_…": a live Stripe key needs SVC_ENV=live (test keys must never move real money)');
+    throw new ConfigError(
+      'Invalid configuration: STRIPE_SECRET_KEY="sk_live_…": a live Stripe key needs SVC_ENV=live (test keys must never move real money)',
+    );
   }
   if (c.SVC_ENV === 'live' && !c.SVC_PUBLIC_URL) {
     throw new ConfigError(

@@ -14,62 +14,91 @@ describe('loadConfig', () => {
   });
 
   it('refuses a bad value with one line naming the variable', () => {
-    assert.throws(() => loadConfig({ PORT: 'eighty' }), (e: unknown) => {
-      assert.ok(e instanceof ConfigError);
-      assert.match(e.message, /^Invalid configuration: PORT="eighty": /);
-      assert.doesNotMatch(e.message, /\n/);
-      return true;
-    });
+    assert.throws(
+      () => loadConfig({ PORT: 'eighty' }),
+      (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.match(e.message, /^Invalid configuration: PORT="eighty": /);
+        assert.doesNotMatch(e.message, /\n/);
+        return true;
+      },
+    );
     assert.throws(() => loadConfig({ EVENTSTORE_URL: 'http://x' }), /EVENTSTORE_URL/);
     assert.throws(() => loadConfig({ MONGODB_URL: 'postgres://x' }), /MONGODB_URL/);
     assert.throws(() => loadConfig({ SVC_ENV: 'prod' }), /SVC_ENV/);
   });
 
   it('selects the server adapters when their URLs are set and runs projections elsewhere', () => {
-    const c = loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false', MONGODB_URL: 'mongodb://localhost:27017' });
+    const c = loadConfig({
+      EVENTSTORE_URL: 'esdb://localhost:2113?tls=false',
+      MONGODB_URL: 'mongodb://localhost:27017',
+    });
     assert.equal(c.eventStoreUrl, 'esdb://localhost:2113?tls=false');
     assert.equal(c.runProjections, false);
   });
 
   it('reads the secrets keys, and never echoes a bad key in the error', () => {
     const key = 'a'.repeat(64);
-    const c = loadConfig({ SVC_SECRETS_KEY: key, SVC_SECRETS_OLD_KEYS: ` ${'b'.repeat(64)}, ${Buffer.alloc(32, 7).toString('base64')} ` });
+    const c = loadConfig({
+      SVC_SECRETS_KEY: key,
+      SVC_SECRETS_OLD_KEYS: ` ${'b'.repeat(64)}, ${Buffer.alloc(32, 7).toString('base64')} `,
+    });
     assert.equal(c.secretsKey, key);
     assert.deepEqual(c.secretsOldKeys, ['b'.repeat(64), Buffer.alloc(32, 7).toString('base64')]);
     assert.deepEqual(loadConfig({}).secretsOldKeys, []);
-    for (const [name, bad] of [['SVC_SECRETS_KEY', 'hunter2-not-a-key'], ['SVC_SECRETS_OLD_KEYS', `${key},hunter2-not-a-key`], ['STRIPE_SECRET_KEY', 'hunter2-not-a-key']] as const) {
-      assert.throws(() => loadConfig({ [name]: bad }), (e: unknown) => {
-        assert.ok(e instanceof ConfigError);
-        assert.match(e.message, new RegExp(`^Invalid configuration: ${name}="\\(redacted\\)": `));
-        assert.doesNotMatch(e.message, /hunter2/);
-        return true;
-      });
+    for (const [name, bad] of [
+      ['SVC_SECRETS_KEY', 'hunter2-not-a-key'],
+      ['SVC_SECRETS_OLD_KEYS', `${key},hunter2-not-a-key`],
+      ['STRIPE_SECRET_KEY', 'hunter2-not-a-key'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ [name]: bad }),
+        (e: unknown) => {
+          assert.ok(e instanceof ConfigError);
+          assert.match(e.message, new RegExp(`^Invalid configuration: ${name}="\\(redacted\\)": `));
+          assert.doesNotMatch(e.message, /hunter2/);
+          return true;
+        },
+      );
     }
   });
 
   it('live mode needs SVC_PUBLIC_URL: links are never built from a Host header there', () => {
     const live = { SVC_ENV: 'live', STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
     assert.throws(() => loadConfig(live), /SVC_PUBLIC_URL="": SVC_ENV=live needs the public base URL/);
-    assert.equal(loadConfig({ ...live, SVC_PUBLIC_URL: 'https://api.example.com/' }).publicUrl, 'https://api.example.com');
+    assert.equal(
+      loadConfig({ ...live, SVC_PUBLIC_URL: 'https://api.example.com/' }).publicUrl,
+      'https://api.example.com',
+    );
   });
 
   it('Stripe without its webhook secret: refused in live mode, a loud warning in test mode', () => {
     assert.throws(
-      () => loadConfig({ SVC_ENV: 'live', STRIPE_SECRET_KEY: 'sk_live_abc', SVC_PUBLIC_URL: 'https://api.example.com' }),
+      () =>
+        loadConfig({ SVC_ENV: 'live', STRIPE_SECRET_KEY: 'sk_live_abc', SVC_PUBLIC_URL: 'https://api.example.com' }),
       /STRIPE_WEBHOOK_SECRET="": .*never credited/,
     );
     const test = loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc' });
     assert.equal(configWarnings(test).length, 1);
     assert.match(configWarnings(test)[0]!, /STRIPE_WEBHOOK_SECRET/);
-    assert.deepEqual(configWarnings(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_x' })), []);
+    assert.deepEqual(
+      configWarnings(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_x' })),
+      [],
+    );
     assert.deepEqual(configWarnings(loadConfig({})), [], 'the sandbox needs no secret');
   });
 
   it('allowed hosts: loopback and the listening address by default, or SVC_ALLOWED_HOSTS', () => {
     assert.deepEqual(loadConfig({}).allowedHosts, ['localhost', '127.0.0.1', '::1']);
     assert.deepEqual(loadConfig({ HOST: '10.0.0.5' }).allowedHosts, ['localhost', '127.0.0.1', '::1', '10.0.0.5']);
-    assert.deepEqual(loadConfig({ SVC_ALLOWED_HOSTS: 'API.example.com, [::1]' }).allowedHosts, ['api.example.com', '::1']);
-    assert.throws(() => loadConfig({ SVC_ALLOWED_HOSTS: 'evil.example/path' }), /SVC_ALLOWED_HOSTS=.*host names without port or path/);
+    assert.deepEqual(loadConfig({ SVC_ALLOWED_HOSTS: 'API.example.com, [::1]' }).allowedHosts, [
+      'api.example.com',
+      '::1',
+    ]);
+    assert.throws(
+      () => loadConfig({ SVC_ALLOWED_HOSTS: 'evil.example/path' }),
+      /SVC_ALLOWED_HOSTS=.*host names without port or path/,
+    );
   });
 
   it('HTTP limits: explicit defaults, and a headers timeout no longer than the request timeout', () => {
@@ -80,6 +109,9 @@ describe('loadConfig', () => {
       idleTimeoutMs: 60_000,
       maxHeaderBytes: 16_384,
     });
-    assert.throws(() => loadConfig({ SVC_HTTP_HEADERS_TIMEOUT_MS: '5000', SVC_HTTP_REQUEST_TIMEOUT_MS: '2000' }), /SVC_HTTP_HEADERS_TIMEOUT_MS/);
+    assert.throws(
+      () => loadConfig({ SVC_HTTP_HEADERS_TIMEOUT_MS: '5000', SVC_HTTP_REQUEST_TIMEOUT_MS: '2000' }),
+      /SVC_HTTP_HEADERS_TIMEOUT_MS/,
+    );
   });
 });

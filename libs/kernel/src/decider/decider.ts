@@ -8,7 +8,10 @@ export interface Decider<Command, Event, State> {
   decide(command: Command, state: State): Event[];
 }
 
-export function fold<Event, State>(decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>, events: Iterable<Event>): State {
+export function fold<Event, State>(
+  decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
+  events: Iterable<Event>,
+): State {
   let state = decider.initialState;
   for (const event of events) state = decider.evolve(state, event);
   return state;

@@ -5,8 +5,31 @@ import type { Clock } from '../clock/clock.port.js';
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 export const ID_PREFIXES = [
-  'key', 'wh', 'del', 'evt', 'repo', 'agt', 'run', 'apr', 'acct', 'tn', 'cmp', 'deal', 'fu', 'sub',
-  'req', 'vuln', 'scan', 'att', 'cs', 'pi', 'seti', 'oac', 'ses', 'lead', 'ana',
+  'key',
+  'wh',
+  'del',
+  'evt',
+  'repo',
+  'agt',
+  'run',
+  'apr',
+  'acct',
+  'tn',
+  'cmp',
+  'deal',
+  'fu',
+  'sub',
+  'req',
+  'vuln',
+  'scan',
+  'att',
+  'cs',
+  'pi',
+  'seti',
+  'oac',
+  'ses',
+  'lead',
+  'ana',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -22,7 +22,8 @@ export function parseSecretKey(text: string): Buffer {
     : /^[A-Za-z0-9+/_-]{43}={0,1}$/.test(value)
       ? Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
       : null;
-  if (!bytes || bytes.length !== KEY_BYTES) throw new SecretBoxError('expected a 32-byte key: 64 hex digits or 43–44 base64 characters');
+  if (!bytes || bytes.length !== KEY_BYTES)
+    throw new SecretBoxError('expected a 32-byte key: 64 hex digits or 43–44 base64 characters');
   return bytes;
 }
 
@@ -79,9 +80,13 @@ export class SecretBox {
       const decipher = createDecipheriv('aes-256-gcm', key, iv);
       decipher.setAAD(Buffer.from(context, 'utf8'));
       decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-      return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
     } catch {
-      throw new SecretBoxError(`sealed value does not authenticate with key ${keyId} (changed, or belongs to another record)`);
+      throw new SecretBoxError(
+        `sealed value does not authenticate with key ${keyId} (changed, or belongs to another record)`,
+      );
     }
   }
 

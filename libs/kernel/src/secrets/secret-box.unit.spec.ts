@@ -46,7 +46,10 @@ describe('SecretBox', () => {
     assert.equal(after.isCurrent(resealed), true);
     assert.equal(after.currentKeyId, secretKeyId(newKey));
     // Without the old key, the message names the key id it needs, never the secret.
-    assert.throws(() => new SecretBox(newKey).open(before, 'ctx'), new RegExp(`key ${secretKeyId(oldKey)}, which this process does not have`));
+    assert.throws(
+      () => new SecretBox(newKey).open(before, 'ctx'),
+      new RegExp(`key ${secretKeyId(oldKey)}, which this process does not have`),
+    );
   });
 
   it('reads keys as hex, base64 and base64url, and refuses anything else', () => {
@@ -55,7 +58,13 @@ describe('SecretBox', () => {
     assert.deepEqual(parseSecretKey(bytes.toString('base64')), bytes);
     assert.deepEqual(parseSecretKey(` ${bytes.toString('base64url')}\n`), bytes);
     assert.equal(parseSecretKey(generateSecretKey()).length, 32);
-    for (const bad of ['', 'short', bytes.subarray(0, 31).toString('hex'), `${bytes.toString('hex')}00`, randomBytes(33).toString('base64')]) {
+    for (const bad of [
+      '',
+      'short',
+      bytes.subarray(0, 31).toString('hex'),
+      `${bytes.toString('hex')}00`,
+      randomBytes(33).toString('base64'),
+    ]) {
       assert.throws(() => parseSecretKey(bad), SecretBoxError, bad);
     }
     assert.throws(() => new SecretBox(randomBytes(16)), SecretBoxError);

@@ -37,13 +37,20 @@ describe('loadSecretBox', () => {
     assert.equal(fromEnv.keyFile, null);
     assert.notEqual(fromEnv.box.currentKeyId, fromFile.box.currentKeyId);
     assert.throws(() => fromEnv.box.open(sealedByFile, 'ctx'));
-    const withOld = loadSecretBox({ dataDir, secretsKey: key, secretsOldKeys: [randomBytes(32).toString('hex'), readFileSync(join(dataDir, SECRETS_KEY_FILE), 'utf8').trim()] });
+    const withOld = loadSecretBox({
+      dataDir,
+      secretsKey: key,
+      secretsOldKeys: [randomBytes(32).toString('hex'), readFileSync(join(dataDir, SECRETS_KEY_FILE), 'utf8').trim()],
+    });
     assert.equal(withOld.box.open(sealedByFile, 'ctx'), 'from-file');
   });
 
   it('refuses a key file that does not hold a key, naming the file', () => {
     const dataDir = freshDir();
     writeFileSync(join(dataDir, SECRETS_KEY_FILE), 'not a key\n');
-    assert.throws(() => loadSecretBox({ dataDir, secretsOldKeys: [] }), new RegExp(`${SECRETS_KEY_FILE}: expected a 32-byte key`));
+    assert.throws(
+      () => loadSecretBox({ dataDir, secretsOldKeys: [] }),
+      new RegExp(`${SECRETS_KEY_FILE}: expected a 32-byte key`),
+    );
   });
 });

@@ -10,7 +10,9 @@ export class PlatformAccountRateLimits implements AccountRateLimits {
   constructor(private readonly projections: ProjectionStore) {}
 
   async limitsOf(accountId: string): Promise<{ limits: RateLimits; cacheable: boolean }> {
-    const account = await this.projections.collection<AccountDoc>(ACCOUNTS_PROJECTION, ACCOUNTS_COLLECTION).get(accountId);
+    const account = await this.projections
+      .collection<AccountDoc>(ACCOUNTS_PROJECTION, ACCOUNTS_COLLECTION)
+      .get(accountId);
     // An account the read model does not show yet (projection lag) gets the smallest plan's limits.
     return account ? { limits: account.limits, cacheable: true } : { limits: PLAN_LIMITS.free, cacheable: false };
   }

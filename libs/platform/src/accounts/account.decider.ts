@@ -2,12 +2,19 @@ import { assertNever, Errors, type Decider } from '#kernel';
 import { PLAN_LIMITS, PLANS, type AccountEvent, type Plan, type RateLimits } from './account.events.js';
 
 export type AccountCommand =
-  | { type: 'CreateAccount'; accountId: string; name: string; plan: Plan; perMinute?: number; perHour?: number; now: Date }
+  | {
+      type: 'CreateAccount';
+      accountId: string;
+      name: string;
+      plan: Plan;
+      perMinute?: number;
+      perHour?: number;
+      now: Date;
+    }
   | { type: 'ChangePlan'; accountId: string; plan: Plan; perMinute?: number; perHour?: number; now: Date };
 
 export type AccountState =
-  | { status: 'absent' }
-  | { status: 'active'; accountId: string; plan: Plan; limits: RateLimits };
+  { status: 'absent' } | { status: 'active'; accountId: string; plan: Plan; limits: RateLimits };
 
 const MAX_LIMIT = 10_000_000;
 
@@ -21,7 +28,10 @@ function limitsFor(plan: Plan, perMinute?: number, perHour?: number): RateLimits
     return PLAN_LIMITS[plan];
   }
   const details = [];
-  for (const [path, v] of [['per_minute', perMinute], ['per_hour', perHour]] as const) {
+  for (const [path, v] of [
+    ['per_minute', perMinute],
+    ['per_hour', perHour],
+  ] as const) {
     if (v === undefined || !Number.isInteger(v) || v < 1 || v > MAX_LIMIT) {
       details.push({ path, message: `enterprise plans need an integer from 1 to ${MAX_LIMIT}` });
     }
@@ -50,19 +60,30 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
       case 'CreateAccount': {
         if (state.status !== 'absent') throw Errors.conflict('The account exists already.', 'ACCOUNT_EXISTS');
         const name = command.name.trim();
-        if (name.length < 1 || name.length > 100) throw Errors.validation([{ path: 'name', message: 'must be 1 to 100 characters' }]);
+        if (name.length < 1 || name.length > 100)
+          throw Errors.validation([{ path: 'name', message: 'must be 1 to 100 characters' }]);
         const limits = limitsFor(command.plan, command.perMinute, command.perHour);
         return [
           {
             type: 'AccountCreated',
-            data: { account_id: command.accountId, name, plan: command.plan, limits, created_at: command.now.toISOString() },
+            data: {
+              account_id: command.accountId,
+              name,
+              plan: command.plan,
+              limits,
+              created_at: command.now.toISOString(),
+            },
           },
         ];
       }
       case 'ChangePlan': {
         if (state.status !== 'active') throw Errors.notFound('No such account.', 'ACCOUNT_NOT_FOUND');
         const limits = limitsFor(command.plan, command.perMinute, command.perHour);
-        if (state.plan === command.plan && state.limits.per_minute === limits.per_minute && state.limits.per_hour === limits.per_hour) {
+        if (
+          state.plan === command.plan &&
+          state.limits.per_minute === limits.per_minute &&
+          state.limits.per_hour === limits.per_hour
+        ) {
           return [];
         }
         return [
@@ -77,4 +98,3 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
     }
   },
 };
-

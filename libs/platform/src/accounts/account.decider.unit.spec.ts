@@ -12,15 +12,29 @@ const created = (plan: 'free' | 'team' | 'enterprise', per_minute: number, per_h
 
 describe('account decider', () => {
   it('creates a Team account with the spec limits (300/min, 10,000/h)', () =>
-    spec.given([]).when({ type: 'CreateAccount', accountId: 'acct_1', name: ' Acme ', plan: 'team', now }).then([created('team', 300, 10000)]));
+    spec
+      .given([])
+      .when({ type: 'CreateAccount', accountId: 'acct_1', name: ' Acme ', plan: 'team', now })
+      .then([created('team', 300, 10000)]));
 
   it('creates a Free account with 60/min and 1,000/h', () =>
-    spec.given([]).when({ type: 'CreateAccount', accountId: 'acct_1', name: 'Acme', plan: 'free', now }).then([created('free', 60, 1000)]));
+    spec
+      .given([])
+      .when({ type: 'CreateAccount', accountId: 'acct_1', name: 'Acme', plan: 'free', now })
+      .then([created('free', 60, 1000)]));
 
   it('needs custom limits for Enterprise', () => {
     spec
       .given([])
-      .when({ type: 'CreateAccount', accountId: 'acct_1', name: 'Acme', plan: 'enterprise', perMinute: 5000, perHour: 200000, now })
+      .when({
+        type: 'CreateAccount',
+        accountId: 'acct_1',
+        name: 'Acme',
+        plan: 'enterprise',
+        perMinute: 5000,
+        perHour: 200000,
+        now,
+      })
       .then([created('enterprise', 5000, 200000)]);
     spec
       .given([])
@@ -35,7 +49,15 @@ describe('account decider', () => {
       .thenThrows((e) => e.code === 'VALIDATION_FAILED');
     spec
       .given([])
-      .when({ type: 'CreateAccount', accountId: 'acct_1', name: 'Acme', plan: 'enterprise', perMinute: 100, perHour: 50, now })
+      .when({
+        type: 'CreateAccount',
+        accountId: 'acct_1',
+        name: 'Acme',
+        plan: 'enterprise',
+        perMinute: 100,
+        perHour: 50,
+        now,
+      })
       .thenThrows((e) => e.code === 'VALIDATION_FAILED' && e.extra.details[0].path === 'per_hour');
   });
 
@@ -49,10 +71,26 @@ describe('account decider', () => {
     spec
       .given([created('team', 300, 10000)])
       .when({ type: 'ChangePlan', accountId: 'acct_1', plan: 'free', now })
-      .then([{ type: 'AccountPlanChanged', data: { account_id: 'acct_1', plan: 'free', limits: { per_minute: 60, per_hour: 1000 }, changed_at: now.toISOString() } }]);
-    spec.given([created('team', 300, 10000)]).when({ type: 'ChangePlan', accountId: 'acct_1', plan: 'team', now }).then([]);
+      .then([
+        {
+          type: 'AccountPlanChanged',
+          data: {
+            account_id: 'acct_1',
+            plan: 'free',
+            limits: { per_minute: 60, per_hour: 1000 },
+            changed_at: now.toISOString(),
+          },
+        },
+      ]);
+    spec
+      .given([created('team', 300, 10000)])
+      .when({ type: 'ChangePlan', accountId: 'acct_1', plan: 'team', now })
+      .then([]);
   });
 
   it('cannot change the plan of an absent account', () =>
-    spec.given([]).when({ type: 'ChangePlan', accountId: 'acct_1', plan: 'free', now }).thenThrows((e) => e.status === 404));
+    spec
+      .given([])
+      .when({ type: 'ChangePlan', accountId: 'acct_1', plan: 'free', now })
+      .thenThrows((e) => e.status === 404));
 });

@@ -26,13 +26,26 @@ export const accountsProjection: ProjectionDefinition = {
     switch (event.type) {
       case 'AccountCreated': {
         const d = event.data;
-        const doc: AccountDoc = { id: d.account_id, name: d.name, plan: d.plan, limits: d.limits, created_at: d.created_at, updated_at: d.created_at };
+        const doc: AccountDoc = {
+          id: d.account_id,
+          name: d.name,
+          plan: d.plan,
+          limits: d.limits,
+          created_at: d.created_at,
+          updated_at: d.created_at,
+        };
         ctx.upsert(ACCOUNTS_COLLECTION, doc);
         return;
       }
       case 'AccountPlanChanged': {
         const doc = await ctx.get<AccountDoc>(ACCOUNTS_COLLECTION, event.data.account_id);
-        if (doc) ctx.upsert(ACCOUNTS_COLLECTION, { ...doc, plan: event.data.plan, limits: event.data.limits, updated_at: event.data.changed_at });
+        if (doc)
+          ctx.upsert(ACCOUNTS_COLLECTION, {
+            ...doc,
+            plan: event.data.plan,
+            limits: event.data.limits,
+            updated_at: event.data.changed_at,
+          });
         return;
       }
     }

@@ -10,6 +10,11 @@ export class AgentLookup {
   constructor(private readonly projections: ProjectionStore) {}
 
   get(accountId: string, agentId: string): Promise<AgentDoc> {
-    return getOwned(this.projections.collection<AgentDoc>(AGENTS_PROJECTION, AGENTS_COLLECTION), agentId, accountId, agentNotFound);
+    return getOwned(
+      this.projections.collection<AgentDoc>(AGENTS_PROJECTION, AGENTS_COLLECTION),
+      agentId,
+      accountId,
+      agentNotFound,
+    );
   }
 }

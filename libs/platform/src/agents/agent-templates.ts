@@ -5,7 +5,11 @@
  */
 export const AGENT_TEMPLATES = [
   { id: 'code-review', name: 'Code review', description: 'Reviews pull requests and reports problems line by line.' },
-  { id: 'security-audit', name: 'Security audit', description: 'Looks for vulnerabilities, leaked secrets and insecure patterns.' },
+  {
+    id: 'security-audit',
+    name: 'Security audit',
+    description: 'Looks for vulnerabilities, leaked secrets and insecure patterns.',
+  },
   { id: 'test-generation', name: 'Test generation', description: 'Finds untested code and proposes tests for it.' },
   { id: 'dependency-update', name: 'Dependency update', description: 'Checks dependencies and proposes upgrades.' },
   { id: 'documentation', name: 'Documentation', description: 'Finds stale or missing documentation.' },

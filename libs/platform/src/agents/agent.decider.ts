@@ -13,22 +13,39 @@ export type AgentCommand =
       by: string | null;
       now: Date;
     }
-  | { type: 'UpdateAgent'; agentId: string; accountId: string; name?: string; config?: Record<string, unknown>; by: string | null; now: Date };
+  | {
+      type: 'UpdateAgent';
+      agentId: string;
+      accountId: string;
+      name?: string;
+      config?: Record<string, unknown>;
+      by: string | null;
+      now: Date;
+    };
 
 export type AgentState =
   | { status: 'absent' }
-  | { status: 'active'; agentId: string; accountId: string; name: string; template: AgentTemplate; config: Record<string, unknown> };
+  | {
+      status: 'active';
+      agentId: string;
+      accountId: string;
+      name: string;
+      template: AgentTemplate;
+      config: Record<string, unknown>;
+    };
 
 export const agentNotFound = () => Errors.notFound('No such agent.', 'AGENT_NOT_FOUND');
 
 function checkName(name: string, details: ErrorDetail[]): string {
   const trimmed = name.trim();
-  if (trimmed.length < 1 || trimmed.length > 100) details.push({ path: 'body.name', message: 'must be 1 to 100 characters' });
+  if (trimmed.length < 1 || trimmed.length > 100)
+    details.push({ path: 'body.name', message: 'must be 1 to 100 characters' });
   return trimmed;
 }
 
 function checkConfig(config: Record<string, unknown>, details: ErrorDetail[]): void {
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) details.push({ path: 'body.config', message: 'must be an object' });
+  if (typeof config !== 'object' || config === null || Array.isArray(config))
+    details.push({ path: 'body.config', message: 'must be an object' });
   else if (Buffer.byteLength(JSON.stringify(config), 'utf8') > MAX_AGENT_CONFIG_BYTES) {
     details.push({ path: 'body.config', message: `must be at most ${MAX_AGENT_CONFIG_BYTES} bytes as JSON` });
   }
@@ -43,7 +60,14 @@ export const agentDecider: Decider<AgentCommand, AgentEvent, AgentState> = {
     switch (event.type) {
       case 'AgentCreated': {
         const d = event.data;
-        return { status: 'active', agentId: d.agent_id, accountId: d.account_id, name: d.name, template: d.template, config: d.config };
+        return {
+          status: 'active',
+          agentId: d.agent_id,
+          accountId: d.account_id,
+          name: d.name,
+          template: d.template,
+          config: d.config,
+        };
       }
       case 'AgentUpdated':
         return state.status === 'active' ? { ...state, name: event.data.name, config: event.data.config } : state;
@@ -58,7 +82,8 @@ export const agentDecider: Decider<AgentCommand, AgentEvent, AgentState> = {
         if (state.status !== 'absent') throw Errors.conflict('The agent exists already.', 'AGENT_EXISTS');
         const details: ErrorDetail[] = [];
         const name = checkName(command.name, details);
-        if (!isAgentTemplate(command.template)) details.push({ path: 'body.template', message: `unknown template; one of ${AGENT_TEMPLATE_IDS.join(', ')}` });
+        if (!isAgentTemplate(command.template))
+          details.push({ path: 'body.template', message: `unknown template; one of ${AGENT_TEMPLATE_IDS.join(', ')}` });
         checkConfig(command.config, details);
         if (details.length) throw Errors.validation(details);
         return [
@@ -88,7 +113,14 @@ export const agentDecider: Decider<AgentCommand, AgentEvent, AgentState> = {
         return [
           {
             type: 'AgentUpdated',
-            data: { agent_id: state.agentId, account_id: state.accountId, name, config, updated_by: command.by, updated_at: command.now.toISOString() },
+            data: {
+              agent_id: state.agentId,
+              account_id: state.accountId,
+              name,
+              config,
+              updated_by: command.by,
+              updated_at: command.now.toISOString(),
+            },
           },
         ];
       }

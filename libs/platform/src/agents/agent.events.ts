@@ -17,7 +17,14 @@ export type AgentEvent =
   | {
       type: 'AgentUpdated';
       /** The agent's name and config after the change (both, whichever changed). */
-      data: { agent_id: string; account_id: string; name: string; config: Record<string, unknown>; updated_by: string | null; updated_at: string };
+      data: {
+        agent_id: string;
+        account_id: string;
+        name: string;
+        config: Record<string, unknown>;
+        updated_by: string | null;
+        updated_at: string;
+      };
     };
 
 export const AGENT_EVENT_TYPES: AgentEvent['type'][] = ['AgentCreated', 'AgentUpdated'];

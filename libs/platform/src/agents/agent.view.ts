@@ -31,7 +31,14 @@ export const agentViewSchema = z
 export type AgentView = z.output<typeof agentViewSchema>;
 
 export function toAgentView(doc: AgentDoc): AgentView {
-  return { id: doc.id, name: doc.name, template: doc.template, config: JSON.parse(doc.config_json) as Record<string, unknown>, created_at: doc.created_at, updated_at: doc.updated_at };
+  return {
+    id: doc.id,
+    name: doc.name,
+    template: doc.template,
+    config: JSON.parse(doc.config_json) as Record<string, unknown>,
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+  };
 }
 
 export const agentIdParams = z.object({ id: z.string().min(1).max(64).describe('Agent id (`agt_…`).') });

@@ -27,7 +27,21 @@ export const agentsProjection: ProjectionDefinition = {
   collections: [
     {
       name: AGENTS_COLLECTION,
-      indexes: [{ fields: [['account_id', 1], ['created_at', -1]] }, { fields: [['account_id', 1], ['template', 1], ['created_at', -1]] }],
+      indexes: [
+        {
+          fields: [
+            ['account_id', 1],
+            ['created_at', -1],
+          ],
+        },
+        {
+          fields: [
+            ['account_id', 1],
+            ['template', 1],
+            ['created_at', -1],
+          ],
+        },
+      ],
     },
   ],
   async handle(raw: RecordedEvent, ctx) {
@@ -51,7 +65,13 @@ export const agentsProjection: ProjectionDefinition = {
       case 'AgentUpdated': {
         const d = event.data;
         const doc = await ctx.get<AgentDoc>(AGENTS_COLLECTION, d.agent_id);
-        if (doc) ctx.upsert(AGENTS_COLLECTION, { ...doc, name: d.name, config_json: JSON.stringify(d.config), updated_at: d.updated_at });
+        if (doc)
+          ctx.upsert(AGENTS_COLLECTION, {
+            ...doc,
+            name: d.name,
+            config_json: JSON.stringify(d.config),
+            updated_at: d.updated_at,
+          });
         return;
       }
     }

@@ -35,8 +35,20 @@ export class ApprovalExpirySweeper extends PeriodicSweeper {
     const now = this.clock.now();
     const { changed, last } = await this.eachPage(
       (after) =>
-        this.approvals.collection().find({ status: 'pending', expires_at: { $lte: now.toISOString() } }, { sort: [['expires_at', 1]], limit: 100, ...(after ? { after } : {}) }),
-      async (doc) => (await decideAndAppend(this.events, approvalStream(doc.id), approvalDecider, { type: 'ExpireApproval', approvalId: doc.id, now })).position,
+        this.approvals
+          .collection()
+          .find(
+            { status: 'pending', expires_at: { $lte: now.toISOString() } },
+            { sort: [['expires_at', 1]], limit: 100, ...(after ? { after } : {}) },
+          ),
+      async (doc) =>
+        (
+          await decideAndAppend(this.events, approvalStream(doc.id), approvalDecider, {
+            type: 'ExpireApproval',
+            approvalId: doc.id,
+            now,
+          })
+        ).position,
     );
     await this.readYourWrites.waitFor(last, [APPROVALS_PROJECTION]);
     if (changed > 0) this.logger.log(`${changed} approval(s) expired`);

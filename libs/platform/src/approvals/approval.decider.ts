@@ -1,6 +1,11 @@
 import { AppError, assertNever, type Decider, Errors } from '#kernel';
 import type { RepositoryRef } from '../repositories/repository.events.js';
-import { APPROVAL_TTL_MS, type ApprovalEvent, type ApprovalRequestData, type ApprovalStatus } from './approval.events.js';
+import {
+  APPROVAL_TTL_MS,
+  type ApprovalEvent,
+  type ApprovalRequestData,
+  type ApprovalStatus,
+} from './approval.events.js';
 
 export type ApprovalCommand =
   | {
@@ -15,7 +20,15 @@ export type ApprovalCommand =
       by: string | null;
       now: Date;
     }
-  | { type: 'DecideApproval'; approvalId: string; accountId: string; decision: 'approve' | 'reject'; comment: string | null; by: string | null; now: Date }
+  | {
+      type: 'DecideApproval';
+      approvalId: string;
+      accountId: string;
+      decision: 'approve' | 'reject';
+      comment: string | null;
+      by: string | null;
+      now: Date;
+    }
   /** The sweeper's: records the expiry of a pending approval whose time is up (nothing otherwise). */
   | { type: 'ExpireApproval'; approvalId: string; now: Date };
 
@@ -68,22 +81,47 @@ export const approvalDecider: Decider<ApprovalCommand, ApprovalEvent, ApprovalSt
       case 'DecideApproval': {
         if (state.status === 'absent' || state.request.account_id !== command.accountId) throw approvalNotFound();
         if (state.status === 'expired' || (state.status === 'pending' && isDue(state.request, command.now))) {
-          throw Errors.conflict(`The approval expired at ${state.request.expires_at}; request a new one.`, 'APPROVAL_EXPIRED', { approval_status: 'expired' });
+          throw Errors.conflict(
+            `The approval expired at ${state.request.expires_at}; request a new one.`,
+            'APPROVAL_EXPIRED',
+            { approval_status: 'expired' },
+          );
         }
         if (state.status !== 'pending') {
-          throw Errors.conflict(`The approval was ${state.status} already.`, 'APPROVAL_ALREADY_DECIDED', { approval_status: state.status });
+          throw Errors.conflict(`The approval was ${state.status} already.`, 'APPROVAL_ALREADY_DECIDED', {
+            approval_status: state.status,
+          });
         }
         // Separation of duties: whoever asked cannot answer (a key approving its own push).
         if (command.by !== null && command.by === state.request.requested_by) {
-          throw new AppError(403, 'forbidden', 'SELF_APPROVAL_FORBIDDEN', 'The credential that requested an approval cannot decide it; use another key.');
+          throw new AppError(
+            403,
+            'forbidden',
+            'SELF_APPROVAL_FORBIDDEN',
+            'The credential that requested an approval cannot decide it; use another key.',
+          );
         }
-        const data = { ...state.request, decided_by: command.by, comment: command.comment, decided_at: command.now.toISOString() };
-        return [command.decision === 'approve' ? { type: 'ApprovalApproved', data } : { type: 'ApprovalRejected', data }];
+        const data = {
+          ...state.request,
+          decided_by: command.by,
+          comment: command.comment,
+          decided_at: command.now.toISOString(),
+        };
+        return [
+          command.decision === 'approve' ? { type: 'ApprovalApproved', data } : { type: 'ApprovalRejected', data },
+        ];
       }
       case 'ExpireApproval': {
         if (state.status !== 'pending' || !isDue(state.request, command.now)) return [];
         return [
-          { type: 'ApprovalExpired', data: { approval_id: state.request.approval_id, account_id: state.request.account_id, expired_at: state.request.expires_at } },
+          {
+            type: 'ApprovalExpired',
+            data: {
+              approval_id: state.request.approval_id,
+              account_id: state.request.account_id,
+              expired_at: state.request.expires_at,
+            },
+          },
         ];
       }
       default:

@@ -8,7 +8,8 @@ const spec = deciderSpec(approvalDecider);
 const t0 = new Date('2026-03-01T10:00:00.000Z');
 const deadline = new Date(t0.getTime() + APPROVAL_TTL_MS);
 const justBefore = new Date(deadline.getTime() - 1);
-const code = (c: string, status: number) => (e: unknown) => e instanceof AppError && e.code === c && e.status === status;
+const code = (c: string, status: number) => (e: unknown) =>
+  e instanceof AppError && e.code === c && e.status === status;
 
 const request: ApprovalCommand = {
   type: 'RequestApproval',
@@ -35,7 +36,12 @@ const requestData: ApprovalRequestData = {
   expires_at: '2026-03-08T10:00:00.000Z',
 };
 const requested: ApprovalEvent = { type: 'ApprovalRequested', data: requestData };
-const decide = (decision: 'approve' | 'reject', now = justBefore, by = 'key_admin', accountId = 'acct_1'): ApprovalCommand => ({
+const decide = (
+  decision: 'approve' | 'reject',
+  now = justBefore,
+  by = 'key_admin',
+  accountId = 'acct_1',
+): ApprovalCommand => ({
   type: 'DecideApproval',
   approvalId: 'apr_1',
   accountId,
@@ -47,7 +53,10 @@ const decide = (decision: 'approve' | 'reject', now = justBefore, by = 'key_admi
 const decision = { decided_by: 'key_admin', comment: 'ok', decided_at: justBefore.toISOString() };
 const approved: ApprovalEvent = { type: 'ApprovalApproved', data: { ...requestData, ...decision } };
 const rejected: ApprovalEvent = { type: 'ApprovalRejected', data: { ...requestData, ...decision } };
-const expired: ApprovalEvent = { type: 'ApprovalExpired', data: { approval_id: 'apr_1', account_id: 'acct_1', expired_at: deadline.toISOString() } };
+const expired: ApprovalEvent = {
+  type: 'ApprovalExpired',
+  data: { approval_id: 'apr_1', account_id: 'acct_1', expired_at: deadline.toISOString() },
+};
 const expire = (now: Date): ApprovalCommand => ({ type: 'ExpireApproval', approvalId: 'apr_1', now });
 
 describe('approval decider', () => {
@@ -71,11 +80,18 @@ describe('approval decider', () => {
     spec.given([requested, expired]).when(decide('reject', t0)).thenThrows(code('APPROVAL_EXPIRED', 409));
   });
 
-  it('the requester cannot decide its own request (403 SELF_APPROVAL_FORBIDDEN)', () => spec.given([requested]).when(decide('approve', justBefore, 'key_agent')).thenThrows(code('SELF_APPROVAL_FORBIDDEN', 403)));
+  it('the requester cannot decide its own request (403 SELF_APPROVAL_FORBIDDEN)', () =>
+    spec
+      .given([requested])
+      .when(decide('approve', justBefore, 'key_agent'))
+      .thenThrows(code('SELF_APPROVAL_FORBIDDEN', 403)));
 
   it("unknown approvals and other accounts' are 404", () => {
     spec.given([]).when(decide('approve')).thenThrows(code('APPROVAL_NOT_FOUND', 404));
-    spec.given([requested]).when(decide('approve', justBefore, 'key_admin', 'acct_2')).thenThrows(code('APPROVAL_NOT_FOUND', 404));
+    spec
+      .given([requested])
+      .when(decide('approve', justBefore, 'key_admin', 'acct_2'))
+      .thenThrows(code('APPROVAL_NOT_FOUND', 404));
   });
 
   it('the sweeper expires a pending approval at its deadline, once, and nothing else', () => {
@@ -86,5 +102,6 @@ describe('approval decider', () => {
     spec.given([]).when(expire(deadline)).then([]);
   });
 
-  it('requesting twice is refused', () => spec.given([requested]).when(request).thenThrows(code('APPROVAL_EXISTS', 409)));
+  it('requesting twice is refused', () =>
+    spec.given([requested]).when(request).thenThrows(code('APPROVAL_EXISTS', 409)));
 });

@@ -36,6 +36,11 @@ export type ApprovalEvent =
   | { type: 'ApprovalRejected'; data: ApprovalRequestData & ApprovalDecisionData }
   | { type: 'ApprovalExpired'; data: { approval_id: string; account_id: string; expired_at: string } };
 
-export const APPROVAL_EVENT_TYPES: ApprovalEvent['type'][] = ['ApprovalRequested', 'ApprovalApproved', 'ApprovalRejected', 'ApprovalExpired'];
+export const APPROVAL_EVENT_TYPES: ApprovalEvent['type'][] = [
+  'ApprovalRequested',
+  'ApprovalApproved',
+  'ApprovalRejected',
+  'ApprovalExpired',
+];
 
 export const approvalStream = (approvalId: string) => `approval-${approvalId}`;

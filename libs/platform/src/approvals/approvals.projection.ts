@@ -32,10 +32,26 @@ export const approvalsProjection: ProjectionDefinition = {
     {
       name: APPROVALS_COLLECTION,
       indexes: [
-        { fields: [['account_id', 1], ['requested_at', -1]] },
-        { fields: [['account_id', 1], ['status', 1], ['requested_at', -1]] },
+        {
+          fields: [
+            ['account_id', 1],
+            ['requested_at', -1],
+          ],
+        },
+        {
+          fields: [
+            ['account_id', 1],
+            ['status', 1],
+            ['requested_at', -1],
+          ],
+        },
         // The expiry sweeper: pending approvals by deadline, across accounts.
-        { fields: [['status', 1], ['expires_at', 1]] },
+        {
+          fields: [
+            ['status', 1],
+            ['expires_at', 1],
+          ],
+        },
       ],
     },
   ],

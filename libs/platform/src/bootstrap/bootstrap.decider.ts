@@ -6,8 +6,7 @@ export type BootstrapCommand =
   | { type: 'CompleteBootstrap'; keyId: string; now: Date };
 
 export type BootstrapState =
-  | { status: 'unclaimed' }
-  | { status: 'claimed' | 'completed'; accountId: string; keyId: string };
+  { status: 'unclaimed' } | { status: 'claimed' | 'completed'; accountId: string; keyId: string };
 
 /**
  * D4: the first start of a store creates one account and admin key. The claim is the race
@@ -32,10 +31,20 @@ export const bootstrapDecider: Decider<BootstrapCommand, BootstrapEvent, Bootstr
     switch (command.type) {
       case 'ClaimBootstrap':
         if (state.status !== 'unclaimed') return [];
-        return [{ type: 'BootstrapClaimed', data: { account_id: command.accountId, key_id: command.keyId, claimed_at: command.now.toISOString() } }];
+        return [
+          {
+            type: 'BootstrapClaimed',
+            data: { account_id: command.accountId, key_id: command.keyId, claimed_at: command.now.toISOString() },
+          },
+        ];
       case 'CompleteBootstrap':
         if (state.status !== 'claimed') return [];
-        return [{ type: 'BootstrapCompleted', data: { account_id: state.accountId, key_id: command.keyId, completed_at: command.now.toISOString() } }];
+        return [
+          {
+            type: 'BootstrapCompleted',
+            data: { account_id: state.accountId, key_id: command.keyId, completed_at: command.now.toISOString() },
+          },
+        ];
       default:
         return assertNever(command);
     }

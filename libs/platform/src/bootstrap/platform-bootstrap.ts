@@ -84,11 +84,18 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** Claims and performs the bootstrap if the store has none; `print` gets the key line. */
-  async run(print: (line: string) => void = (line) => void process.stdout.write(`${line}\n`)): Promise<BootstrapOutcome> {
+  async run(
+    print: (line: string) => void = (line) => void process.stdout.write(`${line}\n`),
+  ): Promise<BootstrapOutcome> {
     if (!this.owned) {
       const accountId = this.ids.next('acct');
       const keyId = this.ids.next('key');
-      const claim = await decideAndAppend(this.events, BOOTSTRAP_STREAM, bootstrapDecider, { type: 'ClaimBootstrap', accountId, keyId, now: this.clock.now() });
+      const claim = await decideAndAppend(this.events, BOOTSTRAP_STREAM, bootstrapDecider, {
+        type: 'ClaimBootstrap',
+        accountId,
+        keyId,
+        now: this.clock.now(),
+      });
       if (claim.events.length === 0) return this.notOurs(claim.state);
       this.owned = { accountId, keyId };
     }
@@ -100,7 +107,11 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
       print(`${BOOTSTRAP_LINE_PREFIX}${this.printed.key}`);
     }
     const { keyId, key } = this.printed;
-    await decideAndAppend(this.events, BOOTSTRAP_STREAM, bootstrapDecider, { type: 'CompleteBootstrap', keyId, now: this.clock.now() });
+    await decideAndAppend(this.events, BOOTSTRAP_STREAM, bootstrapDecider, {
+      type: 'CompleteBootstrap',
+      keyId,
+      now: this.clock.now(),
+    });
     this.owned = undefined;
     this.printed = undefined;
     this.logger.log(`bootstrap: Team account ${accountId} with admin key ${keyId} created`);
@@ -114,7 +125,9 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
       await run;
     } catch (error) {
       if (this.stopped) return;
-      this.logger.warn(`bootstrap failed (${error instanceof Error ? error.message : String(error)}); retrying in ${delayMs} ms`);
+      this.logger.warn(
+        `bootstrap failed (${error instanceof Error ? error.message : String(error)}); retrying in ${delayMs} ms`,
+      );
       this.retryTimer = setTimeout(() => void this.attempt(Math.min(delayMs * 2, RETRY_MAX_MS)), delayMs);
       this.retryTimer.unref();
     }
@@ -129,7 +142,12 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
           `(or, if that account does not exist: npm run svc -- accounts create --plan team, then keys create for the new account)`,
       );
     }
-    return { created: false, state: state.status === 'completed' ? 'completed' : 'incomplete', accountId: state.accountId, keyId: state.keyId };
+    return {
+      created: false,
+      state: state.status === 'completed' ? 'completed' : 'incomplete',
+      accountId: state.accountId,
+      keyId: state.keyId,
+    };
   }
 
   /**
@@ -140,7 +158,10 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
    */
   private async visible(position: number): Promise<void> {
     try {
-      await this.runner.waitFor(position, { projections: [ACCOUNTS_PROJECTION, API_KEYS_PROJECTION], timeoutMs: this.config.readYourWritesTimeoutMs });
+      await this.runner.waitFor(position, {
+        projections: [ACCOUNTS_PROJECTION, API_KEYS_PROJECTION],
+        timeoutMs: this.config.readYourWritesTimeoutMs,
+      });
     } catch (error) {
       this.logger.warn(
         `the bootstrap key is printed before the read models have it (${error instanceof Error ? error.message : String(error)}); ` +
@@ -150,23 +171,40 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** The account (unless an earlier attempt appended it) and a fresh admin key whose value we hold. */
-  private async issueKey({ accountId, keyId }: { accountId: string; keyId: string }): Promise<{ keyId: string; key: string; position: number }> {
+  private async issueKey({
+    accountId,
+    keyId,
+  }: {
+    accountId: string;
+    keyId: string;
+  }): Promise<{ keyId: string; key: string; position: number }> {
     const account = await loadState(this.events, accountStream(accountId), accountDecider);
     if (account.state.status === 'absent') {
-      await this.createAccount.execute(new CreateAccountCommand({ name: 'Bootstrap account', plan: 'team', accountId }, { readYourWrites: false }));
+      await this.createAccount.execute(
+        new CreateAccountCommand({ name: 'Bootstrap account', plan: 'team', accountId }, { readYourWrites: false }),
+      );
     }
     let id = keyId;
     const earlier = await loadState(this.events, apiKeyStream(keyId), apiKeyDecider);
     if (earlier.state.status !== 'absent') {
       // An earlier attempt's append went through but its answer (and the value) was lost.
       if (earlier.state.status === 'active') {
-        await this.revokeApiKey.execute(new RevokeApiKeyCommand({ keyId, requester: { operator: true } }, { readYourWrites: false }));
+        await this.revokeApiKey.execute(
+          new RevokeApiKeyCommand({ keyId, requester: { operator: true } }, { readYourWrites: false }),
+        );
       }
       id = this.ids.next('key');
     }
     const created = await this.createApiKey.execute(
       new CreateApiKeyCommand(
-        { accountId, keyId: id, name: 'Bootstrap admin key', scopes: ['admin'], surface: 'platform', creator: { operator: true } },
+        {
+          accountId,
+          keyId: id,
+          name: 'Bootstrap admin key',
+          scopes: ['admin'],
+          surface: 'platform',
+          creator: { operator: true },
+        },
         { readYourWrites: false },
       ),
     );

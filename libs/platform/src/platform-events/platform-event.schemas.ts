@@ -24,7 +24,13 @@ const vulnerability = z.strictObject({
   version: z.string(),
   fixed_in: z.string().nullable().describe('First fixed version; null while there is no fix.'),
 });
-const finding = z.strictObject({ level: z.enum(FINDING_LEVELS), file: z.string().nullable(), line: z.number().int().nullable(), message: z.string(), rule: z.string().nullable() });
+const finding = z.strictObject({
+  level: z.enum(FINDING_LEVELS),
+  file: z.string().nullable(),
+  line: z.number().int().nullable(),
+  message: z.string(),
+  rule: z.string().nullable(),
+});
 const approval = (status: string) =>
   z.strictObject({
     approval: z.strictObject({
@@ -37,18 +43,29 @@ const approval = (status: string) =>
       requested_by: z.string().nullable(),
       requested_at: z.string(),
       expires_at: z.string(),
-      ...(status === 'pending' ? {} : { decided_by: z.string().nullable(), decided_at: z.string(), comment: z.string().nullable() }),
+      ...(status === 'pending'
+        ? {}
+        : { decided_by: z.string().nullable(), decided_at: z.string(), comment: z.string().nullable() }),
     }),
   });
 
 export const PLATFORM_EVENT_DATA_SCHEMAS = {
   'agent.started': z
-    .strictObject({ agent: agentRef, run: z.strictObject({ id: z.string(), status: z.literal('running'), started_at: z.string() }), pull_request: pullRequest })
+    .strictObject({
+      agent: agentRef,
+      run: z.strictObject({ id: z.string(), status: z.literal('running'), started_at: z.string() }),
+      pull_request: pullRequest,
+    })
     .meta({ id: 'AgentStartedData' }),
   'agent.completed': z
     .strictObject({
       agent: agentRef,
-      run: z.strictObject({ id: z.string(), status: z.literal('success'), duration_ms: z.number().int(), issues_found: z.number().int() }),
+      run: z.strictObject({
+        id: z.string(),
+        status: z.literal('success'),
+        duration_ms: z.number().int(),
+        issues_found: z.number().int(),
+      }),
       pull_request: pullRequest,
       results,
     })
@@ -71,16 +88,29 @@ export const PLATFORM_EVENT_DATA_SCHEMAS = {
       issues_truncated: z.boolean(),
     })
     .meta({ id: 'AgentIssuesFoundData' }),
-  'security.alert': z.strictObject({ vulnerability, affected_files: z.array(z.string()), recommendation: z.string() }).meta({ id: 'SecurityAlertData' }),
+  'security.alert': z
+    .strictObject({ vulnerability, affected_files: z.array(z.string()), recommendation: z.string() })
+    .meta({ id: 'SecurityAlertData' }),
   'security.resolved': z
     .strictObject({ vulnerability, affected_files: z.array(z.string()), resolved_at: z.string() })
     .meta({ id: 'SecurityResolvedData' }),
   'security.scan_completed': z
     .strictObject({
-      scan: z.strictObject({ id: z.string(), scanner: z.string().nullable(), reported: z.number().int(), completed_at: z.string() }),
+      scan: z.strictObject({
+        id: z.string(),
+        scanner: z.string().nullable(),
+        reported: z.number().int(),
+        completed_at: z.string(),
+      }),
       new_alerts: z.number().int(),
       resolved: z.number().int(),
-      open: z.strictObject({ total: z.number().int(), critical: z.number().int(), high: z.number().int(), moderate: z.number().int(), low: z.number().int() }),
+      open: z.strictObject({
+        total: z.number().int(),
+        critical: z.number().int(),
+        high: z.number().int(),
+        moderate: z.number().int(),
+        low: z.number().int(),
+      }),
     })
     .meta({ id: 'SecurityScanCompletedData' }),
   'approval.requested': approval('pending').meta({ id: 'ApprovalRequestedData' }),
@@ -88,11 +118,18 @@ export const PLATFORM_EVENT_DATA_SCHEMAS = {
   'approval.rejected': approval('rejected').meta({ id: 'ApprovalRejectedData' }),
   'repository.connected': z
     .strictObject({
-      repository: z.strictObject({ id: z.string(), name: z.string(), provider: z.enum(REPOSITORY_PROVIDERS), url: z.string().nullable() }),
+      repository: z.strictObject({
+        id: z.string(),
+        name: z.string(),
+        provider: z.enum(REPOSITORY_PROVIDERS),
+        url: z.string().nullable(),
+      }),
       connected_at: z.string(),
     })
     .meta({ id: 'RepositoryConnectedData' }),
-  'repository.disconnected': z.strictObject({ repository: repositoryRef, disconnected_at: z.string() }).meta({ id: 'RepositoryDisconnectedData' }),
+  'repository.disconnected': z
+    .strictObject({ repository: repositoryRef, disconnected_at: z.string() })
+    .meta({ id: 'RepositoryDisconnectedData' }),
   'repository.analyzed': z
     .strictObject({
       analysis: z.strictObject({
@@ -113,7 +150,9 @@ function envelopeOfType<T extends PlatformEventType>(type: T) {
     type: z.literal(type),
     created: z.string().describe('ISO 8601 UTC.'),
     data: PLATFORM_EVENT_DATA_SCHEMAS[type],
-    repository: repositoryRef.optional().describe('The repository it is about; absent when none (an approval requested without a repository).'),
+    repository: repositoryRef
+      .optional()
+      .describe('The repository it is about; absent when none (an approval requested without a repository).'),
   });
 }
 
@@ -121,6 +160,9 @@ function envelopeOfType<T extends PlatformEventType>(type: T) {
 export const platformEventSchema = z
   .discriminatedUnion(
     'type',
-    PLATFORM_EVENT_TYPES.map((t) => envelopeOfType(t)) as unknown as [ReturnType<typeof envelopeOfType>, ...ReturnType<typeof envelopeOfType>[]],
+    PLATFORM_EVENT_TYPES.map((t) => envelopeOfType(t)) as unknown as [
+      ReturnType<typeof envelopeOfType>,
+      ...ReturnType<typeof envelopeOfType>[],
+    ],
   )
   .meta({ id: 'PlatformEvent' });

@@ -84,10 +84,17 @@ export function platformEventId(sourceEventId: string, type: PlatformEventType, 
 type Source = RepositoryEvent | RunEvent | SecurityEvent | ApprovalEvent;
 
 function agentRunData(d: RunEventBase) {
-  return { agent: { id: d.agent.id, name: d.agent.name, template: d.agent.template }, pull_request: d.pull_request ? { ...d.pull_request } : null };
+  return {
+    agent: { id: d.agent.id, name: d.agent.name, template: d.agent.template },
+    pull_request: d.pull_request ? { ...d.pull_request } : null,
+  };
 }
 
-function approvalData(d: ApprovalRequestData, status: string, decision?: { decided_by: string | null; decided_at: string; comment: string | null }) {
+function approvalData(
+  d: ApprovalRequestData,
+  status: string,
+  decision?: { decided_by: string | null; decided_at: string; comment: string | null },
+) {
   return {
     approval: {
       id: d.approval_id,
@@ -99,13 +106,21 @@ function approvalData(d: ApprovalRequestData, status: string, decision?: { decid
       requested_by: d.requested_by,
       requested_at: d.requested_at,
       expires_at: d.expires_at,
-      ...(decision ? { decided_by: decision.decided_by, decided_at: decision.decided_at, comment: decision.comment } : {}),
+      ...(decision
+        ? { decided_by: decision.decided_by, decided_at: decision.decided_at, comment: decision.comment }
+        : {}),
     },
   };
 }
 
 /** The envelope body of a source event (without id), or null for events that publish nothing. */
-function describe(event: Source): { account_id: string; type: PlatformEventType; created: string; data: Record<string, unknown>; repository: RepositoryRef | null } | null {
+function describe(event: Source): {
+  account_id: string;
+  type: PlatformEventType;
+  created: string;
+  data: Record<string, unknown>;
+  repository: RepositoryRef | null;
+} | null {
   switch (event.type) {
     case 'RepositoryConnected': {
       const d = event.data;
@@ -121,7 +136,13 @@ function describe(event: Source): { account_id: string; type: PlatformEventType;
     case 'RepositoryDisconnected': {
       const d = event.data;
       const repository = { id: d.repository_id, name: d.name };
-      return { account_id: d.account_id, type: 'repository.disconnected', created: d.disconnected_at, data: { repository, disconnected_at: d.disconnected_at }, repository };
+      return {
+        account_id: d.account_id,
+        type: 'repository.disconnected',
+        created: d.disconnected_at,
+        data: { repository, disconnected_at: d.disconnected_at },
+        repository,
+      };
     }
     case 'RepositoryAnalyzed': {
       const d = event.data;
@@ -130,7 +151,16 @@ function describe(event: Source): { account_id: string; type: PlatformEventType;
         account_id: d.account_id,
         type: 'repository.analyzed',
         created: d.analyzed_at,
-        data: { analysis: { id: a.id, summary: a.summary, commit_sha: a.commit_sha, languages: [...a.languages], metrics: { ...a.metrics } }, analyzed_at: d.analyzed_at },
+        data: {
+          analysis: {
+            id: a.id,
+            summary: a.summary,
+            commit_sha: a.commit_sha,
+            languages: [...a.languages],
+            metrics: { ...a.metrics },
+          },
+          analyzed_at: d.analyzed_at,
+        },
         repository: { id: d.repository_id, name: d.name },
       };
     }
@@ -174,7 +204,13 @@ function describe(event: Source): { account_id: string; type: PlatformEventType;
           run: { id: d.run_id, status: 'success', issues_found: d.issues_found },
           pull_request,
           results: { errors: d.results.errors, warnings: d.results.warnings, info: d.results.info },
-          issues: d.issues.map((f) => ({ level: f.level, file: f.file, line: f.line, message: f.message, rule: f.rule })),
+          issues: d.issues.map((f) => ({
+            level: f.level,
+            file: f.file,
+            line: f.line,
+            message: f.message,
+            rule: f.rule,
+          })),
           issues_truncated: d.issues_truncated,
         },
         repository: d.repository,
@@ -187,7 +223,12 @@ function describe(event: Source): { account_id: string; type: PlatformEventType;
         account_id: d.account_id,
         type: 'agent.failed',
         created: d.finished_at,
-        data: { agent, run: { id: d.run_id, status: 'failed', duration_ms: d.duration_ms }, pull_request, error: { code: d.error.code, message: d.error.message } },
+        data: {
+          agent,
+          run: { id: d.run_id, status: 'failed', duration_ms: d.duration_ms },
+          pull_request,
+          error: { code: d.error.code, message: d.error.message },
+        },
         repository: d.repository,
       };
     }
@@ -200,7 +241,13 @@ function describe(event: Source): { account_id: string; type: PlatformEventType;
         type: 'security.alert',
         created: d.detected_at,
         data: {
-          vulnerability: { id: v.id, severity: v.severity, package: v.package, version: v.version, fixed_in: v.fixed_in },
+          vulnerability: {
+            id: v.id,
+            severity: v.severity,
+            package: v.package,
+            version: v.version,
+            fixed_in: v.fixed_in,
+          },
           affected_files: [...d.affected_files],
           recommendation: d.recommendation,
         },
@@ -215,7 +262,13 @@ function describe(event: Source): { account_id: string; type: PlatformEventType;
         type: 'security.resolved',
         created: d.resolved_at,
         data: {
-          vulnerability: { id: v.id, severity: v.severity, package: v.package, version: v.version, fixed_in: v.fixed_in },
+          vulnerability: {
+            id: v.id,
+            severity: v.severity,
+            package: v.package,
+            version: v.version,
+            fixed_in: v.fixed_in,
+          },
           affected_files: [...d.affected_files],
           resolved_at: d.resolved_at,
         },
@@ -239,7 +292,13 @@ function describe(event: Source): { account_id: string; type: PlatformEventType;
     }
     case 'ApprovalRequested': {
       const d = event.data;
-      return { account_id: d.account_id, type: 'approval.requested', created: d.requested_at, data: approvalData(d, 'pending'), repository: d.repository };
+      return {
+        account_id: d.account_id,
+        type: 'approval.requested',
+        created: d.requested_at,
+        data: approvalData(d, 'pending'),
+        repository: d.repository,
+      };
     }
     case 'ApprovalApproved':
     case 'ApprovalRejected': {

@@ -42,9 +42,26 @@ export const platformEventsProjection: ProjectionDefinition = {
     {
       name: PLATFORM_EVENTS_COLLECTION,
       indexes: [
-        { fields: [['account_id', 1], ['position', -1]] },
-        { fields: [['account_id', 1], ['type', 1], ['position', -1]] },
-        { fields: [['account_id', 1], ['repository.id', 1], ['position', -1]] },
+        {
+          fields: [
+            ['account_id', 1],
+            ['position', -1],
+          ],
+        },
+        {
+          fields: [
+            ['account_id', 1],
+            ['type', 1],
+            ['position', -1],
+          ],
+        },
+        {
+          fields: [
+            ['account_id', 1],
+            ['repository.id', 1],
+            ['position', -1],
+          ],
+        },
         { fields: [['position', 1]] },
       ],
     },

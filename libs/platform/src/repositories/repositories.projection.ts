@@ -1,7 +1,12 @@
 import type { RecordedEvent } from '#eventstore';
 import type { ProjectionDefinition } from '#projections';
 import type { OpenCounts, SecurityEvent } from '../security/security.events.js';
-import { type RepositoryEvent, type RepositoryProvider, REPOSITORY_EVENT_TYPES, repositoryNameKey } from './repository.events.js';
+import {
+  type RepositoryEvent,
+  type RepositoryProvider,
+  REPOSITORY_EVENT_TYPES,
+  repositoryNameKey,
+} from './repository.events.js';
 
 export interface RepositoryDoc {
   [key: string]: unknown;
@@ -49,12 +54,38 @@ export const repositoriesProjection: ProjectionDefinition = {
     {
       name: REPOSITORIES_COLLECTION,
       indexes: [
-        { fields: [['account_id', 1], ['connected_at', -1]] },
-        { fields: [['account_id', 1], ['status', 1], ['connected_at', -1]] },
-        { fields: [['account_id', 1], ['name_key', 1]] },
+        {
+          fields: [
+            ['account_id', 1],
+            ['connected_at', -1],
+          ],
+        },
+        {
+          fields: [
+            ['account_id', 1],
+            ['status', 1],
+            ['connected_at', -1],
+          ],
+        },
+        {
+          fields: [
+            ['account_id', 1],
+            ['name_key', 1],
+          ],
+        },
       ],
     },
-    { name: REPOSITORY_ANALYSES_COLLECTION, indexes: [{ fields: [['repository_id', 1], ['analyzed_at', -1]] }] },
+    {
+      name: REPOSITORY_ANALYSES_COLLECTION,
+      indexes: [
+        {
+          fields: [
+            ['repository_id', 1],
+            ['analyzed_at', -1],
+          ],
+        },
+      ],
+    },
   ],
   async handle(raw: RecordedEvent, ctx) {
     const event = raw as unknown as RepositoryEvent | Extract<SecurityEvent, { type: 'SecurityScanCompleted' }>;
@@ -80,7 +111,12 @@ export const repositoriesProjection: ProjectionDefinition = {
       }
       case 'RepositoryDisconnected': {
         const doc = await ctx.get<RepositoryDoc>(REPOSITORIES_COLLECTION, event.data.repository_id);
-        if (doc) ctx.upsert(REPOSITORIES_COLLECTION, { ...doc, status: 'disconnected', disconnected_at: event.data.disconnected_at });
+        if (doc)
+          ctx.upsert(REPOSITORIES_COLLECTION, {
+            ...doc,
+            status: 'disconnected',
+            disconnected_at: event.data.disconnected_at,
+          });
         return;
       }
       case 'RepositoryAnalyzed': {
@@ -100,14 +136,21 @@ export const repositoriesProjection: ProjectionDefinition = {
         ctx.upsert(REPOSITORY_ANALYSES_COLLECTION, analysis);
         const doc = await ctx.get<RepositoryDoc>(REPOSITORIES_COLLECTION, d.repository_id);
         if (doc) {
-          ctx.upsert(REPOSITORIES_COLLECTION, { ...doc, last_analysis: { id: a.id, summary: a.summary, commit_sha: a.commit_sha, analyzed_at: d.analyzed_at } });
+          ctx.upsert(REPOSITORIES_COLLECTION, {
+            ...doc,
+            last_analysis: { id: a.id, summary: a.summary, commit_sha: a.commit_sha, analyzed_at: d.analyzed_at },
+          });
         }
         return;
       }
       case 'SecurityScanCompleted': {
         const d = event.data;
         const doc = await ctx.get<RepositoryDoc>(REPOSITORIES_COLLECTION, d.repository.id);
-        if (doc) ctx.upsert(REPOSITORIES_COLLECTION, { ...doc, security: { open: { ...d.open }, last_scan_id: d.scan_id, last_scanned_at: d.completed_at } });
+        if (doc)
+          ctx.upsert(REPOSITORIES_COLLECTION, {
+            ...doc,
+            security: { open: { ...d.open }, last_scan_id: d.scan_id, last_scanned_at: d.completed_at },
+          });
         return;
       }
     }

@@ -32,7 +32,10 @@ export class RepositoryLookup {
 
   /** Ids of every connection of a name in the account (newest first), connected or not. */
   async idsByName(accountId: string, name: string): Promise<string[]> {
-    const found = await this.collection().find({ account_id: accountId, name_key: name.toLowerCase() }, { limit: 1000 });
+    const found = await this.collection().find(
+      { account_id: accountId, name_key: name.toLowerCase() },
+      { limit: 1000 },
+    );
     return found.items.map((d) => d.id);
   }
 }

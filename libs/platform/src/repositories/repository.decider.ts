@@ -1,5 +1,10 @@
 import { assertNever, type Decider, Errors } from '#kernel';
-import { type AnalysisData, REPOSITORY_NAME_PATTERN, type RepositoryEvent, type RepositoryProvider } from './repository.events.js';
+import {
+  type AnalysisData,
+  REPOSITORY_NAME_PATTERN,
+  type RepositoryEvent,
+  type RepositoryProvider,
+} from './repository.events.js';
 
 export type RepositoryCommand =
   | {
@@ -14,7 +19,14 @@ export type RepositoryCommand =
       now: Date;
     }
   | { type: 'DisconnectRepository'; repositoryId: string; accountId: string; by: string | null; now: Date }
-  | { type: 'ReportAnalysis'; repositoryId: string; accountId: string; analysis: AnalysisData; by: string | null; now: Date };
+  | {
+      type: 'ReportAnalysis';
+      repositoryId: string;
+      accountId: string;
+      analysis: AnalysisData;
+      by: string | null;
+      now: Date;
+    };
 
 export interface ConnectedRepository {
   id: string;
@@ -30,7 +42,9 @@ export interface RepositoryState {
 
 export const repositoryNotFound = () => Errors.notFound('No such repository.', 'REPOSITORY_NOT_FOUND');
 export const repositoryDisconnected = (id: string) =>
-  Errors.conflict('The repository is disconnected; connect it again (it gets a new id).', 'REPOSITORY_DISCONNECTED', { repository_id: id });
+  Errors.conflict('The repository is disconnected; connect it again (it gets a new id).', 'REPOSITORY_DISCONNECTED', {
+    repository_id: id,
+  });
 
 export const repositoryDecider: Decider<RepositoryCommand, RepositoryEvent, RepositoryState> = {
   initialState: { current: null, disconnected: [] },
@@ -38,7 +52,10 @@ export const repositoryDecider: Decider<RepositoryCommand, RepositoryEvent, Repo
   evolve(state, event) {
     switch (event.type) {
       case 'RepositoryConnected':
-        return { ...state, current: { id: event.data.repository_id, accountId: event.data.account_id, name: event.data.name } };
+        return {
+          ...state,
+          current: { id: event.data.repository_id, accountId: event.data.account_id, name: event.data.name },
+        };
       case 'RepositoryDisconnected':
         return { current: null, disconnected: [...state.disconnected, event.data.repository_id] };
       case 'RepositoryAnalyzed':
@@ -51,9 +68,12 @@ export const repositoryDecider: Decider<RepositoryCommand, RepositoryEvent, Repo
   decide(command, state) {
     switch (command.type) {
       case 'ConnectRepository': {
-        if (!REPOSITORY_NAME_PATTERN.test(command.name)) throw Errors.validation([{ path: 'body.name', message: 'must be in owner/repo form' }]);
+        if (!REPOSITORY_NAME_PATTERN.test(command.name))
+          throw Errors.validation([{ path: 'body.name', message: 'must be in owner/repo form' }]);
         if (state.current) {
-          throw Errors.conflict(`A repository named ${state.current.name} is connected already.`, 'REPOSITORY_EXISTS', { repository_id: state.current.id });
+          throw Errors.conflict(`A repository named ${state.current.name} is connected already.`, 'REPOSITORY_EXISTS', {
+            repository_id: state.current.id,
+          });
         }
         return [
           {
@@ -73,7 +93,8 @@ export const repositoryDecider: Decider<RepositoryCommand, RepositoryEvent, Repo
       case 'DisconnectRepository': {
         // Disconnected already or never known: the resource is gone (as DELETE of a revoked key).
         const current = state.current;
-        if (!current || current.id !== command.repositoryId || current.accountId !== command.accountId) throw repositoryNotFound();
+        if (!current || current.id !== command.repositoryId || current.accountId !== command.accountId)
+          throw repositoryNotFound();
         return [
           {
             type: 'RepositoryDisconnected',
@@ -112,4 +133,3 @@ export const repositoryDecider: Decider<RepositoryCommand, RepositoryEvent, Repo
     }
   },
 };
-

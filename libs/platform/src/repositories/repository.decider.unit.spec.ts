@@ -21,23 +21,50 @@ const connect = (id = 'repo_1', name = 'acme/web'): RepositoryCommand => ({
 });
 const connected = (id = 'repo_1', name = 'acme/web'): RepositoryEvent => ({
   type: 'RepositoryConnected',
-  data: { repository_id: id, account_id: 'acct_1', name, provider: 'github', url: `https://github.com/${name}`, connected_by: 'key_1', connected_at: now.toISOString() },
+  data: {
+    repository_id: id,
+    account_id: 'acct_1',
+    name,
+    provider: 'github',
+    url: `https://github.com/${name}`,
+    connected_by: 'key_1',
+    connected_at: now.toISOString(),
+  },
 });
 const disconnected = (id = 'repo_1'): RepositoryEvent => ({
   type: 'RepositoryDisconnected',
-  data: { repository_id: id, account_id: 'acct_1', name: 'acme/web', disconnected_by: 'key_1', disconnected_at: later.toISOString() },
+  data: {
+    repository_id: id,
+    account_id: 'acct_1',
+    name: 'acme/web',
+    disconnected_by: 'key_1',
+    disconnected_at: later.toISOString(),
+  },
 });
-const analysis = { id: 'ana_1', summary: 'fine', commit_sha: 'abc1234', languages: ['TypeScript'], metrics: { files: 12 } };
+const analysis = {
+  id: 'ana_1',
+  summary: 'fine',
+  commit_sha: 'abc1234',
+  languages: ['TypeScript'],
+  metrics: { files: 12 },
+};
 const code = (c: string) => (e: unknown) => e instanceof AppError && e.code === c;
 
 describe('repository decider', () => {
   it('connects a new name', () => spec.given([]).when(connect()).then([connected()]));
 
   it('refuses a second connection of a connected name (409 REPOSITORY_EXISTS with its id)', () => {
-    spec.given([connected()]).when(connect('repo_2')).thenThrows((e) => code('REPOSITORY_EXISTS')(e) && e.status === 409 && e.extra.repository_id === 'repo_1');
+    spec
+      .given([connected()])
+      .when(connect('repo_2'))
+      .thenThrows((e) => code('REPOSITORY_EXISTS')(e) && e.status === 409 && e.extra.repository_id === 'repo_1');
   });
 
-  it('connects a name again after its disconnection, with the new id', () => spec.given([connected(), disconnected()]).when(connect('repo_2')).then([connected('repo_2')]));
+  it('connects a name again after its disconnection, with the new id', () =>
+    spec
+      .given([connected(), disconnected()])
+      .when(connect('repo_2'))
+      .then([connected('repo_2')]));
 
   it('one stream per account and case-insensitive name', () => {
     assert.equal(repositoryStream('acct_1', 'Acme/Web'), repositoryStream('acct_1', 'acme/web'));
@@ -50,10 +77,20 @@ describe('repository decider', () => {
     }
   });
 
-  it('disconnects the connected repository', () => spec.given([connected()]).when({ type: 'DisconnectRepository', repositoryId: 'repo_1', accountId: 'acct_1', by: 'key_1', now: later }).then([disconnected()]));
+  it('disconnects the connected repository', () =>
+    spec
+      .given([connected()])
+      .when({ type: 'DisconnectRepository', repositoryId: 'repo_1', accountId: 'acct_1', by: 'key_1', now: later })
+      .then([disconnected()]));
 
   it('refuses to disconnect twice, another id, or another account (404)', () => {
-    const cmd = (id: string, account = 'acct_1'): RepositoryCommand => ({ type: 'DisconnectRepository', repositoryId: id, accountId: account, by: null, now: later });
+    const cmd = (id: string, account = 'acct_1'): RepositoryCommand => ({
+      type: 'DisconnectRepository',
+      repositoryId: id,
+      accountId: account,
+      by: null,
+      now: later,
+    });
     spec.given([connected(), disconnected()]).when(cmd('repo_1')).thenThrows(code('REPOSITORY_NOT_FOUND'));
     spec.given([connected()]).when(cmd('repo_9')).thenThrows(code('REPOSITORY_NOT_FOUND'));
     spec.given([connected()]).when(cmd('repo_1', 'acct_2')).thenThrows(code('REPOSITORY_NOT_FOUND'));
@@ -64,13 +101,35 @@ describe('repository decider', () => {
     spec
       .given([connected()])
       .when({ type: 'ReportAnalysis', repositoryId: 'repo_1', accountId: 'acct_1', analysis, by: 'key_2', now: later })
-      .then([{ type: 'RepositoryAnalyzed', data: { repository_id: 'repo_1', account_id: 'acct_1', name: 'acme/web', analysis, analyzed_by: 'key_2', analyzed_at: later.toISOString() } }]);
+      .then([
+        {
+          type: 'RepositoryAnalyzed',
+          data: {
+            repository_id: 'repo_1',
+            account_id: 'acct_1',
+            name: 'acme/web',
+            analysis,
+            analyzed_by: 'key_2',
+            analyzed_at: later.toISOString(),
+          },
+        },
+      ]);
   });
 
   it('refuses an analysis of a disconnected repository (409) or an unknown one (404)', () => {
-    const cmd = (id: string): RepositoryCommand => ({ type: 'ReportAnalysis', repositoryId: id, accountId: 'acct_1', analysis, by: null, now: later });
+    const cmd = (id: string): RepositoryCommand => ({
+      type: 'ReportAnalysis',
+      repositoryId: id,
+      accountId: 'acct_1',
+      analysis,
+      by: null,
+      now: later,
+    });
     spec.given([connected(), disconnected()]).when(cmd('repo_1')).thenThrows(code('REPOSITORY_DISCONNECTED'));
-    spec.given([connected(), disconnected(), connected('repo_2')]).when(cmd('repo_1')).thenThrows(code('REPOSITORY_DISCONNECTED'));
+    spec
+      .given([connected(), disconnected(), connected('repo_2')])
+      .when(cmd('repo_1'))
+      .thenThrows(code('REPOSITORY_DISCONNECTED'));
     spec.given([connected()]).when(cmd('repo_9')).thenThrows(code('REPOSITORY_NOT_FOUND'));
   });
 });

@@ -40,19 +40,37 @@ export type RepositoryEvent =
     }
   | {
       type: 'RepositoryDisconnected';
-      data: { repository_id: string; account_id: string; name: string; disconnected_by: string | null; disconnected_at: string };
+      data: {
+        repository_id: string;
+        account_id: string;
+        name: string;
+        disconnected_by: string | null;
+        disconnected_at: string;
+      };
     }
   | {
       type: 'RepositoryAnalyzed';
-      data: { repository_id: string; account_id: string; name: string; analysis: AnalysisData; analyzed_by: string | null; analyzed_at: string };
+      data: {
+        repository_id: string;
+        account_id: string;
+        name: string;
+        analysis: AnalysisData;
+        analyzed_by: string | null;
+        analyzed_at: string;
+      };
     };
 
-export const REPOSITORY_EVENT_TYPES: RepositoryEvent['type'][] = ['RepositoryConnected', 'RepositoryDisconnected', 'RepositoryAnalyzed'];
+export const REPOSITORY_EVENT_TYPES: RepositoryEvent['type'][] = [
+  'RepositoryConnected',
+  'RepositoryDisconnected',
+  'RepositoryAnalyzed',
+];
 
 /** Names compare case-insensitively (as on GitHub and GitLab). */
 export const repositoryNameKey = (name: string) => name.toLowerCase();
 
-export const repositoryStream = (accountId: string, name: string) => `repository-${accountId}:${repositoryNameKey(name)}`;
+export const repositoryStream = (accountId: string, name: string) =>
+  `repository-${accountId}:${repositoryNameKey(name)}`;
 
 /** `owner/repo`: an owner (letters, digits, `-`, `_`, `.`; up to 100) and a repository name (same, up to 100). */
 export const REPOSITORY_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/;

@@ -14,7 +14,9 @@ export const openCountsSchema = z
 
 export const repositoryViewSchema = z
   .object({
-    id: z.string().describe('Repository id (`repo_…`). A repository connected again after a disconnection gets a new id.'),
+    id: z
+      .string()
+      .describe('Repository id (`repo_…`). A repository connected again after a disconnection gets a new id.'),
     name: z.string().describe('`owner/repo`, as connected.'),
     provider: z.enum(REPOSITORY_PROVIDERS),
     url: z.string().nullable(),

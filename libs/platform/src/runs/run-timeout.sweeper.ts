@@ -39,11 +39,29 @@ export class RunTimeoutSweeper extends PeriodicSweeper {
     const limitMs = this.config.runTimeoutMs;
     const claimedBefore = new Date(now.getTime() - limitMs).toISOString();
     const { changed, last } = await this.eachPage(
-      (after) => this.runs.collection().find({ status: 'running', started_at: { $lte: claimedBefore } }, { sort: [['started_at', 1]], limit: 100, ...(after ? { after } : {}) }),
-      async (doc) => (await decideAndAppend(this.events, runStream(doc.id), runDecider, { type: 'TimeOutRun', runId: doc.id, accountId: doc.account_id, limitMs, now })).position,
+      (after) =>
+        this.runs
+          .collection()
+          .find(
+            { status: 'running', started_at: { $lte: claimedBefore } },
+            { sort: [['started_at', 1]], limit: 100, ...(after ? { after } : {}) },
+          ),
+      async (doc) =>
+        (
+          await decideAndAppend(this.events, runStream(doc.id), runDecider, {
+            type: 'TimeOutRun',
+            runId: doc.id,
+            accountId: doc.account_id,
+            limitMs,
+            now,
+          })
+        ).position,
     );
     await this.readYourWrites.waitFor(last, [RUNS_PROJECTION, PLATFORM_EVENTS_PROJECTION]);
-    if (changed > 0) this.logger.warn(`${changed} run(s) failed: no result from their runner within ${limitMs / 60_000} minutes of the claim`);
+    if (changed > 0)
+      this.logger.warn(
+        `${changed} run(s) failed: no result from their runner within ${limitMs / 60_000} minutes of the claim`,
+      );
     return changed;
   }
 }

@@ -27,7 +27,10 @@ export class RunTransitions {
   ) {}
 
   async apply(command: DistributiveOmit<Transition, 'now'>, options: CommandOptions = {}): Promise<RunView> {
-    const { position } = await decideAndAppend(this.events, runStream(command.runId), runDecider, { ...command, now: this.clock.now() } as Transition);
+    const { position } = await decideAndAppend(this.events, runStream(command.runId), runDecider, {
+      ...command,
+      now: this.clock.now(),
+    } as Transition);
     await this.readYourWrites.waitFor(position, [RUNS_PROJECTION, PLATFORM_EVENTS_PROJECTION], options);
     return toRunView(await this.runs.get(command.accountId, command.runId));
   }

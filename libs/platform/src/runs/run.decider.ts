@@ -1,7 +1,15 @@
 import { AppError, assertNever, type Decider, Errors } from '#kernel';
 import type { AgentRef } from '../agents/agent.events.js';
 import type { RepositoryRef } from '../repositories/repository.events.js';
-import { countFindings, type Finding, ISSUES_IN_EVENT, type PullRequestRef, type RunEvent, type RunEventBase, type RunStatus } from './run.events.js';
+import {
+  countFindings,
+  type Finding,
+  ISSUES_IN_EVENT,
+  type PullRequestRef,
+  type RunEvent,
+  type RunEventBase,
+  type RunStatus,
+} from './run.events.js';
 
 /** Findings one completion may report at most. */
 export const MAX_FINDINGS = 1000;
@@ -21,8 +29,23 @@ export type RunCommand =
     }
   /** `by`: the runner's credential; only it may report the outcome. */
   | { type: 'ClaimRun'; runId: string; accountId: string; by: string; now: Date }
-  | { type: 'CompleteRun'; runId: string; accountId: string; by: string; findings: Finding[]; summary: string | null; now: Date }
-  | { type: 'FailRun'; runId: string; accountId: string; by: string; error: { code: string | null; message: string }; now: Date }
+  | {
+      type: 'CompleteRun';
+      runId: string;
+      accountId: string;
+      by: string;
+      findings: Finding[];
+      summary: string | null;
+      now: Date;
+    }
+  | {
+      type: 'FailRun';
+      runId: string;
+      accountId: string;
+      by: string;
+      error: { code: string | null; message: string };
+      now: Date;
+    }
   | { type: 'CancelRun'; runId: string; accountId: string; by: string | null; reason: string | null; now: Date }
   /**
    * The runner's lease ran out: a run still running `limitMs` after its claim fails with code
@@ -47,7 +70,11 @@ export const runNotFound = () => Errors.notFound('No such run.', 'RUN_NOT_FOUND'
 
 /** 409 for a move the state machine does not have; `run_status` tells the client where the run is. */
 export function invalidRunTransition(status: RunStatus, action: string, allowedFrom: RunStatus[]): AppError {
-  return Errors.conflict(`The run is ${status}; only a ${allowedFrom.join(' or ')} run can be ${action}.`, 'INVALID_RUN_TRANSITION', { run_status: status });
+  return Errors.conflict(
+    `The run is ${status}; only a ${allowedFrom.join(' or ')} run can be ${action}.`,
+    'INVALID_RUN_TRANSITION',
+    { run_status: status },
+  );
 }
 
 function owned(state: RunState, accountId: string): Exclude<RunState, { status: 'absent' }> {
@@ -58,9 +85,13 @@ function owned(state: RunState, accountId: string): Exclude<RunState, { status: 
 function requireClaimer(state: Exclude<RunState, { status: 'absent' }>, by: string, action: string): void {
   if (state.status !== 'running') throw invalidRunTransition(state.status, action, ['running']);
   if (state.claimedBy !== by) {
-    throw Errors.conflict('The run was claimed by another runner; only the credential that claimed it reports its outcome.', 'RUN_CLAIMED_BY_ANOTHER_RUNNER', {
-      run_status: state.status,
-    });
+    throw Errors.conflict(
+      'The run was claimed by another runner; only the credential that claimed it reports its outcome.',
+      'RUN_CLAIMED_BY_ANOTHER_RUNNER',
+      {
+        run_status: state.status,
+      },
+    );
   }
 }
 
@@ -73,11 +104,19 @@ export const runDecider: Decider<RunCommand, RunEvent, RunState> = {
     switch (event.type) {
       case 'RunQueued': {
         const d = event.data;
-        const base: RunEventBase = { run_id: d.run_id, account_id: d.account_id, agent: d.agent, repository: d.repository, pull_request: d.pull_request };
+        const base: RunEventBase = {
+          run_id: d.run_id,
+          account_id: d.account_id,
+          agent: d.agent,
+          repository: d.repository,
+          pull_request: d.pull_request,
+        };
         return { status: 'queued', base, claimedBy: null, startedAt: null };
       }
       case 'RunClaimed':
-        return state.status === 'absent' ? state : { ...state, status: 'running', claimedBy: event.data.claimed_by, startedAt: event.data.started_at };
+        return state.status === 'absent'
+          ? state
+          : { ...state, status: 'running', claimedBy: event.data.claimed_by, startedAt: event.data.started_at };
       case 'RunSucceeded':
         return state.status === 'absent' ? state : { ...state, status: 'success' };
       case 'RunIssuesFound':
@@ -115,12 +154,15 @@ export const runDecider: Decider<RunCommand, RunEvent, RunState> = {
       case 'ClaimRun': {
         const run = owned(state, command.accountId);
         if (run.status !== 'queued') throw invalidRunTransition(run.status, 'claimed', ['queued']);
-        return [{ type: 'RunClaimed', data: { ...run.base, claimed_by: command.by, started_at: command.now.toISOString() } }];
+        return [
+          { type: 'RunClaimed', data: { ...run.base, claimed_by: command.by, started_at: command.now.toISOString() } },
+        ];
       }
       case 'CompleteRun': {
         const run = owned(state, command.accountId);
         requireClaimer(run, command.by, 'completed');
-        if (command.findings.length > MAX_FINDINGS) throw Errors.validation([{ path: 'body.findings', message: `at most ${MAX_FINDINGS} findings` }]);
+        if (command.findings.length > MAX_FINDINGS)
+          throw Errors.validation([{ path: 'body.findings', message: `at most ${MAX_FINDINGS} findings` }]);
         const startedAt = run.startedAt!;
         const results = countFindings(command.findings);
         const issuesFound = command.findings.length;
@@ -174,11 +216,18 @@ export const runDecider: Decider<RunCommand, RunEvent, RunState> = {
       }
       case 'CancelRun': {
         const run = owned(state, command.accountId);
-        if (run.status !== 'queued' && run.status !== 'running') throw invalidRunTransition(run.status, 'cancelled', ['queued', 'running']);
+        if (run.status !== 'queued' && run.status !== 'running')
+          throw invalidRunTransition(run.status, 'cancelled', ['queued', 'running']);
         return [
           {
             type: 'RunCancelled',
-            data: { ...run.base, previous_status: run.status, reason: command.reason, cancelled_by: command.by, cancelled_at: command.now.toISOString() },
+            data: {
+              ...run.base,
+              previous_status: run.status,
+              reason: command.reason,
+              cancelled_by: command.by,
+              cancelled_at: command.now.toISOString(),
+            },
           },
         ];
       }
@@ -195,7 +244,10 @@ export const runDecider: Decider<RunCommand, RunEvent, RunState> = {
               started_at: run.startedAt,
               finished_at: command.now.toISOString(),
               duration_ms: durationMs(run.startedAt, command.now),
-              error: { code: RUN_TIMEOUT_CODE, message: `The runner reported no result within ${minutes} minute${minutes === 1 ? '' : 's'} of claiming the run.` },
+              error: {
+                code: RUN_TIMEOUT_CODE,
+                message: `The runner reported no result within ${minutes} minute${minutes === 1 ? '' : 's'} of claiming the run.`,
+              },
             },
           },
         ];

@@ -70,18 +70,41 @@ export type RunEvent =
   /** Appended with RunSucceeded when it found anything (agent.issues_found). */
   | {
       type: 'RunIssuesFound';
-      data: RunEventBase & { issues_found: number; results: FindingCounts; issues: Finding[]; issues_truncated: boolean; found_at: string };
+      data: RunEventBase & {
+        issues_found: number;
+        results: FindingCounts;
+        issues: Finding[];
+        issues_truncated: boolean;
+        found_at: string;
+      };
     }
   | {
       type: 'RunFailed';
-      data: RunEventBase & { started_at: string; finished_at: string; duration_ms: number; error: { code: string | null; message: string } };
+      data: RunEventBase & {
+        started_at: string;
+        finished_at: string;
+        duration_ms: number;
+        error: { code: string | null; message: string };
+      };
     }
   | {
       type: 'RunCancelled';
-      data: RunEventBase & { previous_status: 'queued' | 'running'; reason: string | null; cancelled_by: string | null; cancelled_at: string };
+      data: RunEventBase & {
+        previous_status: 'queued' | 'running';
+        reason: string | null;
+        cancelled_by: string | null;
+        cancelled_at: string;
+      };
     };
 
-export const RUN_EVENT_TYPES: RunEvent['type'][] = ['RunQueued', 'RunClaimed', 'RunSucceeded', 'RunIssuesFound', 'RunFailed', 'RunCancelled'];
+export const RUN_EVENT_TYPES: RunEvent['type'][] = [
+  'RunQueued',
+  'RunClaimed',
+  'RunSucceeded',
+  'RunIssuesFound',
+  'RunFailed',
+  'RunCancelled',
+];
 
 export const runStream = (runId: string) => `run-${runId}`;
 

@@ -15,12 +15,18 @@ export const findingCountsSchema = z
 export const runViewSchema = z
   .object({
     id: z.string().describe('Run id (`run_…`).'),
-    status: z.enum(RUN_STATUSES).describe('queued → running → success | failed | cancelled (a queued run can be cancelled too).'),
-    agent: z.object({ id: z.string(), name: z.string(), template: z.enum(AGENT_TEMPLATE_IDS) }).describe('The agent as it was when the run was queued.'),
+    status: z
+      .enum(RUN_STATUSES)
+      .describe('queued → running → success | failed | cancelled (a queued run can be cancelled too).'),
+    agent: z
+      .object({ id: z.string(), name: z.string(), template: z.enum(AGENT_TEMPLATE_IDS) })
+      .describe('The agent as it was when the run was queued.'),
     repository: z.object({ id: z.string(), name: z.string() }),
     pull_request: pullRequestSchema.nullable(),
     ref: z.string().nullable().describe('Branch, tag or commit to run against, when given.'),
-    config: z.record(z.string(), z.unknown()).describe("The agent's config when the run was queued: what the runner executes."),
+    config: z
+      .record(z.string(), z.unknown())
+      .describe("The agent's config when the run was queued: what the runner executes."),
     queued_at: z.string().describe('ISO 8601 UTC.'),
     started_at: z.string().nullable().describe('When a runner claimed it.'),
     finished_at: z.string().nullable().describe('When it succeeded, failed or was cancelled.'),
@@ -29,7 +35,10 @@ export const runViewSchema = z
     results: findingCountsSchema.nullable(),
     summary: z.string().nullable(),
     error: z.object({ code: z.string().nullable(), message: z.string() }).nullable().describe('Why it failed.'),
-    claimed_by: z.string().nullable().describe('Credential (`key_…`) of the runner that claimed it: only it reports the outcome.'),
+    claimed_by: z
+      .string()
+      .nullable()
+      .describe('Credential (`key_…`) of the runner that claimed it: only it reports the outcome.'),
     cancel_reason: z.string().nullable(),
   })
   .meta({ id: 'Run' });

@@ -2,7 +2,15 @@ import type { RecordedEvent } from '#eventstore';
 import type { ProjectionDefinition } from '#projections';
 import type { AgentRef } from '../agents/agent.events.js';
 import type { RepositoryRef } from '../repositories/repository.events.js';
-import { type Finding, type FindingCounts, type FindingLevel, type PullRequestRef, RUN_EVENT_TYPES, type RunEvent, type RunStatus } from './run.events.js';
+import {
+  type Finding,
+  type FindingCounts,
+  type FindingLevel,
+  type PullRequestRef,
+  RUN_EVENT_TYPES,
+  type RunEvent,
+  type RunStatus,
+} from './run.events.js';
 
 export interface RunDoc {
   [key: string]: unknown;
@@ -54,17 +62,68 @@ export const runsProjection: ProjectionDefinition = {
     {
       name: RUNS_COLLECTION,
       indexes: [
-        { fields: [['account_id', 1], ['queued_at', -1]] },
-        { fields: [['account_id', 1], ['status', 1], ['queued_at', -1]] },
-        { fields: [['account_id', 1], ['agent.id', 1], ['queued_at', -1]] },
-        { fields: [['account_id', 1], ['repository.id', 1], ['queued_at', -1]] },
+        {
+          fields: [
+            ['account_id', 1],
+            ['queued_at', -1],
+          ],
+        },
+        {
+          fields: [
+            ['account_id', 1],
+            ['status', 1],
+            ['queued_at', -1],
+          ],
+        },
+        {
+          fields: [
+            ['account_id', 1],
+            ['agent.id', 1],
+            ['queued_at', -1],
+          ],
+        },
+        {
+          fields: [
+            ['account_id', 1],
+            ['repository.id', 1],
+            ['queued_at', -1],
+          ],
+        },
         // Claims take the oldest queued run first.
-        { fields: [['account_id', 1], ['status', 1], ['queued_at', 1]] },
+        {
+          fields: [
+            ['account_id', 1],
+            ['status', 1],
+            ['queued_at', 1],
+          ],
+        },
         // The lease sweeper: running runs by claim time, across accounts.
-        { fields: [['status', 1], ['started_at', 1]] },
+        {
+          fields: [
+            ['status', 1],
+            ['started_at', 1],
+          ],
+        },
       ],
     },
-    { name: RUN_FINDINGS_COLLECTION, indexes: [{ fields: [['run_id', 1], ['seq', 1]] }, { fields: [['run_id', 1], ['level', 1], ['seq', 1]] }] },
+    {
+      name: RUN_FINDINGS_COLLECTION,
+      indexes: [
+        {
+          fields: [
+            ['run_id', 1],
+            ['seq', 1],
+          ],
+        },
+        {
+          fields: [
+            ['run_id', 1],
+            ['level', 1],
+            ['seq', 1],
+          ],
+        },
+      ],
+    },
   ],
   async handle(raw: RecordedEvent, ctx) {
     const event = raw as unknown as RunEvent;
@@ -100,7 +159,13 @@ export const runsProjection: ProjectionDefinition = {
     if (!doc) return;
     switch (event.type) {
       case 'RunClaimed':
-        ctx.upsert(RUNS_COLLECTION, { ...doc, status: 'running', claimed_by: event.data.claimed_by, started_at: event.data.started_at, updated_at: event.data.started_at });
+        ctx.upsert(RUNS_COLLECTION, {
+          ...doc,
+          status: 'running',
+          claimed_by: event.data.claimed_by,
+          started_at: event.data.started_at,
+          updated_at: event.data.started_at,
+        });
         return;
       case 'RunSucceeded': {
         const d = event.data;
@@ -135,7 +200,15 @@ export const runsProjection: ProjectionDefinition = {
         return;
       case 'RunFailed': {
         const d = event.data;
-        ctx.upsert(RUNS_COLLECTION, { ...doc, status: 'failed', started_at: d.started_at, finished_at: d.finished_at, duration_ms: d.duration_ms, error: d.error, updated_at: d.finished_at });
+        ctx.upsert(RUNS_COLLECTION, {
+          ...doc,
+          status: 'failed',
+          started_at: d.started_at,
+          finished_at: d.finished_at,
+          duration_ms: d.duration_ms,
+          error: d.error,
+          updated_at: d.finished_at,
+        });
         return;
       }
       case 'RunCancelled': {

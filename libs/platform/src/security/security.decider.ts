@@ -35,10 +35,12 @@ export const alertKey = (v: { id: string; package: string }) => JSON.stringify([
  * it, so it is the same on every replay, and an alert that comes back after being resolved gets
  * a new one.
  */
-export const alertIdFor = (repositoryId: string, key: string, scanId: string, at: Date) => derivedId('vuln', at.getTime(), repositoryId, key, scanId);
+export const alertIdFor = (repositoryId: string, key: string, scanId: string, at: Date) =>
+  derivedId('vuln', at.getTime(), repositoryId, key, scanId);
 
 const sameDetails = (a: ReportedVulnerability, b: ReportedVulnerability) =>
-  JSON.stringify([a.vulnerability, a.affected_files, a.recommendation]) === JSON.stringify([b.vulnerability, b.affected_files, b.recommendation]);
+  JSON.stringify([a.vulnerability, a.affected_files, a.recommendation]) ===
+  JSON.stringify([b.vulnerability, b.affected_files, b.recommendation]);
 
 export function countOpen(open: Iterable<ReportedVulnerability>): OpenCounts {
   const counts: OpenCounts = { total: 0, critical: 0, high: 0, moderate: 0, low: 0 };
@@ -57,7 +59,12 @@ export const securityDecider: Decider<SecurityCommand, SecurityEvent, SecuritySt
       case 'VulnerabilityDetected':
       case 'VulnerabilityUpdated': {
         const { vulnerability, affected_files, recommendation, alert_id } = event.data;
-        return { open: { ...state.open, [alertKey(vulnerability)]: { alertId: alert_id, vulnerability, affected_files, recommendation } } };
+        return {
+          open: {
+            ...state.open,
+            [alertKey(vulnerability)]: { alertId: alert_id, vulnerability, affected_files, recommendation },
+          },
+        };
       }
       case 'VulnerabilityResolved': {
         const { [alertKey(event.data.vulnerability)]: _gone, ...open } = state.open;
@@ -73,13 +80,19 @@ export const securityDecider: Decider<SecurityCommand, SecurityEvent, SecuritySt
   decide(command, state) {
     if (command.type !== 'ReportScan') return assertNever(command.type);
     if (command.vulnerabilities.length > MAX_REPORTED_VULNERABILITIES) {
-      throw Errors.validation([{ path: 'body.vulnerabilities', message: `at most ${MAX_REPORTED_VULNERABILITIES} entries` }]);
+      throw Errors.validation([
+        { path: 'body.vulnerabilities', message: `at most ${MAX_REPORTED_VULNERABILITIES} entries` },
+      ]);
     }
     const reported = new Map<string, ReportedVulnerability>();
     const details: ErrorDetail[] = [];
     command.vulnerabilities.forEach((v, i) => {
       const key = alertKey(v.vulnerability);
-      if (reported.has(key)) details.push({ path: `body.vulnerabilities.${i}`, message: 'lists the same vulnerability id and package twice' });
+      if (reported.has(key))
+        details.push({
+          path: `body.vulnerabilities.${i}`,
+          message: 'lists the same vulnerability id and package twice',
+        });
       reported.set(key, v);
     });
     if (details.length) throw Errors.validation(details);
@@ -92,13 +105,28 @@ export const securityDecider: Decider<SecurityCommand, SecurityEvent, SecuritySt
     for (const [key, v] of reported) {
       const open = state.open[key];
       if (!open) {
-        detected.push({ type: 'VulnerabilityDetected', data: { ...base, alert_id: alertIdFor(command.repository.id, key, command.scanId, command.now), ...copy(v), detected_at: at } });
+        detected.push({
+          type: 'VulnerabilityDetected',
+          data: {
+            ...base,
+            alert_id: alertIdFor(command.repository.id, key, command.scanId, command.now),
+            ...copy(v),
+            detected_at: at,
+          },
+        });
       } else if (!sameDetails(open, v)) {
-        updated.push({ type: 'VulnerabilityUpdated', data: { ...base, alert_id: open.alertId, ...copy(v), updated_at: at } });
+        updated.push({
+          type: 'VulnerabilityUpdated',
+          data: { ...base, alert_id: open.alertId, ...copy(v), updated_at: at },
+        });
       }
     }
     for (const [key, open] of Object.entries(state.open)) {
-      if (!reported.has(key)) resolved.push({ type: 'VulnerabilityResolved', data: { ...base, alert_id: open.alertId, ...copy(open), resolved_at: at } });
+      if (!reported.has(key))
+        resolved.push({
+          type: 'VulnerabilityResolved',
+          data: { ...base, alert_id: open.alertId, ...copy(open), resolved_at: at },
+        });
     }
     return [
       ...detected,
@@ -123,5 +151,9 @@ export const securityDecider: Decider<SecurityCommand, SecurityEvent, SecuritySt
 
 function copy(v: ReportedVulnerability): ReportedVulnerability {
   const { id, severity, package: pkg, version, fixed_in } = v.vulnerability;
-  return { vulnerability: { id, severity, package: pkg, version, fixed_in }, affected_files: [...v.affected_files], recommendation: v.recommendation };
+  return {
+    vulnerability: { id, severity, package: pkg, version, fixed_in },
+    affected_files: [...v.affected_files],
+    recommendation: v.recommendation,
+  };
 }

@@ -43,9 +43,18 @@ interface SecurityEventBase {
  * open alerts whose details changed, then SecurityScanCompleted. Names are stable: never rename.
  */
 export type SecurityEvent =
-  | { type: 'VulnerabilityDetected'; data: SecurityEventBase & ReportedVulnerability & { alert_id: string; detected_at: string } }
-  | { type: 'VulnerabilityUpdated'; data: SecurityEventBase & ReportedVulnerability & { alert_id: string; updated_at: string } }
-  | { type: 'VulnerabilityResolved'; data: SecurityEventBase & ReportedVulnerability & { alert_id: string; resolved_at: string } }
+  | {
+      type: 'VulnerabilityDetected';
+      data: SecurityEventBase & ReportedVulnerability & { alert_id: string; detected_at: string };
+    }
+  | {
+      type: 'VulnerabilityUpdated';
+      data: SecurityEventBase & ReportedVulnerability & { alert_id: string; updated_at: string };
+    }
+  | {
+      type: 'VulnerabilityResolved';
+      data: SecurityEventBase & ReportedVulnerability & { alert_id: string; resolved_at: string };
+    }
   | {
       type: 'SecurityScanCompleted';
       data: SecurityEventBase & {
@@ -59,6 +68,11 @@ export type SecurityEvent =
       };
     };
 
-export const SECURITY_EVENT_TYPES: SecurityEvent['type'][] = ['VulnerabilityDetected', 'VulnerabilityUpdated', 'VulnerabilityResolved', 'SecurityScanCompleted'];
+export const SECURITY_EVENT_TYPES: SecurityEvent['type'][] = [
+  'VulnerabilityDetected',
+  'VulnerabilityUpdated',
+  'VulnerabilityResolved',
+  'SecurityScanCompleted',
+];
 
 export const securityStream = (repositoryId: string) => `security-${repositoryId}`;

@@ -1,7 +1,13 @@
 import type { RecordedEvent } from '#eventstore';
 import type { ProjectionDefinition } from '#projections';
 import type { RepositoryRef } from '../repositories/repository.events.js';
-import { type OpenCounts, SECURITY_EVENT_TYPES, type SecurityEvent, type Severity, type VulnerabilityInfo } from './security.events.js';
+import {
+  type OpenCounts,
+  SECURITY_EVENT_TYPES,
+  type SecurityEvent,
+  type Severity,
+  type VulnerabilityInfo,
+} from './security.events.js';
 
 /** One alert: an advisory in a package of a repository, open until a scan no longer lists it. */
 export interface VulnerabilityDoc {
@@ -53,11 +59,35 @@ export const securityProjection: ProjectionDefinition = {
     {
       name: VULNERABILITIES_COLLECTION,
       indexes: [
-        { fields: [['repository_id', 1], ['state', 1], ['severity_rank', -1], ['detected_at', -1]] },
-        { fields: [['repository_id', 1], ['state', 1], ['vulnerability.severity', 1], ['detected_at', -1]] },
+        {
+          fields: [
+            ['repository_id', 1],
+            ['state', 1],
+            ['severity_rank', -1],
+            ['detected_at', -1],
+          ],
+        },
+        {
+          fields: [
+            ['repository_id', 1],
+            ['state', 1],
+            ['vulnerability.severity', 1],
+            ['detected_at', -1],
+          ],
+        },
       ],
     },
-    { name: SECURITY_SCANS_COLLECTION, indexes: [{ fields: [['repository_id', 1], ['completed_at', -1]] }] },
+    {
+      name: SECURITY_SCANS_COLLECTION,
+      indexes: [
+        {
+          fields: [
+            ['repository_id', 1],
+            ['completed_at', -1],
+          ],
+        },
+      ],
+    },
   ],
   async handle(raw: RecordedEvent, ctx) {
     const event = raw as unknown as SecurityEvent;
@@ -101,7 +131,14 @@ export const securityProjection: ProjectionDefinition = {
       case 'VulnerabilityResolved': {
         const d = event.data;
         const doc = await ctx.get<VulnerabilityDoc>(VULNERABILITIES_COLLECTION, d.alert_id);
-        if (doc) ctx.upsert(VULNERABILITIES_COLLECTION, { ...doc, state: 'resolved', resolved_at: d.resolved_at, resolved_in_scan: d.scan_id, updated_at: d.resolved_at });
+        if (doc)
+          ctx.upsert(VULNERABILITIES_COLLECTION, {
+            ...doc,
+            state: 'resolved',
+            resolved_at: d.resolved_at,
+            resolved_in_scan: d.scan_id,
+            updated_at: d.resolved_at,
+          });
         return;
       }
       case 'SecurityScanCompleted': {

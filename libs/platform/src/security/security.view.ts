@@ -15,7 +15,9 @@ export const vulnerabilityInfoSchema = z
 
 export const vulnerabilityAlertSchema = z
   .object({
-    id: z.string().describe('Alert id (`vuln_…`): one advisory in one package of this repository, from detection to resolution.'),
+    id: z
+      .string()
+      .describe('Alert id (`vuln_…`): one advisory in one package of this repository, from detection to resolution.'),
     state: z.enum(['open', 'resolved']),
     vulnerability: vulnerabilityInfoSchema,
     affected_files: z.array(z.string()),

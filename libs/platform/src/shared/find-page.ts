@@ -22,7 +22,12 @@ export async function findPage<D extends Doc, T>(
 }
 
 /** A document of the caller's account, or the 404 given: another account's looks like a missing one. */
-export async function getOwned<D extends Doc & { account_id: string }>(collection: ReadonlyCollection<D>, id: string, accountId: string, notFound: () => AppError): Promise<D> {
+export async function getOwned<D extends Doc & { account_id: string }>(
+  collection: ReadonlyCollection<D>,
+  id: string,
+  accountId: string,
+  notFound: () => AppError,
+): Promise<D> {
   const doc = await collection.get(id);
   if (!doc || doc.account_id !== accountId) throw notFound();
   return doc;

@@ -26,7 +26,9 @@ export abstract class PeriodicSweeper implements OnApplicationBootstrap, OnAppli
   onApplicationBootstrap(): void {
     if (!this.background.run) return;
     this.timer = setInterval(() => {
-      this.sweep().catch((error: unknown) => this.logger.warn(`${this.what} sweep failed: ${(error as Error).message}`));
+      this.sweep().catch((error: unknown) =>
+        this.logger.warn(`${this.what} sweep failed: ${(error as Error).message}`),
+      );
     }, this.intervalMs);
     this.timer.unref();
   }

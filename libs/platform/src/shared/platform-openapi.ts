@@ -3,7 +3,10 @@ import { z } from 'zod';
 
 /** D7 headers, on every authenticated platform response. */
 export const RATE_LIMIT_HEADERS: NonNullable<OperationResponse['headers']> = {
-  'X-RateLimit-Limit': { description: 'Requests allowed in the window with the fewest requests left (60 s or 3600 s).', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed in the window with the fewest requests left (60 s or 3600 s).',
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Remaining': { description: 'Requests left in that window.', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'When that window resets, in Unix epoch seconds.', schema: { type: 'integer' } },
 };
@@ -32,13 +35,24 @@ export function platformErrorResponses(): Record<number, OperationResponse> {
     401: {
       description:
         'Missing or unusable credential: `MISSING_AUTH`, `INVALID_KEY` (malformed, bad checksum, unknown), `REVOKED_KEY`, `KEY_WRONG_SURFACE` (an agent-surface key), `KEY_WRONG_ENVIRONMENT` (a live key on a test deployment or the reverse).',
-      headers: { 'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750); `error="invalid_token"` when a token was sent but failed.' } },
+      headers: {
+        'WWW-Authenticate': {
+          description: 'Bearer challenge (RFC 6750); `error="invalid_token"` when a token was sent but failed.',
+        },
+      },
     },
-    403: { description: 'The credential lacks the scope the operation needs (D3).', schema: forbiddenSchema, headers: RATE_LIMIT_HEADERS },
+    403: {
+      description: 'The credential lacks the scope the operation needs (D3).',
+      schema: forbiddenSchema,
+      headers: RATE_LIMIT_HEADERS,
+    },
     429: {
       description: "The account's rate limit is exhausted (D7).",
       schema: rateLimitedSchema,
-      headers: { 'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } }, ...RATE_LIMIT_HEADERS },
+      headers: {
+        'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+        ...RATE_LIMIT_HEADERS,
+      },
     },
   };
 }

@@ -1,6 +1,10 @@
 import type { DomainEvent, RecordedEvent } from '#eventstore';
 import type { WebhookChannel } from '#webhooks';
-import { PLATFORM_EVENT_TYPES, type PlatformEventEnvelope, platformEventSource } from '../platform-events/platform-event.js';
+import {
+  PLATFORM_EVENT_TYPES,
+  type PlatformEventEnvelope,
+  platformEventSource,
+} from '../platform-events/platform-event.js';
 
 /** D13: sent by `POST /v1/webhooks/{id}/test` whatever the subscription; not subscribable. */
 export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
@@ -35,7 +39,14 @@ export function platformEventPublished(accountId: string, event: PlatformEventEn
 function explicitEnvelope(event: RecordedEvent) {
   const data = event.data as Partial<PlatformEventPublishedData> | null;
   const envelope = data?.event;
-  if (!data || typeof data.account_id !== 'string' || !envelope || typeof envelope.id !== 'string' || typeof envelope.type !== 'string') return null;
+  if (
+    !data ||
+    typeof data.account_id !== 'string' ||
+    !envelope ||
+    typeof envelope.id !== 'string' ||
+    typeof envelope.type !== 'string'
+  )
+    return null;
   return { ownerId: data.account_id, envelope };
 }
 

@@ -8,7 +8,9 @@ const url = z
   .min(1)
   .max(MAX_URL_LENGTH)
   .refine((v) => /^https?:\/\//i.test(v), { message: 'must be an http or https URL' })
-  .describe('Endpoint that receives deliveries: http or https (https on a live deployment), a public address unless SVC_WEBHOOK_ALLOW_PRIVATE.');
+  .describe(
+    'Endpoint that receives deliveries: http or https (https on a live deployment), a public address unless SVC_WEBHOOK_ALLOW_PRIVATE.',
+  );
 const events = z
   .array(z.enum(PLATFORM_EVENT_TYPES))
   .min(1)
@@ -17,8 +19,12 @@ const events = z
 const secret = z
   .string()
   .max(MAX_SECRET_LENGTH)
-  .refine((v) => Buffer.byteLength(v, 'utf8') >= MIN_SECRET_BYTES, { message: `must be at least ${MIN_SECRET_BYTES} bytes` })
-  .describe(`Shared secret that signs deliveries (X-Service-Signature), at least ${MIN_SECRET_BYTES} bytes. Never returned.`);
+  .refine((v) => Buffer.byteLength(v, 'utf8') >= MIN_SECRET_BYTES, {
+    message: `must be at least ${MIN_SECRET_BYTES} bytes`,
+  })
+  .describe(
+    `Shared secret that signs deliveries (X-Service-Signature), at least ${MIN_SECRET_BYTES} bytes. Never returned.`,
+  );
 
 export const createWebhookBody = z.object({ url, events, secret }).meta({ id: 'CreateWebhookRequest' });
 
@@ -27,7 +33,10 @@ export const updateWebhookBody = z
     url: url.optional(),
     events: events.optional(),
     secret: secret.optional(),
-    active: z.boolean().optional().describe('`true` re-enables a disabled webhook and resets its failure count; `false` disables it.'),
+    active: z
+      .boolean()
+      .optional()
+      .describe('`true` re-enables a disabled webhook and resets its failure count; `false` disables it.'),
   })
   .meta({ id: 'UpdateWebhookRequest' });
 
@@ -52,7 +61,9 @@ export const webhookSchema = z
     id: z.string().describe('`wh_…`'),
     url: z.string(),
     events: z.array(z.string()),
-    active: z.boolean().describe('false once disabled (fifth failed attempt of a delivery, 410 Gone, or PATCH active=false).'),
+    active: z
+      .boolean()
+      .describe('false once disabled (fifth failed attempt of a delivery, 410 Gone, or PATCH active=false).'),
     created_at: z.string(),
     updated_at: z.string(),
     disabled_reason: z.enum(['delivery_failed', 'gone', 'manual']).nullable(),
@@ -68,7 +79,10 @@ export const deliveryAttemptSchema = z
     attempted_at: z.string(),
     duration_ms: z.number().int(),
     status_code: z.number().int().nullable().describe('HTTP status of the answer; null when none came.'),
-    error: z.string().nullable().describe('`timeout: …`, `connection_refused`, `redirect_not_followed`, `blocked_address: …`, ...'),
+    error: z
+      .string()
+      .nullable()
+      .describe('`timeout: …`, `connection_refused`, `redirect_not_followed`, `blocked_address: …`, ...'),
     response_body: z.string().nullable().describe('First 1 KiB of the answer.'),
     outcome: z.enum(['succeeded', 'failed']),
   })
@@ -83,7 +97,10 @@ export const deliverySchema = z
     state: z.enum(['pending', 'succeeded', 'failed', 'cancelled']),
     created_at: z.string(),
     attempts: z.array(deliveryAttemptSchema).describe('Oldest first (the latest 25).'),
-    next_attempt_at: z.string().nullable().describe('When the next attempt is due (retry schedule 1 min, 5 min, 30 min, 2 h; or a redelivery asked for).'),
+    next_attempt_at: z
+      .string()
+      .nullable()
+      .describe('When the next attempt is due (retry schedule 1 min, 5 min, 30 min, 2 h; or a redelivery asked for).'),
     redelivery_pending: z.boolean(),
   })
   .meta({ id: 'WebhookDelivery' });

@@ -18,7 +18,11 @@ export class MemoryProjection {
       const doc = this.collections.get(collection)?.get(id);
       return doc ? (structuredClone(doc) as T) : null;
     },
-    find: async <T extends Doc>(collection: string, filter?: Record<string, any>, options?: { sort?: any }): Promise<FindResult<T>> => {
+    find: async <T extends Doc>(
+      collection: string,
+      filter?: Record<string, any>,
+      options?: { sort?: any },
+    ): Promise<FindResult<T>> => {
       const docs = [...(this.collections.get(collection)?.values() ?? [])].filter((d) => matchesFilter(d, filter));
       docs.sort(compareDocs(normalizeSort(options?.sort)));
       return { items: docs.map((d) => structuredClone(d) as T), nextCursor: null };
@@ -35,7 +39,16 @@ export class MemoryProjection {
 
   record(stream: string, event: { type: string; data: unknown }, revision = 0): RecordedEvent {
     this.position += 1;
-    return { id: `e-${this.position}`, stream, revision, position: this.position, type: event.type, data: event.data, metadata: {}, created: new Date(0).toISOString() };
+    return {
+      id: `e-${this.position}`,
+      stream,
+      revision,
+      position: this.position,
+      type: event.type,
+      data: event.data,
+      metadata: {},
+      created: new Date(0).toISOString(),
+    };
   }
 
   async apply(event: RecordedEvent): Promise<void> {
@@ -43,6 +56,11 @@ export class MemoryProjection {
   }
 
   snapshot(): Record<string, Record<string, Doc>> {
-    return Object.fromEntries([...this.collections].map(([name, docs]) => [name, Object.fromEntries([...docs].map(([id, d]) => [id, structuredClone(d)]))]));
+    return Object.fromEntries(
+      [...this.collections].map(([name, docs]) => [
+        name,
+        Object.fromEntries([...docs].map(([id, d]) => [id, structuredClone(d)])),
+      ]),
+    );
   }
 }

@@ -12,7 +12,9 @@ export interface StreamCount {
   [key: string]: unknown;
 }
 
-export function streamCounterProjection(options: { name?: string; version?: number; tag?: string } = {}): ProjectionDefinition {
+export function streamCounterProjection(
+  options: { name?: string; version?: number; tag?: string } = {},
+): ProjectionDefinition {
   return {
     name: options.name ?? 'stream_counter',
     version: options.version ?? 1,
@@ -28,7 +30,11 @@ export function streamCounterProjection(options: { name?: string; version?: numb
       if (event.type === 'Removed') {
         ctx.delete(streams, event.stream);
       } else {
-        const doc = (await ctx.get<StreamCount>(streams, event.stream)) ?? { id: event.stream, count: 0, last_revision: -1 };
+        const doc = (await ctx.get<StreamCount>(streams, event.stream)) ?? {
+          id: event.stream,
+          count: 0,
+          last_revision: -1,
+        };
         doc.count += 1;
         doc.last_revision = event.revision;
         if (options.tag) doc.tag = options.tag;

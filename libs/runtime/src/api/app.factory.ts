@@ -2,13 +2,21 @@ import type { Socket } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AllExceptionsFilter, AppLogger, BODY_LIMIT_BYTES, clientErrorResponse, createLogger, fastifyLoggingOptions, placeValidationGuardsLast, toErrorResponse } from '#http';
+import {
+  AllExceptionsFilter,
+  AppLogger,
+  BODY_LIMIT_BYTES,
+  clientErrorResponse,
+  createLogger,
+  fastifyLoggingOptions,
+  placeValidationGuardsLast,
+  toErrorResponse,
+} from '#http';
 import { type AppConfig, configWarnings } from '#kernel';
 import { AppModule } from './app.module.js';
 import type { ApiAppOptions } from './api-app.options.js';
 
 export type { ApiAppOptions };
-
 
 /**
  * Creates the API application without listening: Fastify with the 1 MiB body limit, pino
@@ -47,14 +55,22 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
       else socket.destroy();
     },
     frameworkErrors(error: Error, request: FastifyRequest, reply: FastifyReply) {
-      const response = toErrorResponse(error, { method: request.method, path: request.url.split('?')[0] ?? '/' }, { problemTypeBase: config.publicUrl });
+      const response = toErrorResponse(
+        error,
+        { method: request.method, path: request.url.split('?')[0] ?? '/' },
+        { problemTypeBase: config.publicUrl },
+      );
       void reply.code(response.status).headers(response.headers).send(JSON.stringify(response.body));
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, { ...options, logger }), adapter, {
-    bufferLogs: true,
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, { ...options, logger }),
+    adapter,
+    {
+      bufferLogs: true,
+      abortOnError: false,
+    },
+  );
   app.useLogger(app.get(AppLogger));
   // Routes read their guards when the app initialises (listen): validation goes last before that.
   placeValidationGuardsLast(app);

@@ -20,7 +20,8 @@ export class AppModule {
         OpenApiModule.forRoot({
           title: 'svc API',
           version: '1.0.0',
-          description: 'Platform API (/v1, /oauth) and agent data API (/api/v1). Errors: {error, message, code}; /api/v1 errors are RFC 9457 problem+json.',
+          description:
+            'Platform API (/v1, /oauth) and agent data API (/api/v1). Errors: {error, message, code}; /api/v1 errors are RFC 9457 problem+json.',
           servers: [{ url: config.publicUrl ?? '/' }],
         }),
         ...featureModules(config),

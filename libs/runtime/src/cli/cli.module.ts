@@ -13,13 +13,20 @@ import { StorageModule } from '../storage/storage.module.js';
 export class CliModule {
   static forRoot(
     config: AppConfig,
-    options: { imports?: Array<Type | DynamicModule>; logLevel?: AppConfig['logLevel']; onCommit?: (info: CommitInfo) => void } = {},
+    options: {
+      imports?: Array<Type | DynamicModule>;
+      logLevel?: AppConfig['logLevel'];
+      onCommit?: (info: CommitInfo) => void;
+    } = {},
   ): DynamicModule {
     return {
       module: CliModule,
       imports: [
         LoggingModule.forRoot(config, { destination: 'stderr', level: options.logLevel ?? config.logLevel }),
-        StorageModule.forRoot(config, { runProjections: false, ...(options.onCommit ? { onCommit: options.onCommit } : {}) }),
+        StorageModule.forRoot(config, {
+          runProjections: false,
+          ...(options.onCommit ? { onCommit: options.onCommit } : {}),
+        }),
         ...featureModules(config),
         ...(options.imports ?? []),
       ],

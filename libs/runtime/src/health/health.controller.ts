@@ -49,7 +49,9 @@ export class HealthController {
       // The lag of the slowest projection, in events of $all.
       const lag = status.reduce((max, p) => Math.max(max, p.lag), 0);
       const failed = status.filter((p) => p.state === 'failed').map((p) => p.name);
-      return failed.length ? session.degraded({ lag, failed, projections: status }) : session.up({ lag, projections: status });
+      return failed.length
+        ? session.degraded({ lag, failed, projections: status })
+        : session.up({ lag, projections: status });
     } catch {
       return session.down({ message: 'projection status unavailable' });
     }
@@ -67,8 +69,16 @@ export class HealthController {
   async check(@Res({ passthrough: true }) reply: Reply): Promise<unknown> {
     try {
       return await this.health.check([
-        () => this.indicators.check('eventstore').attempt(() => this.events.ping()).withTimeout(PING_TIMEOUT_MS),
-        () => this.indicators.check('documents').attempt(() => this.documents.ping()).withTimeout(PING_TIMEOUT_MS),
+        () =>
+          this.indicators
+            .check('eventstore')
+            .attempt(() => this.events.ping())
+            .withTimeout(PING_TIMEOUT_MS),
+        () =>
+          this.indicators
+            .check('documents')
+            .attempt(() => this.documents.ping())
+            .withTimeout(PING_TIMEOUT_MS),
         () => this.projectionsIndicator(),
       ]);
     } catch (error) {

@@ -57,7 +57,14 @@ export class StorageLifecycle implements OnModuleInit, OnApplicationBootstrap, O
   async onApplicationBootstrap(): Promise<void> {
     if (this.options.runProjections) {
       await this.runner.start();
-      this.logger.log(`projections running: ${this.registry.all().map((p) => p.name).join(', ') || '(none registered)'}`);
+      this.logger.log(
+        `projections running: ${
+          this.registry
+            .all()
+            .map((p) => p.name)
+            .join(', ') || '(none registered)'
+        }`,
+      );
     }
   }
 
@@ -116,7 +123,19 @@ export class StorageModule {
       module: StorageModule,
       imports: [ProjectionRegistryModule],
       providers,
-      exports: [RATE_LIMIT_STORE, DELIVERY_LEASES, APP_CONFIG, BACKGROUND_WORK, CLOCK, ID_GENERATOR, EVENT_STORE, DOCUMENT_STORE, ProjectionRunner, ProjectionStore, ProjectionRegistryModule],
+      exports: [
+        RATE_LIMIT_STORE,
+        DELIVERY_LEASES,
+        APP_CONFIG,
+        BACKGROUND_WORK,
+        CLOCK,
+        ID_GENERATOR,
+        EVENT_STORE,
+        DOCUMENT_STORE,
+        ProjectionRunner,
+        ProjectionStore,
+        ProjectionRegistryModule,
+      ],
     };
   }
 }

@@ -11,7 +11,11 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [LoggingModule.forRoot(config), StorageModule.forRoot(config, { runProjections: true }), ...featureModules(config)],
+      imports: [
+        LoggingModule.forRoot(config),
+        StorageModule.forRoot(config, { runProjections: true }),
+        ...featureModules(config),
+      ],
     };
   }
 }

@@ -1,5 +1,10 @@
 import { decideAndAppend, type EventStore, WrongExpectedRevisionError } from '#eventstore';
-import { type AttemptOutcome, deliveryDecider, type DeliveryRef, type DeliveryState } from '../engine/delivery.decider.js';
+import {
+  type AttemptOutcome,
+  deliveryDecider,
+  type DeliveryRef,
+  type DeliveryState,
+} from '../engine/delivery.decider.js';
 import { type DeliveryAttemptData, deliveryStream } from '../engine/delivery.events.js';
 import type { DeliveryDoc } from '../engine/webhooks.projection.js';
 
@@ -33,7 +38,13 @@ export class AttemptRecorder {
     revision: number,
     attempt: { manual: boolean; startedAt: Date; completedAt: Date; outcome: AttemptOutcome },
   ): Promise<RecordedAttempt> {
-    const delivery: DeliveryRef = { deliveryId: doc.id, webhookId: doc.webhook_id, channel: this.channel, eventId: doc.event_id, eventType: doc.event_type };
+    const delivery: DeliveryRef = {
+      deliveryId: doc.id,
+      webhookId: doc.webhook_id,
+      channel: this.channel,
+      eventId: doc.event_id,
+      eventType: doc.event_type,
+    };
     const command = {
       type: 'RecordAttempt' as const,
       delivery,
@@ -53,14 +64,24 @@ export class AttemptRecorder {
     const stream = deliveryStream(doc.id);
     const events = deliveryDecider.decide(command, state);
     try {
-      const result = await this.coalesced(() => this.events.append(stream, events, revision === -1 ? 'no_stream' : revision));
-      return { data: events[0]!.data as DeliveryAttemptData, revision: result.nextExpectedRevision, position: result.position };
+      const result = await this.coalesced(() =>
+        this.events.append(stream, events, revision === -1 ? 'no_stream' : revision),
+      );
+      return {
+        data: events[0]!.data as DeliveryAttemptData,
+        revision: result.nextExpectedRevision,
+        position: result.position,
+      };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       // Something was appended meanwhile (a redelivery request): the attempt happened, record it
       // on top of the stream as it is now.
       const result = await decideAndAppend(this.events, stream, deliveryDecider, command, { retries: 10 });
-      return { data: result.events[0]!.data as DeliveryAttemptData, revision: result.revision ?? revision, position: result.position ?? 0 };
+      return {
+        data: result.events[0]!.data as DeliveryAttemptData,
+        revision: result.revision ?? revision,
+        position: result.position ?? 0,
+      };
     }
   }
 

@@ -91,7 +91,11 @@ export class AttemptRunner {
         ? await this.deps.sender.send({
             url: webhook.url,
             body,
-            headers: { [SIGNATURE_HEADER]: signWebhookBody(secret, body), [EVENT_HEADER]: doc.event_type, [DELIVERY_HEADER]: doc.id },
+            headers: {
+              [SIGNATURE_HEADER]: signWebhookBody(secret, body),
+              [EVENT_HEADER]: doc.event_type,
+              [DELIVERY_HEADER]: doc.id,
+            },
           })
         : { statusCode: null, durationMs: 0, error: decision.error, responseBody: null, succeeded: false };
       const completedAt = this.deps.clock.now();

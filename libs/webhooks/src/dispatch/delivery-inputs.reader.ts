@@ -15,7 +15,10 @@ export const SECRET_RETRY_MS = 30_000;
  * pending, so fixing the key lets them go out.
  */
 export class DeliveryInputs {
-  private readonly webhookCache = new BoundedCache<string, WebhookDoc | null>({ maxEntries: 10_000, ttlMs: WEBHOOK_CACHE_MS });
+  private readonly webhookCache = new BoundedCache<string, WebhookDoc | null>({
+    maxEntries: 10_000,
+    ttlMs: WEBHOOK_CACHE_MS,
+  });
   private readonly bodyCache = new BoundedCache<string, Buffer>({ maxEntries: 2000 });
   /** Secret ids that could not be read → when (real ms). */
   private readonly secretTrouble = new Map<string, number>();

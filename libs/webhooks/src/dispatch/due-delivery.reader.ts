@@ -35,7 +35,11 @@ export class DueDeliveryReader {
   ) {}
 
   /** `more`: due deliveries were left behind (full hosts, busy ones, or the scan limit). */
-  async refill(now: string, fromStart: boolean, sink: DueSink): Promise<{ added: number; scanned: number; more: boolean }> {
+  async refill(
+    now: string,
+    fromStart: boolean,
+    sink: DueSink,
+  ): Promise<{ added: number; scanned: number; more: boolean }> {
     let added = 0;
     let scanned = 0;
     let hostsFull = false;

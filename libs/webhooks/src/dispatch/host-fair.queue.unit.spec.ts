@@ -20,12 +20,18 @@ describe('host-fair queue', () => {
     const q = new HostFairQueue({ perHost: 2, maxQueuedPerHost: 100 });
     for (let i = 0; i < 4; i++) q.push(item('h', i));
     q.push(item('other', 0));
-    assert.deepEqual(q.take(10).map((x) => x.id), ['h-0', 'other-0', 'h-1']);
+    assert.deepEqual(
+      q.take(10).map((x) => x.id),
+      ['h-0', 'other-0', 'h-1'],
+    );
     assert.equal(q.inFlight('h'), 2);
     assert.deepEqual(q.take(10), [], 'h is full, other has nothing waiting');
     assert.equal(q.runnable(), 0);
     q.release('h');
-    assert.deepEqual(q.take(10).map((x) => x.id), ['h-2']);
+    assert.deepEqual(
+      q.take(10).map((x) => x.id),
+      ['h-2'],
+    );
   });
 
   it('takes at most the room given (the global concurrency left)', () => {

@@ -89,7 +89,12 @@ export class DocumentLeases implements DeliveryLeases {
   async release(key: string): Promise<void> {
     try {
       await this.documents.applyBatch([
-        { kind: 'cas', collection: WEBHOOK_LEASES_COLLECTION, doc: { id: key, owner: this.owner, expires_at: 0 }, expect: { owner: this.owner } },
+        {
+          kind: 'cas',
+          collection: WEBHOOK_LEASES_COLLECTION,
+          doc: { id: key, owner: this.owner, expires_at: 0 },
+          expect: { owner: this.owner },
+        },
       ]);
     } catch (error) {
       if (!(error instanceof ConcurrentModificationError)) throw error;
@@ -97,6 +102,8 @@ export class DocumentLeases implements DeliveryLeases {
   }
 
   async sweep(): Promise<void> {
-    await this.documents.collection<LeaseDoc>(WEBHOOK_LEASES_COLLECTION).deleteMany({ expires_at: { $lt: this.now() - 60 * 60_000 } });
+    await this.documents
+      .collection<LeaseDoc>(WEBHOOK_LEASES_COLLECTION)
+      .deleteMany({ expires_at: { $lt: this.now() - 60 * 60_000 } });
   }
 }

@@ -155,7 +155,8 @@ export class WebhookDispatcher {
     const settings = { ...DEFAULT_DISPATCHER_SETTINGS, ...deps.settings };
     // The queue holds about two rounds of sends; one host at most half of it (room for others).
     if (deps.settings?.maxQueued === undefined) settings.maxQueued = Math.max(64, 2 * settings.concurrency);
-    if (deps.settings?.maxQueuedPerHost === undefined) settings.maxQueuedPerHost = Math.max(8, Math.floor(settings.maxQueued / 2));
+    if (deps.settings?.maxQueuedPerHost === undefined)
+      settings.maxQueuedPerHost = Math.max(8, Math.floor(settings.maxQueued / 2));
     this.settings = settings;
     this.logger = deps.logger ?? SILENT;
     this.deliveries = deps.projections.collection<DeliveryDoc>(this.names.projection, this.names.deliveries);
@@ -164,17 +165,28 @@ export class WebhookDispatcher {
     this.queue = new HostFairQueue({ perHost: settings.perHost, maxQueuedPerHost: settings.maxQueuedPerHost });
     this.inputs = new DeliveryInputs(this.webhooks, payloads, deps.secrets, this.logger, channel.name);
     this.recorder = new AttemptRecorder(deps.events, channel.name);
-    this.disabler = new WebhookDisabler(deps.events, deps.clock, this.webhooks, this.logger, (position) => this.noteWanted(position));
+    this.disabler = new WebhookDisabler(deps.events, deps.clock, this.webhooks, this.logger, (position) =>
+      this.noteWanted(position),
+    );
     this.due = new DueDeliveryReader(this.deliveries, this.webhooks, settings);
-    this.attempts = new AttemptRunner(channel, deps, settings.leaseMs, this.inputs, this.recorder, this.disabler, this.logger, {
-      recorded: (deliveryId, revision) => this.recorded.set(deliveryId, { revision, at: performance.now() }),
-      appended: (position) => this.noteWanted(position),
-      attempted: (succeeded) => {
-        this.stats.attempts++;
-        if (succeeded) this.stats.succeeded++;
-        else this.stats.failed++;
+    this.attempts = new AttemptRunner(
+      channel,
+      deps,
+      settings.leaseMs,
+      this.inputs,
+      this.recorder,
+      this.disabler,
+      this.logger,
+      {
+        recorded: (deliveryId, revision) => this.recorded.set(deliveryId, { revision, at: performance.now() }),
+        appended: (position) => this.noteWanted(position),
+        attempted: (succeeded) => {
+          this.stats.attempts++;
+          if (succeeded) this.stats.succeeded++;
+          else this.stats.failed++;
+        },
       },
-    });
+    );
   }
 
   get running(): boolean {
@@ -212,7 +224,8 @@ export class WebhookDispatcher {
     const timeoutMs = options.timeoutMs ?? 30_000;
     const deadline = performance.now() + timeoutMs;
     for (;;) {
-      if (performance.now() > deadline) throw new Error(`webhook dispatcher ${this.channel.name}: drain did not settle within ${timeoutMs} ms`);
+      if (performance.now() > deadline)
+        throw new Error(`webhook dispatcher ${this.channel.name}: drain did not settle within ${timeoutMs} ms`);
       const head = await this.deps.events.headPosition();
       await this.catchUp(head, Math.max(1, deadline - performance.now()));
       const before = this.stats.attempts;
@@ -306,12 +319,20 @@ export class WebhookDispatcher {
       try {
         for await (const event of subscription) {
           if (event.position > this.wantPosition) this.wantPosition = event.position;
-          if (event.type.startsWith('Webhook') && event.type !== 'WebhookTestRequested' && event.type !== 'WebhookRedeliveryRequested') this.webhooksChanged = true;
+          if (
+            event.type.startsWith('Webhook') &&
+            event.type !== 'WebhookTestRequested' &&
+            event.type !== 'WebhookRedeliveryRequested'
+          )
+            this.webhooksChanged = true;
           this.dirty = true;
           this.wake();
         }
       } catch (error) {
-        if (!this.stopping) this.logger.warn(`dispatcher ${this.channel.name}: subscription ended: ${message(error)}; polling every ${this.settings.pollMs} ms`);
+        if (!this.stopping)
+          this.logger.warn(
+            `dispatcher ${this.channel.name}: subscription ended: ${message(error)}; polling every ${this.settings.pollMs} ms`,
+          );
       }
     })();
   }
@@ -338,7 +359,10 @@ export class WebhookDispatcher {
   private async nextDueDelay(): Promise<number> {
     if (this.dirty) return 0;
     const now = this.deps.clock.now();
-    const next = await this.deliveries.find({ dispatch_at: { $gt: now.toISOString() } }, { sort: [['dispatch_at', 1]], limit: 1 });
+    const next = await this.deliveries.find(
+      { dispatch_at: { $gt: now.toISOString() } },
+      { sort: [['dispatch_at', 1]], limit: 1 },
+    );
     const at = next.items[0]?.dispatch_at;
     if (!at) return this.settings.pollMs;
     return Math.min(this.settings.pollMs, Math.max(0, Date.parse(at) - now.getTime()));

@@ -1,4 +1,10 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
 import { BACKGROUND_WORK, type BackgroundWork } from '#projections';
 import { EVENT_STORE, type EventStore } from '#eventstore';

@@ -45,7 +45,9 @@ export class WebhookDisabler {
     });
     if (result.position !== null) {
       this.appended(result.position);
-      this.log.warn(`webhook ${request.webhookId} disabled: delivery ${request.deliveryId} ${request.reason === 'gone' ? 'got 410 Gone' : 'failed 5 times'}`);
+      this.log.warn(
+        `webhook ${request.webhookId} disabled: delivery ${request.deliveryId} ${request.reason === 'gone' ? 'got 410 Gone' : 'failed 5 times'}`,
+      );
     }
   }
 
@@ -55,8 +57,16 @@ export class WebhookDisabler {
     for (const w of pending.items) {
       const r = w.disable_request;
       if (!r) continue;
-      await this.disable({ webhookId: w.id, deliveryId: r.delivery_id, reason: r.reason, statusCode: r.status_code, startedAt: r.attempt_started_at }).catch(
-        (error: unknown) => this.log.warn(`dispatcher ${channel}: disabling ${w.id}: ${error instanceof Error ? error.message : String(error)}`),
+      await this.disable({
+        webhookId: w.id,
+        deliveryId: r.delivery_id,
+        reason: r.reason,
+        statusCode: r.status_code,
+        startedAt: r.attempt_started_at,
+      }).catch((error: unknown) =>
+        this.log.warn(
+          `dispatcher ${channel}: disabling ${w.id}: ${error instanceof Error ? error.message : String(error)}`,
+        ),
       );
     }
   }

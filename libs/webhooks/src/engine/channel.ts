@@ -60,7 +60,8 @@ export interface WebhookChannel {
 
 /** Stored/projection names derived from a channel. */
 export function channelNames(channel: Pick<WebhookChannel, 'name'>) {
-  if (!/^[a-z][a-z0-9_]*$/.test(channel.name)) throw new Error(`Invalid webhook channel name ${JSON.stringify(channel.name)}`);
+  if (!/^[a-z][a-z0-9_]*$/.test(channel.name))
+    throw new Error(`Invalid webhook channel name ${JSON.stringify(channel.name)}`);
   return {
     projection: `webhooks-${channel.name}`,
     webhooks: `${channel.name}_webhooks`,

@@ -41,7 +41,13 @@ export type DeliveryCommand =
     }
   | { type: 'RequestRedelivery'; delivery: DeliveryRef; requestId: string; now: Date };
 
-export const initialDeliveryState: DeliveryState = { attempts: 0, automaticAttempts: 0, succeeded: false, final: null, pendingRequest: null };
+export const initialDeliveryState: DeliveryState = {
+  attempts: 0,
+  automaticAttempts: 0,
+  succeeded: false,
+  final: null,
+  pendingRequest: null,
+};
 
 /**
  * The attempts of one delivery. An attempt is a fact: it is always recorded, whatever came
@@ -59,7 +65,8 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
         const d = event.data;
         return {
           attempts: Math.max(state.attempts, d.number),
-          automaticAttempts: d.automatic !== null ? Math.max(state.automaticAttempts, d.automatic) : state.automaticAttempts,
+          automaticAttempts:
+            d.automatic !== null ? Math.max(state.automaticAttempts, d.automatic) : state.automaticAttempts,
           succeeded: state.succeeded || d.succeeded,
           final: state.final ?? d.final,
           pendingRequest: d.manual && d.request_id === state.pendingRequest ? null : state.pendingRequest,
@@ -83,7 +90,8 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
         if (!outcome.succeeded) {
           if (outcome.statusCode === 410) final = 'gone';
           else if (automatic !== null && automatic >= MAX_AUTOMATIC_ATTEMPTS) final = 'exhausted';
-          else if (automatic !== null) next = new Date(command.completedAt.getTime() + retryDelayAfter(automatic)!).toISOString();
+          else if (automatic !== null)
+            next = new Date(command.completedAt.getTime() + retryDelayAfter(automatic)!).toISOString();
         }
         return [
           {

@@ -6,11 +6,28 @@ import { type AttemptOutcome, type DeliveryCommand, deliveryDecider } from './de
 import type { DeliveryAttemptData, DeliveryEvent } from './delivery.events.js';
 
 const spec = deciderSpec(deliveryDecider);
-const delivery = { deliveryId: 'del_1', webhookId: 'wh_1', channel: 'platform', eventId: 'evt_1', eventType: 'agent.completed' };
-const fail500: AttemptOutcome = { statusCode: 500, durationMs: 12.4, error: null, responseBody: 'boom', succeeded: false };
+const delivery = {
+  deliveryId: 'del_1',
+  webhookId: 'wh_1',
+  channel: 'platform',
+  eventId: 'evt_1',
+  eventType: 'agent.completed',
+};
+const fail500: AttemptOutcome = {
+  statusCode: 500,
+  durationMs: 12.4,
+  error: null,
+  responseBody: 'boom',
+  succeeded: false,
+};
 const ok: AttemptOutcome = { statusCode: 200, durationMs: 3, error: null, responseBody: 'ok', succeeded: true };
 const at = (min: number) => new Date(Date.UTC(2026, 0, 1, 0, min));
-const attempt = (outcome: AttemptOutcome, min: number, kind: 'automatic' | 'manual' = 'automatic', requestId: string | null = null): DeliveryCommand => ({
+const attempt = (
+  outcome: AttemptOutcome,
+  min: number,
+  kind: 'automatic' | 'manual' = 'automatic',
+  requestId: string | null = null,
+): DeliveryCommand => ({
   type: 'RecordAttempt',
   delivery,
   kind,
@@ -30,13 +47,25 @@ const data = (e: DeliveryEvent) => e.data as DeliveryAttemptData;
 
 describe('delivery decider', () => {
   it('schedules the retries at +1, +5, +30 and +120 minutes after each failure, then gives up (D12)', () => {
-    const events = history([attempt(fail500, 0), attempt(fail500, 1), attempt(fail500, 6), attempt(fail500, 36), attempt(fail500, 156)]);
+    const events = history([
+      attempt(fail500, 0),
+      attempt(fail500, 1),
+      attempt(fail500, 6),
+      attempt(fail500, 36),
+      attempt(fail500, 156),
+    ]);
     assert.deepEqual(
       events.map((e) => data(e).next_attempt_at),
       [at(1).toISOString(), at(6).toISOString(), at(36).toISOString(), at(156).toISOString(), null],
     );
-    assert.deepEqual(events.map((e) => data(e).automatic), [1, 2, 3, 4, 5]);
-    assert.deepEqual(events.map((e) => data(e).final), [null, null, null, null, 'exhausted']);
+    assert.deepEqual(
+      events.map((e) => data(e).automatic),
+      [1, 2, 3, 4, 5],
+    );
+    assert.deepEqual(
+      events.map((e) => data(e).final),
+      [null, null, null, null, 'exhausted'],
+    );
   });
 
   it('records status, duration, error and the body it was given', () => {
@@ -85,7 +114,15 @@ describe('delivery decider', () => {
   it('manual attempts never count toward disabling', () => {
     const requested: DeliveryEvent = {
       type: 'WebhookRedeliveryRequested',
-      data: { delivery_id: 'del_1', webhook_id: 'wh_1', channel: 'platform', event_id: 'evt_1', event_type: 'agent.completed', request_id: 'req_1', requested_at: at(2).toISOString() },
+      data: {
+        delivery_id: 'del_1',
+        webhook_id: 'wh_1',
+        channel: 'platform',
+        event_id: 'evt_1',
+        event_type: 'agent.completed',
+        request_id: 'req_1',
+        requested_at: at(2).toISOString(),
+      },
     };
     const auto = history([attempt(fail500, 0), attempt(fail500, 1), attempt(fail500, 6), attempt(fail500, 36)]);
     const events = [...auto, requested];
@@ -101,18 +138,37 @@ describe('delivery decider', () => {
   });
 
   it('one redelivery request at a time', () => {
-    const request = (id: string): DeliveryCommand => ({ type: 'RequestRedelivery', delivery, requestId: id, now: at(3) });
+    const request = (id: string): DeliveryCommand => ({
+      type: 'RequestRedelivery',
+      delivery,
+      requestId: id,
+      now: at(3),
+    });
     const first = deliveryDecider.decide(request('req_1'), deliveryDecider.initialState);
     assert.equal(first.length, 1);
     spec.given(first).when(request('req_2')).then([]);
     const answered = history([attempt(ok, 4, 'manual', 'req_1')]);
     spec
-      .given([...first, ...answered.map((e): DeliveryEvent => ({ type: 'WebhookDeliveryAttempted', data: { ...data(e), request_id: 'req_1' } }))])
+      .given([
+        ...first,
+        ...answered.map((e): DeliveryEvent => ({
+          type: 'WebhookDeliveryAttempted',
+          data: { ...data(e), request_id: 'req_1' },
+        })),
+      ])
       .when(request('req_2'))
       .then([
         {
           type: 'WebhookRedeliveryRequested',
-          data: { delivery_id: 'del_1', webhook_id: 'wh_1', channel: 'platform', event_id: 'evt_1', event_type: 'agent.completed', request_id: 'req_2', requested_at: at(3).toISOString() },
+          data: {
+            delivery_id: 'del_1',
+            webhook_id: 'wh_1',
+            channel: 'platform',
+            event_id: 'evt_1',
+            event_type: 'agent.completed',
+            request_id: 'req_2',
+            requested_at: at(3).toISOString(),
+          },
         },
       ]);
   });

@@ -37,7 +37,15 @@ export type DeliveryEvent =
   | { type: 'WebhookDeliveryAttempted'; data: DeliveryAttemptData }
   | {
       type: 'WebhookRedeliveryRequested';
-      data: { delivery_id: string; webhook_id: string; channel: string; event_id: string; event_type: string; request_id: string; requested_at: string };
+      data: {
+        delivery_id: string;
+        webhook_id: string;
+        channel: string;
+        event_id: string;
+        event_type: string;
+        request_id: string;
+        requested_at: string;
+      };
     };
 
 export type DeliveryEventType = DeliveryEvent['type'];

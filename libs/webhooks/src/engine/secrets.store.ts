@@ -49,7 +49,12 @@ export class WebhookSecrets {
   }
 
   async put(secretId: string, webhookId: string, secret: string, now: Date): Promise<void> {
-    await this.collection.insertIfAbsent({ id: secretId, webhook_id: webhookId, sealed: this.box.seal(secret, secretId), created_at: now.toISOString() });
+    await this.collection.insertIfAbsent({
+      id: secretId,
+      webhook_id: webhookId,
+      sealed: this.box.seal(secret, secretId),
+      created_at: now.toISOString(),
+    });
   }
 
   async get(secretId: string): Promise<string | null> {
@@ -87,10 +92,20 @@ export class WebhookSecrets {
           summary.failed.push({ id: doc.id, reason: (error as Error).message });
           continue;
         }
-        const next: SecretDoc = { id: doc.id, webhook_id: doc.webhook_id, sealed: this.box.seal(plaintext, doc.id), created_at: doc.created_at };
+        const next: SecretDoc = {
+          id: doc.id,
+          webhook_id: doc.webhook_id,
+          sealed: this.box.seal(plaintext, doc.id),
+          created_at: doc.created_at,
+        };
         try {
           await this.documents.applyBatch([
-            { kind: 'cas', collection: WEBHOOK_SECRETS_COLLECTION, doc: next, expect: { sealed: doc.sealed ?? null, secret: doc.secret ?? null } },
+            {
+              kind: 'cas',
+              collection: WEBHOOK_SECRETS_COLLECTION,
+              doc: next,
+              expect: { sealed: doc.sealed ?? null, secret: doc.secret ?? null },
+            },
           ]);
           summary.resealed++;
         } catch (error) {

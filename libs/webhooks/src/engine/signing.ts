@@ -14,7 +14,11 @@ export function signWebhookBody(secret: string, body: Uint8Array): string {
  * What a receiver does (spec "Webhook signatures"): recompute over the raw body as received and
  * compare in constant time. Exported for receivers written in TypeScript and for the tests.
  */
-export function verifyWebhookSignature(secret: string, rawBody: Uint8Array, header: string | undefined | null): boolean {
+export function verifyWebhookSignature(
+  secret: string,
+  rawBody: Uint8Array,
+  header: string | undefined | null,
+): boolean {
   if (typeof header !== 'string') return false;
   const expected = Buffer.from(signWebhookBody(secret, rawBody));
   const given = Buffer.from(header.trim());

@@ -13,7 +13,12 @@ export interface WebhookInput {
  * schema checks shapes; this is the rule every caller meets, MCP included). Throws 400
  * VALIDATION_FAILED naming each problem; returns the events deduplicated in their order.
  */
-export function checkWebhookInput(channel: WebhookChannel, policy: WebhookUrlPolicy, input: WebhookInput, prefix = 'body'): { events?: string[] } {
+export function checkWebhookInput(
+  channel: WebhookChannel,
+  policy: WebhookUrlPolicy,
+  input: WebhookInput,
+  prefix = 'body',
+): { events?: string[] } {
   const details: ErrorDetail[] = [];
   const at = (field: string) => (prefix ? `${prefix}.${field}` : field);
   if (input.url !== undefined) {
@@ -23,9 +28,14 @@ export function checkWebhookInput(channel: WebhookChannel, policy: WebhookUrlPol
   let events: string[] | undefined;
   if (input.events !== undefined) {
     const known = new Set(channel.eventTypes);
-    if (input.events.length === 0) details.push({ path: at('events'), message: 'subscribe to at least one event type' });
+    if (input.events.length === 0)
+      details.push({ path: at('events'), message: 'subscribe to at least one event type' });
     input.events.forEach((type, i) => {
-      if (!known.has(type)) details.push({ path: at(`events.${i}`), message: `unknown event type ${JSON.stringify(type)}; known: ${channel.eventTypes.join(', ')}` });
+      if (!known.has(type))
+        details.push({
+          path: at(`events.${i}`),
+          message: `unknown event type ${JSON.stringify(type)}; known: ${channel.eventTypes.join(', ')}`,
+        });
     });
     events = [...new Set(input.events)];
   }

@@ -23,14 +23,18 @@ export class WebhookReadModel {
   /** Waits (bounded) until the channel's read model passed `position`. */
   async waitFor(channel: string, position: number | null): Promise<void> {
     if (position === null) return;
-    await this.runner.waitFor(position, { projections: [this.channels.get(channel).names.projection], timeoutMs: this.config.readYourWritesTimeoutMs });
+    await this.runner.waitFor(position, {
+      projections: [this.channels.get(channel).names.projection],
+      timeoutMs: this.config.readYourWritesTimeoutMs,
+    });
   }
 
   /** The owner's webhook (not deleted), else 404 — another owner's webhook is as unknown as a missing one. */
   async webhook(channel: string, owner: WebhookOwner, id: string): Promise<WebhookDoc> {
     const { names } = this.channels.get(channel);
     const doc = await this.projections.collection<WebhookDoc>(names.projection, names.webhooks).get(id);
-    if (!doc || doc.status === 'deleted' || doc.owner_id !== owner.id || doc.owner_kind !== owner.kind) throw webhookNotFound();
+    if (!doc || doc.status === 'deleted' || doc.owner_id !== owner.id || doc.owner_kind !== owner.kind)
+      throw webhookNotFound();
     return doc;
   }
 
@@ -51,14 +55,26 @@ export class WebhookReadModel {
   }
 
   /** Newest first (D6 keyset pages). */
-  async listWebhooks(channel: string, owner: WebhookOwner, limit: number, cursor?: string): Promise<ListPage<WebhookView>> {
+  async listWebhooks(
+    channel: string,
+    owner: WebhookOwner,
+    limit: number,
+    cursor?: string,
+  ): Promise<ListPage<WebhookView>> {
     const { names } = this.channels.get(channel);
     const collection = this.projections.collection<WebhookDoc>(names.projection, names.webhooks);
     try {
       // Owner kind is implied by the channel; deleted webhooks are filtered by status.
       const result = await collection.find(
         { owner_id: owner.id, status: { $in: ['active', 'disabled'] } },
-        { sort: [['created_at', -1], ['id', -1]], limit, ...(cursor ? { after: cursor } : {}) },
+        {
+          sort: [
+            ['created_at', -1],
+            ['id', -1],
+          ],
+          limit,
+          ...(cursor ? { after: cursor } : {}),
+        },
       );
       return toListPage(result, toWebhookView);
     } catch (error) {
@@ -68,11 +84,26 @@ export class WebhookReadModel {
   }
 
   /** A webhook's deliveries, newest first (D6 keyset pages). */
-  async listDeliveries(channel: string, webhookId: string, limit: number, cursor?: string): Promise<ListPage<DeliveryView>> {
+  async listDeliveries(
+    channel: string,
+    webhookId: string,
+    limit: number,
+    cursor?: string,
+  ): Promise<ListPage<DeliveryView>> {
     const { names } = this.channels.get(channel);
     const collection = this.projections.collection<DeliveryDoc>(names.projection, names.deliveries);
     try {
-      const result = await collection.find({ webhook_id: webhookId }, { sort: [['created_at', -1], ['id', -1]], limit, ...(cursor ? { after: cursor } : {}) });
+      const result = await collection.find(
+        { webhook_id: webhookId },
+        {
+          sort: [
+            ['created_at', -1],
+            ['id', -1],
+          ],
+          limit,
+          ...(cursor ? { after: cursor } : {}),
+        },
+      );
       return toListPage(result, toDeliveryView);
     } catch (error) {
       if ((error as Error).name === 'InvalidFilterError') throw invalidCursor();

@@ -19,7 +19,15 @@ describe('webhook URL and secret rules (D13, D14)', () => {
   });
 
   it('with the guard on, non-public literals and localhost are refused; names are left to connection time', () => {
-    for (const url of ['http://127.0.0.1:8080/', 'http://[::1]/', 'http://localhost/', 'http://a.localhost/', 'http://10.2.3.4/', 'http://[::ffff:192.168.0.1]/', 'http://0177.0.0.1/']) {
+    for (const url of [
+      'http://127.0.0.1:8080/',
+      'http://[::1]/',
+      'http://localhost/',
+      'http://a.localhost/',
+      'http://10.2.3.4/',
+      'http://[::ffff:192.168.0.1]/',
+      'http://0177.0.0.1/',
+    ]) {
       assert.match(String(webhookUrlProblem(url, guarded)), /public address/, url);
       assert.equal(webhookUrlProblem(url, open), null, `${url} allowed with SVC_WEBHOOK_ALLOW_PRIVATE`);
     }

@@ -15,7 +15,16 @@ export interface WebhookState {
 }
 
 export type WebhookCommand =
-  | { type: 'CreateWebhook'; webhookId: string; channel: string; owner: WebhookOwner; url: string; events: string[]; secretId: string; now: Date }
+  | {
+      type: 'CreateWebhook';
+      webhookId: string;
+      channel: string;
+      owner: WebhookOwner;
+      url: string;
+      events: string[];
+      secretId: string;
+      now: Date;
+    }
   | {
       type: 'UpdateWebhook';
       owner: WebhookOwner;
@@ -38,7 +47,16 @@ export type WebhookCommand =
   | { type: 'DeleteWebhook'; owner: WebhookOwner; now: Date }
   | { type: 'RequestTestEvent'; owner: WebhookOwner; event: WebhookEnvelope; now: Date };
 
-export const initialWebhookState: WebhookState = { id: null, status: 'none', channel: null, owner: null, url: '', events: [], secretId: null, reEnabledAt: null };
+export const initialWebhookState: WebhookState = {
+  id: null,
+  status: 'none',
+  channel: null,
+  owner: null,
+  url: '',
+  events: [],
+  secretId: null,
+  reEnabledAt: null,
+};
 
 export const webhookNotFound = (): AppError => Errors.notFound('No such webhook.', 'WEBHOOK_NOT_FOUND');
 
@@ -57,11 +75,25 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState>
     switch (event.type) {
       case 'WebhookCreated': {
         const d = event.data;
-        return { id: d.webhook_id, status: 'active', channel: d.channel, owner: d.owner, url: d.url, events: d.events, secretId: d.secret_id, reEnabledAt: null };
+        return {
+          id: d.webhook_id,
+          status: 'active',
+          channel: d.channel,
+          owner: d.owner,
+          url: d.url,
+          events: d.events,
+          secretId: d.secret_id,
+          reEnabledAt: null,
+        };
       }
       case 'WebhookUpdated': {
         const d = event.data;
-        return { ...state, url: d.url ?? state.url, events: d.events ?? state.events, secretId: d.secret_id ?? state.secretId };
+        return {
+          ...state,
+          url: d.url ?? state.url,
+          events: d.events ?? state.events,
+          secretId: d.secret_id ?? state.secretId,
+        };
       }
       case 'WebhookDisabled':
         return { ...state, status: 'disabled' };
@@ -104,10 +136,15 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState>
         if (command.url !== undefined && command.url !== state.url) changes.url = command.url;
         if (command.events !== undefined && !sameList(command.events, state.events)) changes.events = command.events;
         if (command.secretId !== undefined && command.secretId !== state.secretId) changes.secret_id = command.secretId;
-        if (Object.keys(changes).length > 0) out.push({ type: 'WebhookUpdated', data: { ...base, ...changes, updated_at: now } });
-        if (command.active === true && state.status === 'disabled') out.push({ type: 'WebhookReEnabled', data: { ...base, re_enabled_at: now } });
+        if (Object.keys(changes).length > 0)
+          out.push({ type: 'WebhookUpdated', data: { ...base, ...changes, updated_at: now } });
+        if (command.active === true && state.status === 'disabled')
+          out.push({ type: 'WebhookReEnabled', data: { ...base, re_enabled_at: now } });
         if (command.active === false && state.status === 'active') {
-          out.push({ type: 'WebhookDisabled', data: { ...base, reason: 'manual', delivery_id: null, status_code: null, disabled_at: now } });
+          out.push({
+            type: 'WebhookDisabled',
+            data: { ...base, reason: 'manual', delivery_id: null, status_code: null, disabled_at: now },
+          });
         }
         return out;
       }
@@ -136,12 +173,21 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState>
       case 'RequestTestEvent': {
         ownedLive(state, command.owner);
         if (state.status !== 'active') {
-          throw Errors.conflict('The webhook is disabled: re-enable it (PATCH {"active": true}) before sending a test event.', 'WEBHOOK_DISABLED');
+          throw Errors.conflict(
+            'The webhook is disabled: re-enable it (PATCH {"active": true}) before sending a test event.',
+            'WEBHOOK_DISABLED',
+          );
         }
         return [
           {
             type: 'WebhookTestRequested',
-            data: { webhook_id: state.id!, channel: state.channel!, owner_id: state.owner!.id, event: command.event, requested_at: now },
+            data: {
+              webhook_id: state.id!,
+              channel: state.channel!,
+              owner_id: state.owner!.id,
+              event: command.event,
+              requested_at: now,
+            },
           },
         ];
       }

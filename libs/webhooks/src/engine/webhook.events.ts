@@ -17,12 +17,27 @@ export type DisableReason = 'delivery_failed' | 'gone' | 'manual';
 export type WebhookEvent =
   | {
       type: 'WebhookCreated';
-      data: { webhook_id: string; channel: string; owner: WebhookOwner; url: string; events: string[]; secret_id: string; created_at: string };
+      data: {
+        webhook_id: string;
+        channel: string;
+        owner: WebhookOwner;
+        url: string;
+        events: string[];
+        secret_id: string;
+        created_at: string;
+      };
     }
   | {
       type: 'WebhookUpdated';
       /** Only the fields that changed. */
-      data: { webhook_id: string; channel: string; url?: string; events?: string[]; secret_id?: string; updated_at: string };
+      data: {
+        webhook_id: string;
+        channel: string;
+        url?: string;
+        events?: string[];
+        secret_id?: string;
+        updated_at: string;
+      };
     }
   | {
       type: 'WebhookDisabled';

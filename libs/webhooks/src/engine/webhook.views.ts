@@ -56,7 +56,9 @@ export function toWebhookView(doc: WebhookDoc): WebhookView {
 }
 
 /** The 201 of creation: exactly the fields the issue names. */
-export function toCreatedWebhookView(doc: WebhookDoc): Pick<WebhookView, 'id' | 'url' | 'events' | 'active' | 'created_at'> {
+export function toCreatedWebhookView(
+  doc: WebhookDoc,
+): Pick<WebhookView, 'id' | 'url' | 'events' | 'active' | 'created_at'> {
   return { id: doc.id, url: doc.url, events: doc.events, active: doc.status === 'active', created_at: doc.created_at };
 }
 

@@ -28,7 +28,12 @@ export interface WebhookDoc extends Doc {
    * WebhookDisabled (it normally does at once; this survives a crash in between).
    */
   disable_requested_at: string | null;
-  disable_request: { delivery_id: string; reason: 'delivery_failed' | 'gone'; status_code: number | null; attempt_started_at: string } | null;
+  disable_request: {
+    delivery_id: string;
+    reason: 'delivery_failed' | 'gone';
+    status_code: number | null;
+    attempt_started_at: string;
+  } | null;
 }
 
 /** One per (active webhook, subscribed type): what the fan-out looks up. */
@@ -130,18 +135,56 @@ export function webhooksProjection(channel: WebhookChannel): ProjectionDefinitio
     version: 1,
     eventTypes: [...WEBHOOK_EVENT_TYPES, ...DELIVERY_EVENT_TYPES, ...channel.source.storedEventTypes],
     collections: [
-      { name: names.webhooks, indexes: [{ fields: [['owner_id', 1], ['created_at', -1], ['id', -1]] }, { fields: [['disable_requested_at', 1]] }] },
-      { name: names.subscriptions, indexes: [{ fields: [['owner_id', 1], ['event_type', 1]] }] },
+      {
+        name: names.webhooks,
+        indexes: [
+          {
+            fields: [
+              ['owner_id', 1],
+              ['created_at', -1],
+              ['id', -1],
+            ],
+          },
+          { fields: [['disable_requested_at', 1]] },
+        ],
+      },
+      {
+        name: names.subscriptions,
+        indexes: [
+          {
+            fields: [
+              ['owner_id', 1],
+              ['event_type', 1],
+            ],
+          },
+        ],
+      },
       {
         name: names.deliveries,
         indexes: [
           { fields: [['dispatch_at', 1]] },
-          { fields: [['target', 1], ['dispatch_at', 1]] },
-          { fields: [['webhook_id', 1], ['created_at', -1], ['id', -1]] },
+          {
+            fields: [
+              ['target', 1],
+              ['dispatch_at', 1],
+            ],
+          },
+          {
+            fields: [
+              ['webhook_id', 1],
+              ['created_at', -1],
+              ['id', -1],
+            ],
+          },
           // Disabling cancels a webhook's pending deliveries. (Deleting also drops asked-for
           // redeliveries: rare, so it walks the webhook's deliveries by the index above instead of
           // taxing every write with one more index.)
-          { fields: [['webhook_id', 1], ['state', 1]] },
+          {
+            fields: [
+              ['webhook_id', 1],
+              ['state', 1],
+            ],
+          },
         ],
       },
       { name: names.payloads },
@@ -237,7 +280,12 @@ export function webhooksProjection(channel: WebhookChannel): ProjectionDefinitio
           const doc = await ctx.get<WebhookDoc>(names.webhooks, d.webhook_id);
           if (!doc || doc.status === 'deleted') return;
           if (doc.status === 'active') unsubscribe(ctx, names, doc);
-          Object.assign(doc, { status: 'deleted', updated_at: d.deleted_at, disable_requested_at: null, disable_request: null });
+          Object.assign(doc, {
+            status: 'deleted',
+            updated_at: d.deleted_at,
+            disable_requested_at: null,
+            disable_request: null,
+          });
           ctx.upsert(names.webhooks, doc);
           await cancelPending(ctx, names, d.webhook_id, true);
           return;
@@ -270,7 +318,13 @@ export function webhooksProjection(channel: WebhookChannel): ProjectionDefinitio
 
 function subscribe(ctx: ProjectionContext, names: ChannelNames, doc: WebhookDoc): void {
   for (const type of doc.events) {
-    const sub: SubscriptionDoc = { id: `${doc.id}:${type}`, webhook_id: doc.id, owner_id: doc.owner_id, event_type: type, target: doc.target };
+    const sub: SubscriptionDoc = {
+      id: `${doc.id}:${type}`,
+      webhook_id: doc.id,
+      owner_id: doc.owner_id,
+      event_type: type,
+      target: doc.target,
+    };
     ctx.upsert(names.subscriptions, sub);
   }
 }
@@ -302,7 +356,11 @@ async function fanOut(
   else {
     let after: string | undefined;
     do {
-      const page = await ctx.find<SubscriptionDoc>(names.subscriptions, { owner_id: ownerId, event_type: envelope.type }, { limit: 1000, ...(after ? { after } : {}) });
+      const page = await ctx.find<SubscriptionDoc>(
+        names.subscriptions,
+        { owner_id: ownerId, event_type: envelope.type },
+        { limit: 1000, ...(after ? { after } : {}) },
+      );
       for (const sub of page.items) targets.push({ webhook_id: sub.webhook_id, target: sub.target });
       after = page.nextCursor ?? undefined;
     } while (after);
@@ -334,7 +392,12 @@ async function fanOut(
   }
 }
 
-async function applyAttempt(ctx: ProjectionContext, names: ChannelNames, d: DeliveryAttemptData, revision: number): Promise<void> {
+async function applyAttempt(
+  ctx: ProjectionContext,
+  names: ChannelNames,
+  d: DeliveryAttemptData,
+  revision: number,
+): Promise<void> {
   const doc = await ctx.get<DeliveryDoc>(names.deliveries, d.delivery_id);
   // The document already reflects this event of its stream (or the delivery is unknown): the
   // attempt is counted nowhere twice.
@@ -386,17 +449,31 @@ async function applyAttempt(ctx: ProjectionContext, names: ChannelNames, d: Deli
   const afterReEnable = webhook.re_enabled_at === null || d.started_at >= webhook.re_enabled_at;
   if (d.final && webhook.status === 'active' && afterReEnable && webhook.disable_requested_at === null) {
     webhook.disable_requested_at = d.started_at;
-    webhook.disable_request = { delivery_id: d.delivery_id, reason: d.final === 'gone' ? 'gone' : 'delivery_failed', status_code: d.status_code, attempt_started_at: d.started_at };
+    webhook.disable_request = {
+      delivery_id: d.delivery_id,
+      reason: d.final === 'gone' ? 'gone' : 'delivery_failed',
+      status_code: d.status_code,
+      attempt_started_at: d.started_at,
+    };
     changed = true;
   }
   if (changed) ctx.upsert(names.webhooks, webhook);
 }
 
 /** Stops a webhook's automatic retries (and, when deleted, its asked-for redeliveries too). */
-async function cancelPending(ctx: ProjectionContext, names: ChannelNames, webhookId: string, dropManual: boolean): Promise<void> {
+async function cancelPending(
+  ctx: ProjectionContext,
+  names: ChannelNames,
+  webhookId: string,
+  dropManual: boolean,
+): Promise<void> {
   let after: string | undefined;
   do {
-    const page: FindResult<DeliveryDoc> = await ctx.find<DeliveryDoc>(names.deliveries, { webhook_id: webhookId, state: 'pending' }, { limit: 500, ...(after ? { after } : {}) });
+    const page: FindResult<DeliveryDoc> = await ctx.find<DeliveryDoc>(
+      names.deliveries,
+      { webhook_id: webhookId, state: 'pending' },
+      { limit: 500, ...(after ? { after } : {}) },
+    );
     for (const doc of page.items) {
       doc.state = 'cancelled';
       doc.next_attempt_at = null;
@@ -412,7 +489,11 @@ async function cancelPending(ctx: ProjectionContext, names: ChannelNames, webhoo
   if (!dropManual) return;
   after = undefined;
   do {
-    const page: FindResult<DeliveryDoc> = await ctx.find<DeliveryDoc>(names.deliveries, { webhook_id: webhookId, manual_requested_at: { $gt: '' } }, { limit: 500, ...(after ? { after } : {}) });
+    const page: FindResult<DeliveryDoc> = await ctx.find<DeliveryDoc>(
+      names.deliveries,
+      { webhook_id: webhookId, manual_requested_at: { $gt: '' } },
+      { limit: 500, ...(after ? { after } : {}) },
+    );
     for (const doc of page.items) {
       doc.manual_request_id = null;
       doc.manual_requested_at = null;

@@ -158,7 +158,11 @@ export class BlockedAddressError extends Error {
     readonly address: string,
     readonly reason: string,
   ) {
-    super(host === address ? `${address} is not a public address (${reason})` : `${host} resolves to ${address}, not a public address (${reason})`);
+    super(
+      host === address
+        ? `${address} is not a public address (${reason})`
+        : `${host} resolves to ${address}, not a public address (${reason})`,
+    );
     this.name = 'BlockedAddressError';
   }
 }

@@ -26,20 +26,48 @@ describe('SSRF address guard (D14)', () => {
   });
 
   it('accepts public IPv4, including the neighbours of the blocked ranges', () => {
-    for (const a of ['93.184.216.34', '8.8.8.8', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '169.253.255.255', '11.0.0.1']) {
+    for (const a of [
+      '93.184.216.34',
+      '8.8.8.8',
+      '100.63.255.255',
+      '100.128.0.0',
+      '172.15.255.255',
+      '172.32.0.0',
+      '169.253.255.255',
+      '11.0.0.1',
+    ]) {
       assert.equal(isPublicAddress(a), true, a);
     }
   });
 
   it('refuses IPv4-mapped and NAT64 forms of blocked IPv4 addresses, in every spelling', () => {
-    for (const a of ['::ffff:127.0.0.1', '::ffff:7f00:1', '::FFFF:10.0.0.1', '0:0:0:0:0:ffff:a9fe:a9fe', '[::ffff:192.168.0.1]', '64:ff9b::a00:1', '2002:7f00:1::']) {
+    for (const a of [
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::FFFF:10.0.0.1',
+      '0:0:0:0:0:ffff:a9fe:a9fe',
+      '[::ffff:192.168.0.1]',
+      '64:ff9b::a00:1',
+      '2002:7f00:1::',
+    ]) {
       assert.ok(nonPublicReason(a), a);
     }
     assert.equal(isPublicAddress('::ffff:93.184.216.34'), true);
   });
 
   it('refuses IPv6 loopback, unspecified, link-local, unique-local, multicast and documentation', () => {
-    for (const a of ['::1', '::', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd12:3456::1', 'ff02::1', '2001:db8::1', '2001::1', '::127.0.0.1']) {
+    for (const a of [
+      '::1',
+      '::',
+      'fe80::1',
+      'fe80::1%eth0',
+      'fc00::1',
+      'fd12:3456::1',
+      'ff02::1',
+      '2001:db8::1',
+      '2001::1',
+      '::127.0.0.1',
+    ]) {
       assert.equal(isPublicAddress(a), false, a);
     }
     assert.equal(isPublicAddress('2606:4700:4700::1111'), true);

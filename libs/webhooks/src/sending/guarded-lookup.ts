@@ -45,7 +45,11 @@ export function guardedLookup(resolver: Resolver, allowPrivate: boolean) {
             }
           }
         }
-        if (options.all) callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+        if (options.all)
+          callback(
+            null,
+            usable.map((a) => ({ address: a.address, family: a.family })),
+          );
         else callback(null, usable[0]!.address, usable[0]!.family);
       },
       (error: NodeJS.ErrnoException) => callback(error, ''),

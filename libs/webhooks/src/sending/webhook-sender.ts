@@ -47,15 +47,31 @@ export class WebhookSender {
 
   constructor(private readonly options: WebhookSenderOptions) {
     const perHost = options.maxSocketsPerHost ?? 16;
-    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: perHost, maxFreeSockets: perHost, scheduling: 'lifo' });
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: perHost, maxFreeSockets: perHost, scheduling: 'lifo' });
+    this.httpAgent = new http.Agent({
+      keepAlive: true,
+      maxSockets: perHost,
+      maxFreeSockets: perHost,
+      scheduling: 'lifo',
+    });
+    this.httpsAgent = new https.Agent({
+      keepAlive: true,
+      maxSockets: perHost,
+      maxFreeSockets: perHost,
+      scheduling: 'lifo',
+    });
     this.lookup = guardedLookup(options.resolver ?? systemResolver, options.allowPrivate);
     this.userAgent = options.userAgent ?? 'svc-webhooks/1.0';
   }
 
   async send(request: SendRequest): Promise<AttemptOutcome> {
     const started = performance.now();
-    const failed = (error: string): AttemptOutcome => ({ statusCode: null, durationMs: performance.now() - started, error, responseBody: null, succeeded: false });
+    const failed = (error: string): AttemptOutcome => ({
+      statusCode: null,
+      durationMs: performance.now() - started,
+      error,
+      responseBody: null,
+      succeeded: false,
+    });
     let url: URL;
     try {
       url = new URL(request.url);
@@ -68,7 +84,8 @@ export class WebhookSender {
     // Sockets skip `lookup` for IP literals: check those here, before any packet is sent.
     if (isIP(hostname) && !this.options.allowPrivate) {
       const reason = nonPublicReason(hostname);
-      if (reason) return failed(describeError(new BlockedAddressError(hostname, hostname, reason), this.options.timeoutMs));
+      if (reason)
+        return failed(describeError(new BlockedAddressError(hostname, hostname, reason), this.options.timeoutMs));
     }
     const deadline = started + this.options.timeoutMs;
     let outcome = await this.attempt(url, hostname, request, started, deadline);
@@ -81,7 +98,14 @@ export class WebhookSender {
     this.httpsAgent.destroy();
   }
 
-  private attempt(url: URL, hostname: string, request: SendRequest, started: number, deadline: number, mayRetry = true): Promise<AttemptOutcome | 'retry'> {
+  private attempt(
+    url: URL,
+    hostname: string,
+    request: SendRequest,
+    started: number,
+    deadline: number,
+    mayRetry = true,
+  ): Promise<AttemptOutcome | 'retry'> {
     return new Promise((resolve) => {
       const secure = url.protocol === 'https:';
       let status: number | null = null;
@@ -93,12 +117,15 @@ export class WebhookSender {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        const responseBody = keptBytes > 0 ? Buffer.concat(kept).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8') : null;
+        const responseBody =
+          keptBytes > 0 ? Buffer.concat(kept).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8') : null;
         const ok = status !== null && status >= 200 && status < 300;
         resolve({
           statusCode: status,
           durationMs: performance.now() - started,
-          error: ok ? null : (error ?? (status !== null && status >= 300 && status < 400 ? 'redirect_not_followed' : null)),
+          error: ok
+            ? null
+            : (error ?? (status !== null && status >= 300 && status < 400 ? 'redirect_not_followed' : null)),
           responseBody,
           succeeded: ok && error === null,
         });
@@ -182,6 +209,7 @@ function describeError(error: NodeJS.ErrnoException, timeoutMs: number): string 
   if (code === 'ECONNREFUSED') return 'connection_refused';
   if (code === 'ECONNRESET' || code === 'EPIPE') return 'connection_reset';
   if (code === 'ETIMEDOUT' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH') return `connection_error: ${code}`;
-  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return `tls_error: ${code}`;
+  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
+    return `tls_error: ${code}`;
   return `connection_error: ${code || error.message}`;
 }

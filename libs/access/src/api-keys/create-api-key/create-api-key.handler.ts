@@ -47,7 +47,8 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand,
       now: this.clock.now(),
     });
     const created = events[0];
-    if (created?.type !== 'ApiKeyCreated' || position === null) throw new Error('CreateApiKey produced no ApiKeyCreated event');
+    if (created?.type !== 'ApiKeyCreated' || position === null)
+      throw new Error('CreateApiKey produced no ApiKeyCreated event');
     await this.readYourWrites.waitFor(position, [API_KEYS_PROJECTION], options);
     return {
       id: keyId,

@@ -32,7 +32,8 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand,
       now: this.clock.now(),
     });
     const revoked = events[0];
-    if (revoked?.type !== 'ApiKeyRevoked' || position === null) throw new Error('RevokeApiKey produced no ApiKeyRevoked event');
+    if (revoked?.type !== 'ApiKeyRevoked' || position === null)
+      throw new Error('RevokeApiKey produced no ApiKeyRevoked event');
     this.authenticator.revoked(input.keyId);
     await this.readYourWrites.waitFor(position, [API_KEYS_PROJECTION], options);
     return { keyId: input.keyId, accountId: revoked.data.account_id, position };

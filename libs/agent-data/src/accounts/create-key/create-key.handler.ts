@@ -29,8 +29,16 @@ export class CreateAgentKeyHandler implements ICommandHandler<CreateAgentKeyComm
       }),
     );
     const state = await this.accounts.load(requester.accountId);
-    const known = state.status === 'open' && state.activeKeyIds === null ? await activeAgentKeyIds(this.projections, requester.accountId) : [];
-    await this.accounts.decide(requester.accountId, { type: 'RecordAgentKeyIssued', keyId: key.id, knownActiveKeyIds: known, now: this.clock.now() });
+    const known =
+      state.status === 'open' && state.activeKeyIds === null
+        ? await activeAgentKeyIds(this.projections, requester.accountId)
+        : [];
+    await this.accounts.decide(requester.accountId, {
+      type: 'RecordAgentKeyIssued',
+      keyId: key.id,
+      knownActiveKeyIds: known,
+      now: this.clock.now(),
+    });
     return {
       key: { id: key.id, api_key: key.key, prefix: key.prefix, name: key.name, created_at: key.created_at },
       account_id: requester.accountId,

@@ -8,8 +8,19 @@ import { PATHS } from '../../billing/links.js';
 import { packForObjective, toObjective } from '../../catalog/objectives.js';
 import { type CreditPack, findPack, type PackId, STARTER_PACK_ID } from '../../catalog/packs.js';
 import { Idempotency } from '../../idempotency/idempotency.service.js';
-import { OpenAgentAccountCommand, type OpenedAgentAccount } from '../commands/open-agent-account/open-agent-account.command.js';
-import { type KeyIssuance, keyIssuanceSchema, payBody, payCheckQuery, payQuery, signupBody, signupQuery } from './pay.schema.js';
+import {
+  OpenAgentAccountCommand,
+  type OpenedAgentAccount,
+} from '../commands/open-agent-account/open-agent-account.command.js';
+import {
+  type KeyIssuance,
+  keyIssuanceSchema,
+  payBody,
+  payCheckQuery,
+  payQuery,
+  signupBody,
+  signupQuery,
+} from './pay.schema.js';
 
 type HttpRequest = RequestOrigin & { headers: Record<string, string | string[] | undefined> };
 interface Reply {
@@ -23,7 +34,12 @@ const IDEMPOTENCY_HEADER = {
 const usd = (cents: number) => cents / 100;
 
 function packSummary(pack: CreditPack) {
-  return { pack_id: pack.pack_id, name: pack.name, amount_usd: usd(pack.amount_cents), credits_usd: usd(pack.credits_cents) };
+  return {
+    pack_id: pack.pack_id,
+    name: pack.name,
+    amount_usd: usd(pack.amount_cents),
+    credits_usd: usd(pack.credits_cents),
+  };
 }
 
 export const PAYMENT_FLOW = [
@@ -52,9 +68,24 @@ function issuance(opened: OpenedAgentAccount, baseUrl: string): KeyIssuance {
     objective: opened.objective,
     balance_usd: 0,
     next_actions: [
-      { action: 'open_checkout', method: 'GET', url: opened.checkout.url, description: `Pay ${usd(pack.amount_cents)} USD for ${usd(pack.credits_cents)} USD of credits.` },
-      { action: 'check_status', method: 'GET', url: `${baseUrl}${PATHS.status}`, description: 'Balance and ledger (send the key).' },
-      { action: 'rotate_key', method: 'POST', url: `${baseUrl}${PATHS.keys}`, description: 'Issue another key for this account.' },
+      {
+        action: 'open_checkout',
+        method: 'GET',
+        url: opened.checkout.url,
+        description: `Pay ${usd(pack.amount_cents)} USD for ${usd(pack.credits_cents)} USD of credits.`,
+      },
+      {
+        action: 'check_status',
+        method: 'GET',
+        url: `${baseUrl}${PATHS.status}`,
+        description: 'Balance and ledger (send the key).',
+      },
+      {
+        action: 'rotate_key',
+        method: 'POST',
+        url: `${baseUrl}${PATHS.keys}`,
+        description: 'Issue another key for this account.',
+      },
     ],
     payment_flow: PAYMENT_FLOW,
   };
@@ -85,7 +116,11 @@ export class PayController {
     query: payQuery,
     body: payBody,
     responses: {
-      201: { description: 'Key and checkout issued.', schema: keyIssuanceSchema, headers: { 'Idempotent-Replayed': IDEMPOTENCY_HEADER } },
+      201: {
+        description: 'Key and checkout issued.',
+        schema: keyIssuanceSchema,
+        headers: { 'Idempotent-Replayed': IDEMPOTENCY_HEADER },
+      },
       409: { description: 'IDEMPOTENCY_KEY_REUSED (same key, other parameters) or IDEMPOTENCY_KEY_IN_PROGRESS.' },
     },
   })
@@ -98,28 +133,36 @@ export class PayController {
     const baseUrl = publicBaseUrl(request, this.config);
     const objective = body?.objective ?? query.objective ?? null;
     const packId: PackId = body?.pack_id ?? packForObjective(objective);
-    return this.idempotency.run(request, reply, 'POST /api/v1/agents/pay', { query, body }, async () => {
-      const opened = await this.commands.execute(
-        new OpenAgentAccountCommand({
-          origin: 'pay',
-          contactEmail: body?.contact_email ?? null,
-          agentName: body?.agent_name ?? null,
-          useCase: body?.use_case ?? null,
-          objective,
-          packId,
-          source: query.source ?? null,
-          sourceRef: body?.source_ref ?? null,
-          baseUrl,
-        }),
-      );
-      return issuance(opened, baseUrl);
-    }, { anonymous: true });
+    return this.idempotency.run(
+      request,
+      reply,
+      'POST /api/v1/agents/pay',
+      { query, body },
+      async () => {
+        const opened = await this.commands.execute(
+          new OpenAgentAccountCommand({
+            origin: 'pay',
+            contactEmail: body?.contact_email ?? null,
+            agentName: body?.agent_name ?? null,
+            useCase: body?.use_case ?? null,
+            objective,
+            packId,
+            source: query.source ?? null,
+            sourceRef: body?.source_ref ?? null,
+            baseUrl,
+          }),
+        );
+        return issuance(opened, baseUrl);
+      },
+      { anonymous: true },
+    );
   }
 
   @Get('pay')
   @Operation({
     summary: 'Check what POST /agents/pay would do (creates nothing)',
-    description: 'A read-only check call: the pack, price and credits a POST with these parameters would sell, and the request to send.',
+    description:
+      'A read-only check call: the pack, price and credits a POST with these parameters would sell, and the request to send.',
     tags: ['agent onboarding'],
     operationId: 'agentPayCheck',
     query: payCheckQuery,
@@ -148,12 +191,25 @@ export class PayController {
         request: {
           method: 'POST',
           url: url.toString(),
-          headers: { 'content-type': 'application/json', 'Idempotency-Key': '<a fresh UUID: retries replay the first response for 24 h>' },
-          body_template: { contact_email: '<optional>', agent_name: '<optional>', use_case: '<optional>', objective, pack_id: pack.pack_id, source_ref: '<optional>' },
+          headers: {
+            'content-type': 'application/json',
+            'Idempotency-Key': '<a fresh UUID: retries replay the first response for 24 h>',
+          },
+          body_template: {
+            contact_email: '<optional>',
+            agent_name: '<optional>',
+            use_case: '<optional>',
+            objective,
+            pack_id: pack.pack_id,
+            source_ref: '<optional>',
+          },
         },
         alternatives: {
           signup: { method: 'POST', url: `${baseUrl}${PATHS.signup}`, pack_id: STARTER_PACK_ID },
-          checkout_link: { method: 'GET', url: `${baseUrl}${PATHS.checkoutLink}?pack_id=${pack.pack_id}&key_id=<key id>` },
+          checkout_link: {
+            method: 'GET',
+            url: `${baseUrl}${PATHS.checkoutLink}?pack_id=${pack.pack_id}&key_id=<key id>`,
+          },
         },
         payment_flow: PAYMENT_FLOW,
       },
@@ -165,13 +221,18 @@ export class PayController {
   @HttpCode(201)
   @Operation({
     summary: 'Sign up: an API key with a pack_29 starter checkout',
-    description: 'Like POST /agents/pay with the starter pack (pack_29). source_ref may come as a query parameter or in the body. Honours Idempotency-Key for 24 h.',
+    description:
+      'Like POST /agents/pay with the starter pack (pack_29). source_ref may come as a query parameter or in the body. Honours Idempotency-Key for 24 h.',
     tags: ['agent onboarding'],
     operationId: 'agentSignup',
     query: signupQuery,
     body: signupBody,
     responses: {
-      201: { description: 'Key and starter checkout issued.', schema: keyIssuanceSchema, headers: { 'Idempotent-Replayed': IDEMPOTENCY_HEADER } },
+      201: {
+        description: 'Key and starter checkout issued.',
+        schema: keyIssuanceSchema,
+        headers: { 'Idempotent-Replayed': IDEMPOTENCY_HEADER },
+      },
       409: { description: 'IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS.' },
     },
   })
@@ -182,21 +243,28 @@ export class PayController {
     @Res({ passthrough: true }) reply: Reply,
   ): Promise<KeyIssuance> {
     const baseUrl = publicBaseUrl(request, this.config);
-    return this.idempotency.run(request, reply, 'POST /api/v1/agents/signup', { query, body }, async () => {
-      const opened = await this.commands.execute(
-        new OpenAgentAccountCommand({
-          origin: 'signup',
-          contactEmail: body?.contact_email ?? null,
-          agentName: body?.agent_name ?? null,
-          useCase: body?.use_case ?? null,
-          objective: 'starter',
-          packId: STARTER_PACK_ID,
-          source: null,
-          sourceRef: body?.source_ref ?? query.source_ref ?? null,
-          baseUrl,
-        }),
-      );
-      return issuance(opened, baseUrl);
-    }, { anonymous: true });
+    return this.idempotency.run(
+      request,
+      reply,
+      'POST /api/v1/agents/signup',
+      { query, body },
+      async () => {
+        const opened = await this.commands.execute(
+          new OpenAgentAccountCommand({
+            origin: 'signup',
+            contactEmail: body?.contact_email ?? null,
+            agentName: body?.agent_name ?? null,
+            useCase: body?.use_case ?? null,
+            objective: 'starter',
+            packId: STARTER_PACK_ID,
+            source: null,
+            sourceRef: body?.source_ref ?? query.source_ref ?? null,
+            baseUrl,
+          }),
+        );
+        return issuance(opened, baseUrl);
+      },
+      { anonymous: true },
+    );
   }
 }

@@ -15,7 +15,10 @@ export const payBody = z
     agent_name: text(200).optional(),
     use_case: text(2000).optional(),
     objective: z.enum(OBJECTIVE_VALUES).optional(),
-    pack_id: z.enum(PACK_IDS).optional().describe('Pack of the starter checkout; default: the objective’s pack, else pack_29.'),
+    pack_id: z
+      .enum(PACK_IDS)
+      .optional()
+      .describe('Pack of the starter checkout; default: the objective’s pack, else pack_29.'),
     source_ref: text(500).optional(),
   })
   .optional();
@@ -35,7 +38,12 @@ export const signupBody = z
 
 const money = z.number().describe('US dollars.');
 
-export const packSummarySchema = z.object({ pack_id: z.enum(PACK_IDS), name: z.string(), amount_usd: money, credits_usd: money });
+export const packSummarySchema = z.object({
+  pack_id: z.enum(PACK_IDS),
+  name: z.string(),
+  amount_usd: money,
+  credits_usd: money,
+});
 
 export const keyIssuanceSchema = z
   .object({
@@ -58,7 +66,9 @@ export const keyIssuanceSchema = z
     pack: packSummarySchema,
     objective: z.string(),
     balance_usd: money,
-    next_actions: z.array(z.object({ action: z.string(), method: z.string(), url: z.string(), description: z.string() })),
+    next_actions: z.array(
+      z.object({ action: z.string(), method: z.string(), url: z.string(), description: z.string() }),
+    ),
     payment_flow: z.array(z.string()),
   })
   .meta({ id: 'AgentKeyIssuance' });

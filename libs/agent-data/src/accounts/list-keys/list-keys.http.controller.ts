@@ -24,7 +24,9 @@ export class ListAgentKeysController {
     security: ['apiKey', 'bearer'],
   })
   async list(@Query() query: z.output<typeof listQuerySchema>, @CurrentAgent() agent: AgentPrincipal) {
-    const data = await this.queries.execute(new ListAgentKeysQuery(agent.accountId, agent.keyId, query.limit, query.cursor));
+    const data = await this.queries.execute(
+      new ListAgentKeysQuery(agent.accountId, agent.keyId, query.limit, query.cursor),
+    );
     return { version: 'v1', as_of: this.clock.now().toISOString(), data };
   }
 }

@@ -25,10 +25,21 @@ export class RevokeAgentKeyHandler implements ICommandHandler<RevokeAgentKeyComm
 
   async execute({ keyId, requester }: RevokeAgentKeyCommand): Promise<void> {
     const state = await this.accounts.load(requester.accountId);
-    const known = state.status === 'open' && state.activeKeyIds === null ? await activeAgentKeyIds(this.projections, requester.accountId) : [];
-    await this.accounts.decide(requester.accountId, { type: 'RevokeAgentKey', keyId, knownActiveKeyIds: known, now: this.clock.now() });
+    const known =
+      state.status === 'open' && state.activeKeyIds === null
+        ? await activeAgentKeyIds(this.projections, requester.accountId)
+        : [];
+    await this.accounts.decide(requester.accountId, {
+      type: 'RevokeAgentKey',
+      keyId,
+      knownActiveKeyIds: known,
+      now: this.clock.now(),
+    });
     await this.commands.execute(
-      new RevokeApiKeyCommand({ keyId, requester: { keyId: requester.keyId, accountId: requester.accountId, scopes: [...requester.scopes] } }),
+      new RevokeApiKeyCommand({
+        keyId,
+        requester: { keyId: requester.keyId, accountId: requester.accountId, scopes: [...requester.scopes] },
+      }),
     );
   }
 }

@@ -21,7 +21,11 @@ export class RevokeAgentKeyController {
     tags: ['agent keys'],
     operationId: 'agentRevokeKey',
     params: keyParams,
-    responses: { 204: { description: 'Revoked.' }, 404: { description: 'KEY_NOT_FOUND' }, 409: { description: 'LAST_ACTIVE_KEY' } },
+    responses: {
+      204: { description: 'Revoked.' },
+      404: { description: 'KEY_NOT_FOUND' },
+      409: { description: 'LAST_ACTIVE_KEY' },
+    },
     security: ['apiKey', 'bearer'],
   })
   async revoke(@Param() params: z.output<typeof keyParams>, @CurrentAgent() agent: AgentPrincipal): Promise<void> {

@@ -12,7 +12,11 @@ const RECENT_ENTRIES = 20;
 const usd = (cents: number) => cents / 100;
 
 /** One ledger entry as /agents/status shows it: signed amount in USD, newest first. */
-export function ledgerEntryView(entry: { revision: number; recorded_at: string; event: CreditsEvent }): Record<string, unknown> {
+export function ledgerEntryView(entry: {
+  revision: number;
+  recorded_at: string;
+  event: CreditsEvent;
+}): Record<string, unknown> {
   const e = entry.event;
   const base = { sequence: entry.revision, type: e.type, recorded_at: entry.recorded_at };
   switch (e.type) {
@@ -28,13 +32,33 @@ export function ledgerEntryView(entry: { revision: number; recorded_at: string; 
         at: e.data.purchased_at,
       };
     case 'MeterCharged':
-      return { ...base, amount_usd: -usd(e.data.price_cents), meter: e.data.meter, request_id: e.data.request_id, key_id: e.data.key_id, at: e.data.charged_at };
+      return {
+        ...base,
+        amount_usd: -usd(e.data.price_cents),
+        meter: e.data.meter,
+        request_id: e.data.request_id,
+        key_id: e.data.key_id,
+        at: e.data.charged_at,
+      };
     case 'AutopayEnabled':
-      return { ...base, amount_usd: 0, pack_id: e.data.pack_id, payment_method_id: e.data.payment_method_id, at: e.data.enabled_at };
+      return {
+        ...base,
+        amount_usd: 0,
+        pack_id: e.data.pack_id,
+        payment_method_id: e.data.payment_method_id,
+        at: e.data.enabled_at,
+      };
     case 'AutopayDisabled':
       return { ...base, amount_usd: 0, reason: e.data.reason, at: e.data.disabled_at };
     case 'AutopayTriggered':
-      return { ...base, amount_usd: 0, attempt_id: e.data.attempt_id, pack_id: e.data.pack_id, balance_usd: usd(e.data.balance_cents), at: e.data.triggered_at };
+      return {
+        ...base,
+        amount_usd: 0,
+        attempt_id: e.data.attempt_id,
+        pack_id: e.data.pack_id,
+        balance_usd: usd(e.data.balance_cents),
+        at: e.data.triggered_at,
+      };
     case 'AutopayFailed':
       return { ...base, amount_usd: 0, attempt_id: e.data.attempt_id, reason: e.data.reason, at: e.data.failed_at };
   }
@@ -75,7 +99,12 @@ export class AccountStatusService implements AgentAccountStatusProvider {
         objective: open?.objective ?? null,
         pack_id: open?.packId ?? null,
         payment_provider: this.provider.name,
-        payment_methods: (open?.paymentMethods ?? []).map((m) => ({ id: m.id, brand: m.brand, last4: m.last4, attached_at: m.attachedAt })),
+        payment_methods: (open?.paymentMethods ?? []).map((m) => ({
+          id: m.id,
+          brand: m.brand,
+          last4: m.last4,
+          attached_at: m.attachedAt,
+        })),
       },
       balance_usd: usd(state.balanceCents),
       purchased_usd: usd(state.purchasedCents),

@@ -30,7 +30,10 @@ const BUILDERS: Record<InformationDocument, (ctx: CatalogContext) => unknown> = 
  * document has a live part (the stores' health) and is get-status's.
  */
 @QueryHandler(GetInformationDocumentQuery)
-export class GetInformationDocumentHandler implements IQueryHandler<GetInformationDocumentQuery, AgentEnvelope<unknown>> {
+export class GetInformationDocumentHandler implements IQueryHandler<
+  GetInformationDocumentQuery,
+  AgentEnvelope<unknown>
+> {
   constructor(private readonly catalog: CatalogContextProvider) {}
 
   execute({ name, origin }: GetInformationDocumentQuery): Promise<AgentEnvelope<unknown>> {

@@ -41,49 +41,84 @@ export class GetInformationDocumentController {
 
   @Get('value-proof')
   @Operation({
-    operationId: 'AgentsInformationController_getValueProof', summary: 'What each pack buys at current prices, and how every charge can be verified', tags: TAGS, query: noQuery, responses: ok('Value proof.', valueProofSchema) })
+    operationId: 'AgentsInformationController_getValueProof',
+    summary: 'What each pack buys at current prices, and how every charge can be verified',
+    tags: TAGS,
+    query: noQuery,
+    responses: ok('Value proof.', valueProofSchema),
+  })
   getValueProof(@Req() request: RequestOrigin) {
     return this.get('value-proof', request);
   }
 
   @Get('capabilities')
   @Operation({
-    operationId: 'AgentsInformationController_getCapabilities', summary: 'Operations, MCP tools, meters, payment flows and descriptors', tags: TAGS, query: noQuery, responses: ok('Capabilities.', capabilitiesSchema) })
+    operationId: 'AgentsInformationController_getCapabilities',
+    summary: 'Operations, MCP tools, meters, payment flows and descriptors',
+    tags: TAGS,
+    query: noQuery,
+    responses: ok('Capabilities.', capabilitiesSchema),
+  })
   getCapabilities(@Req() request: RequestOrigin) {
     return this.get('capabilities', request);
   }
 
   @Get('quickstart')
   @Operation({
-    operationId: 'AgentsInformationController_getQuickstart', summary: 'First calls and the five quickstart workflows with their costs', tags: TAGS, query: noQuery, responses: ok('Quickstart.', quickstartSchema) })
+    operationId: 'AgentsInformationController_getQuickstart',
+    summary: 'First calls and the five quickstart workflows with their costs',
+    tags: TAGS,
+    query: noQuery,
+    responses: ok('Quickstart.', quickstartSchema),
+  })
   getQuickstart(@Req() request: RequestOrigin) {
     return this.get('quickstart', request);
   }
 
   @Get('offers')
   @Operation({
-    operationId: 'AgentsInformationController_getOffers', summary: 'Active offers (none) and the volume bonuses built into the packs', tags: TAGS, query: noQuery, responses: ok('Offers.', offersSchema) })
+    operationId: 'AgentsInformationController_getOffers',
+    summary: 'Active offers (none) and the volume bonuses built into the packs',
+    tags: TAGS,
+    query: noQuery,
+    responses: ok('Offers.', offersSchema),
+  })
   getOffers(@Req() request: RequestOrigin) {
     return this.get('offers', request);
   }
 
   @Get('growth')
   @Operation({
-    operationId: 'AgentsInformationController_getGrowth', summary: 'Tier ladder, upgrade paths, autopay and the operator pilot', tags: TAGS, query: noQuery, responses: ok('Growth paths.', growthSchema) })
+    operationId: 'AgentsInformationController_getGrowth',
+    summary: 'Tier ladder, upgrade paths, autopay and the operator pilot',
+    tags: TAGS,
+    query: noQuery,
+    responses: ok('Growth paths.', growthSchema),
+  })
   getGrowth(@Req() request: RequestOrigin) {
     return this.get('growth', request);
   }
 
   @Get('acquisition')
   @Operation({
-    operationId: 'AgentsInformationController_getAcquisition', summary: 'Ways to get a key and pay, the check call and attribution parameters', tags: TAGS, query: noQuery, responses: ok('Acquisition.', acquisitionSchema) })
+    operationId: 'AgentsInformationController_getAcquisition',
+    summary: 'Ways to get a key and pay, the check call and attribution parameters',
+    tags: TAGS,
+    query: noQuery,
+    responses: ok('Acquisition.', acquisitionSchema),
+  })
   getAcquisition(@Req() request: RequestOrigin) {
     return this.get('acquisition', request);
   }
 
   @Get('recovery')
   @Operation({
-    operationId: 'AgentsInformationController_getRecovery', summary: 'How to recover from 401, 402, 403, 409, 429 and 503', tags: TAGS, query: noQuery, responses: ok('Recovery guide.', recoverySchema) })
+    operationId: 'AgentsInformationController_getRecovery',
+    summary: 'How to recover from 401, 402, 403, 409, 429 and 503',
+    tags: TAGS,
+    query: noQuery,
+    responses: ok('Recovery guide.', recoverySchema),
+  })
   getRecovery(@Req() request: RequestOrigin) {
     return this.get('recovery', request);
   }
@@ -103,28 +138,48 @@ export class GetInformationDocumentController {
 
   @Get('manifest')
   @Operation({
-    operationId: 'AgentsInformationController_getManifest', summary: 'Machine-readable manifest of the agent surface', tags: TAGS, query: noQuery, responses: ok('Manifest.', manifestSchema) })
+    operationId: 'AgentsInformationController_getManifest',
+    summary: 'Machine-readable manifest of the agent surface',
+    tags: TAGS,
+    query: noQuery,
+    responses: ok('Manifest.', manifestSchema),
+  })
   getManifest(@Req() request: RequestOrigin) {
     return this.get('manifest', request);
   }
 
   @Get('trust')
   @Operation({
-    operationId: 'AgentsInformationController_getTrust', summary: 'Security, billing, payment, data and delivery guarantees', tags: TAGS, query: noQuery, responses: ok('Trust.', trustSchema) })
+    operationId: 'AgentsInformationController_getTrust',
+    summary: 'Security, billing, payment, data and delivery guarantees',
+    tags: TAGS,
+    query: noQuery,
+    responses: ok('Trust.', trustSchema),
+  })
   getTrust(@Req() request: RequestOrigin) {
     return this.get('trust', request);
   }
 
   @Get('conversion')
   @Operation({
-    operationId: 'AgentsInformationController_getConversion', summary: 'The shortest path from first request to first paid call', tags: TAGS, query: noQuery, responses: ok('Conversion funnel.', conversionSchema) })
+    operationId: 'AgentsInformationController_getConversion',
+    summary: 'The shortest path from first request to first paid call',
+    tags: TAGS,
+    query: noQuery,
+    responses: ok('Conversion funnel.', conversionSchema),
+  })
   getConversion(@Req() request: RequestOrigin) {
     return this.get('conversion', request);
   }
 
   @Get('traffic')
   @Operation({
-    operationId: 'AgentsInformationController_getTraffic', summary: 'Attribution parameters, referral links, rate limits and discovery documents', tags: TAGS, query: noQuery, responses: ok('Traffic guide.', trafficSchema) })
+    operationId: 'AgentsInformationController_getTraffic',
+    summary: 'Attribution parameters, referral links, rate limits and discovery documents',
+    tags: TAGS,
+    query: noQuery,
+    responses: ok('Traffic guide.', trafficSchema),
+  })
   getTraffic(@Req() request: RequestOrigin) {
     return this.get('traffic', request);
   }

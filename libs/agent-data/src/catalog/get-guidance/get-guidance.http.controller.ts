@@ -18,7 +18,7 @@ export class GetGuidanceController {
     operationId: 'AgentsInformationController_getQuote',
     summary: 'Purchase guidance for an objective, a segment or a pack',
     description:
-      'The option of the objective\'s pack (or of `pack_id`) has preferred_for_objective true and is primary_buy_now. ' +
+      "The option of the objective's pack (or of `pack_id`) has preferred_for_objective true and is primary_buy_now. " +
       'Objectives: starter and starter_proof → pack_29, growth → pack_499, operator_pilot → pack_2499, enterprise → pack_10000; ' +
       'a segment without objective implies one (builder → starter, operator → operator_pilot, enterprise → enterprise). ' +
       '`source` is carried into every checkout link (default quote), `key_id` binds them to a key.',
@@ -34,7 +34,8 @@ export class GetGuidanceController {
   @Operation({
     operationId: 'AgentsInformationController_getRecommendTier',
     summary: 'Recommended pack for an objective; aggressive=true recommends the next larger pack',
-    description: 'Same document as /agents/quote. With aggressive=true the preferred option is the pack after the objective\'s (more bonus credits).',
+    description:
+      "Same document as /agents/quote. With aggressive=true the preferred option is the pack after the objective's (more bonus credits).",
     tags: TAGS,
     query: recommendTierQuery,
     responses: { 200: { description: 'Purchase guidance.', schema: guidanceSchema } },

@@ -13,12 +13,19 @@ export class GetRegistryPackHandler implements IQueryHandler<GetRegistryPackQuer
   constructor(private readonly catalog: CatalogContextProvider) {}
 
   execute({ target, origin }: GetRegistryPackQuery): Promise<AgentEnvelope<unknown>> {
-    if (target === undefined) return Promise.resolve(this.catalog.document('registry-index', origin, buildRegistryIndex));
+    if (target === undefined)
+      return Promise.resolve(this.catalog.document('registry-index', origin, buildRegistryIndex));
     if (!isTarget(target)) {
-      throw agentError('REGISTRY_TARGET_NOT_FOUND', `No registry pack for "${target}"; targets: ${REGISTRY_TARGETS.join(', ')}.`, {
-        targets: [...REGISTRY_TARGETS],
-      });
+      throw agentError(
+        'REGISTRY_TARGET_NOT_FOUND',
+        `No registry pack for "${target}"; targets: ${REGISTRY_TARGETS.join(', ')}.`,
+        {
+          targets: [...REGISTRY_TARGETS],
+        },
+      );
     }
-    return Promise.resolve(this.catalog.document(`registry-pack ${target}`, origin, (ctx) => buildRegistryPack(ctx, target)));
+    return Promise.resolve(
+      this.catalog.document(`registry-pack ${target}`, origin, (ctx) => buildRegistryPack(ctx, target)),
+    );
   }
 }

@@ -15,7 +15,12 @@ export class GetRegistryPackController {
 
   @Get('registry-pack')
   @Operation({
-    operationId: 'AgentsInformationController_getRegistryIndex', summary: 'Registration material for agent registries: the targets', tags: TAGS, query: noQuery, responses: { 200: { description: 'Registry targets.', schema: registryIndexSchema } } })
+    operationId: 'AgentsInformationController_getRegistryIndex',
+    summary: 'Registration material for agent registries: the targets',
+    tags: TAGS,
+    query: noQuery,
+    responses: { 200: { description: 'Registry targets.', schema: registryIndexSchema } },
+  })
   getRegistryIndex(@Req() request: RequestOrigin) {
     return this.queries.execute(new GetRegistryPackQuery(undefined, request));
   }
@@ -27,7 +32,10 @@ export class GetRegistryPackController {
     tags: TAGS,
     params: registryTargetParams,
     query: noQuery,
-    responses: { 200: { description: 'The registry pack.', schema: registryPackSchema }, 404: { description: 'Unknown target (REGISTRY_TARGET_NOT_FOUND).' } },
+    responses: {
+      200: { description: 'The registry pack.', schema: registryPackSchema },
+      404: { description: 'Unknown target (REGISTRY_TARGET_NOT_FOUND).' },
+    },
   })
   getRegistryPack(@Req() request: RequestOrigin, @Param() params: z.output<typeof registryTargetParams>) {
     return this.queries.execute(new GetRegistryPackQuery(params.target, request));

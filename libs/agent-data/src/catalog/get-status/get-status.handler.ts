@@ -29,7 +29,9 @@ export class GetStatusHandler implements IQueryHandler<GetStatusQuery, AgentEnve
 
   async execute({ request }: GetStatusQuery): Promise<AgentEnvelope<unknown>> {
     const ctx = this.catalog.forRequest(request);
-    const account = hasAgentCredential(request.headers) ? await this.accountStatusProvider()?.accountStatus(request) : undefined;
+    const account = hasAgentCredential(request.headers)
+      ? await this.accountStatusProvider()?.accountStatus(request)
+      : undefined;
     const data = { ...buildPublicStatus(ctx, { storesUp: await this.storesUp() }), ...(account ?? {}) };
     return this.catalog.envelope(data);
   }

@@ -14,10 +14,14 @@ export class GetStatusController {
   @Operation({
     operationId: 'AgentsInformationController_getStatus',
     summary: 'Service status, meters and prices; with a key also the account',
-    description: 'Without a key: the public status. With x-api-key (or Authorization: Bearer): also the account, balance_usd, recent ledger entries and autopay state; a key that does not work gets 401.',
+    description:
+      'Without a key: the public status. With x-api-key (or Authorization: Bearer): also the account, balance_usd, recent ledger entries and autopay state; a key that does not work gets 401.',
     tags: ['agent information'],
     query: noQuery,
-    responses: { 200: { description: 'The status.', schema: statusSchema }, 401: { description: 'A key was sent and does not work.' } },
+    responses: {
+      200: { description: 'The status.', schema: statusSchema },
+      401: { description: 'A key was sent and does not work.' },
+    },
     security: [{}, 'apiKey', 'bearer'],
   })
   getStatus(@Req() request: RequestOrigin & AgentStatusRequest) {

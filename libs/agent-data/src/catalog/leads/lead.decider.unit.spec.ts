@@ -34,11 +34,24 @@ describe('lead decider', () => {
 
   it('funds an enterprise lead with pack_10000 unless a pack is named, and refuses a second submit on the same id', () => {
     const given = spec.given([]);
-    const events = leadDecider.decide({ type: 'SubmitLead', leadId: 'lead_2', contactEmail: 'a@b.co', objective: 'enterprise', now }, leadDecider.initialState);
+    const events = leadDecider.decide(
+      { type: 'SubmitLead', leadId: 'lead_2', contactEmail: 'a@b.co', objective: 'enterprise', now },
+      leadDecider.initialState,
+    );
     assert.equal(events[0]!.data.pack_id, 'pack_10000');
-    given.when({ type: 'SubmitLead', leadId: 'lead_2', contactEmail: 'a@b.co', objective: 'enterprise', packId: 'pack_499', now }).then([
-      { ...events[0]!, data: { ...events[0]!.data, pack_id: 'pack_499' } },
-    ]);
-    spec.given(events).when({ type: 'SubmitLead', leadId: 'lead_2', contactEmail: 'a@b.co', now }).thenThrows((e) => e.status === 409);
+    given
+      .when({
+        type: 'SubmitLead',
+        leadId: 'lead_2',
+        contactEmail: 'a@b.co',
+        objective: 'enterprise',
+        packId: 'pack_499',
+        now,
+      })
+      .then([{ ...events[0]!, data: { ...events[0]!.data, pack_id: 'pack_499' } }]);
+    spec
+      .given(events)
+      .when({ type: 'SubmitLead', leadId: 'lead_2', contactEmail: 'a@b.co', now })
+      .thenThrows((e) => e.status === 409);
   });
 });

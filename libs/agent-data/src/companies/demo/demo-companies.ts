@@ -98,13 +98,33 @@ const TAGS: Record<string, string[]> = {
 };
 
 const PRODUCT: Record<string, string[]> = {
-  ai: ['AI agents that automate back-office work', 'a platform to deploy and monitor language models', 'computer vision for quality inspection'],
-  fintech: ['payment infrastructure for platforms', 'cash-flow lending for small businesses', 'treasury automation for finance teams'],
+  ai: [
+    'AI agents that automate back-office work',
+    'a platform to deploy and monitor language models',
+    'computer vision for quality inspection',
+  ],
+  fintech: [
+    'payment infrastructure for platforms',
+    'cash-flow lending for small businesses',
+    'treasury automation for finance teams',
+  ],
   saas: ['workflow software for operations teams', 'analytics for revenue teams', 'a CRM for service businesses'],
-  healthcare: ['care coordination software for clinics', 'remote diagnostics for primary care', 'scheduling and billing for hospitals'],
-  devtools: ['observability for cloud applications', 'test automation for developers', 'an API platform for internal tools'],
+  healthcare: [
+    'care coordination software for clinics',
+    'remote diagnostics for primary care',
+    'scheduling and billing for hospitals',
+  ],
+  devtools: [
+    'observability for cloud applications',
+    'test automation for developers',
+    'an API platform for internal tools',
+  ],
   cybersecurity: ['identity security for cloud teams', 'automated compliance evidence', 'email threat protection'],
-  climate: ['carbon accounting for manufacturers', 'software for grid-scale batteries', 'emissions tracking for supply chains'],
+  climate: [
+    'carbon accounting for manufacturers',
+    'software for grid-scale batteries',
+    'emissions tracking for supply chains',
+  ],
   'data-infrastructure': ['a streaming database', 'managed data pipelines', 'a lakehouse for product analytics'],
   marketplace: ['a marketplace for skilled trades', 'a B2B marketplace for industrial parts'],
   ecommerce: ['checkout tools for online stores', 'retail analytics for brands'],
@@ -128,7 +148,6 @@ const PRODUCT: Record<string, string[]> = {
   quantum: ['quantum software for chemistry', 'quantum sensors for navigation'],
   web3: ['self-custody wallets', 'compliance tooling for digital assets'],
 };
-
 
 const PLACES: Array<readonly [readonly [string, string], number]> = [
   [['US', 'San Francisco'], 18],
@@ -158,13 +177,93 @@ const PLACES: Array<readonly [readonly [string, string], number]> = [
 ];
 
 const NAME_HEADS = [
-  'Nova', 'Quanta', 'Helio', 'Arbor', 'Lumen', 'Vector', 'Cobalt', 'Orbit', 'Tidal', 'Nimbus', 'Ferro', 'Kite', 'Atlas', 'Beacon',
-  'Cinder', 'Delta', 'Ember', 'Fathom', 'Granite', 'Harbor', 'Iris', 'Juniper', 'Keystone', 'Lattice', 'Meridian', 'Northstar',
-  'Onyx', 'Prism', 'Quill', 'Relay', 'Sable', 'Tessera', 'Umbra', 'Vela', 'Willow', 'Xenon', 'Yarrow', 'Zephyr', 'Aster', 'Bramble',
-  'Cascade', 'Drift', 'Echo', 'Flint', 'Glyph', 'Halo', 'Ion', 'Jasper', 'Krypton', 'Loom', 'Mosaic', 'Nexa', 'Opal', 'Pulse',
-  'Quartz', 'Ridge', 'Solace', 'Tandem', 'Uplift', 'Verdant', 'Wren', 'Axon', 'Bolt', 'Crest', 'Dune', 'Evergreen', 'Forge',
+  'Nova',
+  'Quanta',
+  'Helio',
+  'Arbor',
+  'Lumen',
+  'Vector',
+  'Cobalt',
+  'Orbit',
+  'Tidal',
+  'Nimbus',
+  'Ferro',
+  'Kite',
+  'Atlas',
+  'Beacon',
+  'Cinder',
+  'Delta',
+  'Ember',
+  'Fathom',
+  'Granite',
+  'Harbor',
+  'Iris',
+  'Juniper',
+  'Keystone',
+  'Lattice',
+  'Meridian',
+  'Northstar',
+  'Onyx',
+  'Prism',
+  'Quill',
+  'Relay',
+  'Sable',
+  'Tessera',
+  'Umbra',
+  'Vela',
+  'Willow',
+  'Xenon',
+  'Yarrow',
+  'Zephyr',
+  'Aster',
+  'Bramble',
+  'Cascade',
+  'Drift',
+  'Echo',
+  'Flint',
+  'Glyph',
+  'Halo',
+  'Ion',
+  'Jasper',
+  'Krypton',
+  'Loom',
+  'Mosaic',
+  'Nexa',
+  'Opal',
+  'Pulse',
+  'Quartz',
+  'Ridge',
+  'Solace',
+  'Tandem',
+  'Uplift',
+  'Verdant',
+  'Wren',
+  'Axon',
+  'Bolt',
+  'Crest',
+  'Dune',
+  'Evergreen',
+  'Forge',
 ];
-const NAME_TAILS = ['', '', 'Labs', 'Systems', 'Works', 'Flow', 'Logic', 'Stack', 'Metrics', 'Cloud', 'Data', 'Ops', 'Hub', 'ly', 'io', 'Base', 'Scale'];
+const NAME_TAILS = [
+  '',
+  '',
+  'Labs',
+  'Systems',
+  'Works',
+  'Flow',
+  'Logic',
+  'Stack',
+  'Metrics',
+  'Cloud',
+  'Data',
+  'Ops',
+  'Hub',
+  'ly',
+  'io',
+  'Base',
+  'Scale',
+];
 /** Name endings that fit a sector (used for about a third of the names). */
 const SECTOR_TAILS: Record<string, string[]> = {
   ai: ['AI', 'Intelligence', 'Minds'],
@@ -192,13 +291,46 @@ const TLDS: Array<readonly [string, number]> = [
 ];
 
 const INVESTORS = [
-  'Northwind Ventures', 'Blue Mesa Capital', 'Foundry Lane Partners', 'Granite Peak Ventures', 'Harbor Light Capital', 'Ironwood Partners',
-  'Juniper Ridge Ventures', 'Kestrel Capital', 'Lakeside Ventures', 'Meadowbrook Partners', 'Nightingale Capital', 'Oakhaven Ventures',
-  'Pinecrest Capital', 'Quarry Hill Partners', 'Redwood Arc Ventures', 'Silverline Capital', 'Tall Grass Ventures', 'Upland Partners',
-  'Vantage Point Seed', 'Westbridge Capital', 'Yellowstone Ventures', 'Zenith Growth', 'Amberfield Capital', 'Beacon Hill Seed',
-  'Cedar Creek Ventures', 'Driftwood Capital', 'Eastgate Partners', 'Firefly Ventures', 'Goldcrest Growth', 'Highline Seed Fund',
-  'Innovate Angels', 'Jetstream Capital', 'Keel Ventures', 'Lighthouse Growth', 'Moonrise Capital', 'Nordic Frontier Fund',
-  'Orchard Street Ventures', 'Polaris Seed', 'Quay Capital', 'Riverstone Ventures',
+  'Northwind Ventures',
+  'Blue Mesa Capital',
+  'Foundry Lane Partners',
+  'Granite Peak Ventures',
+  'Harbor Light Capital',
+  'Ironwood Partners',
+  'Juniper Ridge Ventures',
+  'Kestrel Capital',
+  'Lakeside Ventures',
+  'Meadowbrook Partners',
+  'Nightingale Capital',
+  'Oakhaven Ventures',
+  'Pinecrest Capital',
+  'Quarry Hill Partners',
+  'Redwood Arc Ventures',
+  'Silverline Capital',
+  'Tall Grass Ventures',
+  'Upland Partners',
+  'Vantage Point Seed',
+  'Westbridge Capital',
+  'Yellowstone Ventures',
+  'Zenith Growth',
+  'Amberfield Capital',
+  'Beacon Hill Seed',
+  'Cedar Creek Ventures',
+  'Driftwood Capital',
+  'Eastgate Partners',
+  'Firefly Ventures',
+  'Goldcrest Growth',
+  'Highline Seed Fund',
+  'Innovate Angels',
+  'Jetstream Capital',
+  'Keel Ventures',
+  'Lighthouse Growth',
+  'Moonrise Capital',
+  'Nordic Frontier Fund',
+  'Orchard Street Ventures',
+  'Polaris Seed',
+  'Quay Capital',
+  'Riverstone Ventures',
 ];
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -260,9 +392,13 @@ export function* demoCompanies(options: DemoOptions): Generator<CompanyRecord> {
 
     const age = Math.max(0, Math.round(profile.age + rng.normal() * 1.5));
     const headcount = Math.max(1, Math.round(rng.logNormal(profile.headcount, 0.45)));
-    const totalFunding = profile.stage === 'pre-seed' && rng.next() < 0.2 ? 0 : roundTo(rng.logNormal(profile.funding, 0.5), 100_000);
+    const totalFunding =
+      profile.stage === 'pre-seed' && rng.next() < 0.2 ? 0 : roundTo(rng.logNormal(profile.funding, 0.5), 100_000);
     const roundMonths = rng.int(1, 30);
-    const roundAmount = totalFunding === 0 ? 0 : roundTo(totalFunding * (profile.stage === 'pre-seed' ? 1 : 0.35 + rng.next() * 0.3), 100_000);
+    const roundAmount =
+      totalFunding === 0
+        ? 0
+        : roundTo(totalFunding * (profile.stage === 'pre-seed' ? 1 : 0.35 + rng.next() * 0.3), 100_000);
 
     // Growth this company shows over the last two years (annual rates).
     const headcountGrowth = Math.max(-0.3, rng.normal() * 0.35 + profile.growth);
@@ -273,8 +409,8 @@ export function* demoCompanies(options: DemoOptions): Generator<CompanyRecord> {
     for (let q = 8; q >= 0; q--) {
       const years = (q * 3) / 12;
       const date = monthsBefore(asOf, q * 3 + 1);
-      const hc = Math.max(1, Math.round(headcount / (1 + headcountGrowth) ** years * (1 + rng.normal() * 0.03)));
-      const visits = Math.max(50, Math.round(visitsNow / (1 + trafficGrowth) ** years * (1 + rng.normal() * 0.08)));
+      const hc = Math.max(1, Math.round((headcount / (1 + headcountGrowth) ** years) * (1 + rng.normal() * 0.03)));
+      const visits = Math.max(50, Math.round((visitsNow / (1 + trafficGrowth) ** years) * (1 + rng.normal() * 0.08)));
       headcountSeries.push({ date, value: q === 0 ? headcount : hc });
       trafficSeries.push({ date, value: visits });
     }
@@ -301,7 +437,10 @@ export function* demoCompanies(options: DemoOptions): Generator<CompanyRecord> {
       headcount,
       total_funding_usd: totalFunding,
       last_round: totalFunding === 0 ? null : { type: profile.round, amount_usd: roundAmount, date: roundDate },
-      investors: totalFunding === 0 ? [] : rng.sample(INVESTORS, Math.min(8, 1 + Math.floor(rng.next() * (2 + STAGE_PROFILES.indexOf(profile))))),
+      investors:
+        totalFunding === 0
+          ? []
+          : rng.sample(INVESTORS, Math.min(8, 1 + Math.floor(rng.next() * (2 + STAGE_PROFILES.indexOf(profile))))),
       signals: { headcount: headcountSeries, web_traffic: trafficSeries, funding: fundingSeries },
     };
     yield record;

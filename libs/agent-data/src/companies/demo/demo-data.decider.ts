@@ -35,8 +35,14 @@ export const demoDataDecider: Decider<DemoDataCommand, DemoDataEvent, DemoDataSt
     switch (command.type) {
       case 'ClaimDemoData':
         if (state.status !== 'fresh') return [];
-        if (command.storeHasCompanies) return [{ type: 'DemoCompaniesSkipped', data: { reason: 'the store already has companies', at } }];
-        return [{ type: 'DemoCompaniesClaimed', data: { seed: command.seed, count: command.count, as_of: at.slice(0, 10), at } }];
+        if (command.storeHasCompanies)
+          return [{ type: 'DemoCompaniesSkipped', data: { reason: 'the store already has companies', at } }];
+        return [
+          {
+            type: 'DemoCompaniesClaimed',
+            data: { seed: command.seed, count: command.count, as_of: at.slice(0, 10), at },
+          },
+        ];
       case 'CompleteDemoData':
         if (state.status !== 'claimed') return [];
         return [

@@ -1,4 +1,11 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  Optional,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore, loadState } from '#eventstore';
@@ -52,19 +59,23 @@ export class DemoDataSeeder implements OnApplicationBootstrap, BeforeApplication
   onApplicationBootstrap(): void {
     if (!this.config.demoData) return;
     // Only the HTTP app seeds (not the worker, not the CLI), after it listens.
-    const server = this.adapterHost?.httpAdapter?.getHttpServer?.() as { once?: (event: string, fn: () => void) => void } | undefined;
+    const server = this.adapterHost?.httpAdapter?.getHttpServer?.() as
+      { once?: (event: string, fn: () => void) => void } | undefined;
     if (typeof server?.once !== 'function') return;
     server.once('listening', () => {
       this.running = this.seed(this.abort.signal).then(
         (outcome) => {
           if (outcome.kind === 'seeded') {
             const s = outcome.summary;
-            this.logger.log(`demo data: ${s.imported} companies imported (${s.unchanged} already there) in ${s.ms} ms; SVC_DEMO_DATA=false turns this off`);
+            this.logger.log(
+              `demo data: ${s.imported} companies imported (${s.unchanged} already there) in ${s.ms} ms; SVC_DEMO_DATA=false turns this off`,
+            );
           }
           return outcome;
         },
         (error: unknown) => {
-          if (!this.abort.signal.aborted) this.logger.error(`demo data failed: ${error instanceof Error ? error.message : String(error)}`);
+          if (!this.abort.signal.aborted)
+            this.logger.error(`demo data failed: ${error instanceof Error ? error.message : String(error)}`);
         },
       );
     });
@@ -94,10 +105,13 @@ export class DemoDataSeeder implements OnApplicationBootstrap, BeforeApplication
       if (ours?.type !== 'DemoCompaniesClaimed') return { kind: 'claimed-elsewhere' };
       claim = ours.data;
     }
-    const summary = await this.importer.run(valueRecords(demoCompanies({ seed: claim.seed, count: claim.count, asOf: claim.as_of })), {
-      source: 'demo',
-      ...(signal ? { signal } : {}),
-    });
+    const summary = await this.importer.run(
+      valueRecords(demoCompanies({ seed: claim.seed, count: claim.count, asOf: claim.as_of })),
+      {
+        source: 'demo',
+        ...(signal ? { signal } : {}),
+      },
+    );
     if (signal?.aborted) return { kind: 'aborted' };
     await decideAndAppend(this.events, DEMO_DATA_STREAM, demoDataDecider, {
       type: 'CompleteDemoData',
@@ -110,7 +124,8 @@ export class DemoDataSeeder implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async hasCompanies(): Promise<boolean> {
-    for await (const _ of this.events.readAll({ filter: { streamPrefixes: [COMPANY_STREAM_PREFIX] }, maxCount: 1 })) return true;
+    for await (const _ of this.events.readAll({ filter: { streamPrefixes: [COMPANY_STREAM_PREFIX] }, maxCount: 1 }))
+      return true;
     return false;
   }
 }

@@ -1,7 +1,11 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Errors } from '#kernel';
 import { ProjectionStore } from '#projections';
-import { COMPANY_PROFILES_COLLECTION, COMPANY_PROFILES_PROJECTION, type CompanyProfileDoc } from '../company-profiles.projection.js';
+import {
+  COMPANY_PROFILES_COLLECTION,
+  COMPANY_PROFILES_PROJECTION,
+  type CompanyProfileDoc,
+} from '../company-profiles.projection.js';
 import { resolveCompanyId } from '../company.profile.js';
 import { type CompanyProfileView, toProfileView } from '../company.views.js';
 import { GetCompanyProfileQuery } from './get-company-profile.query.js';
@@ -12,7 +16,11 @@ export class GetCompanyProfileHandler implements IQueryHandler<GetCompanyProfile
 
   async execute(query: GetCompanyProfileQuery): Promise<CompanyProfileView> {
     const id = resolveCompanyId(query.idOrDomain);
-    const doc = id ? await this.projections.collection<CompanyProfileDoc>(COMPANY_PROFILES_PROJECTION, COMPANY_PROFILES_COLLECTION).get(id) : null;
+    const doc = id
+      ? await this.projections
+          .collection<CompanyProfileDoc>(COMPANY_PROFILES_PROJECTION, COMPANY_PROFILES_COLLECTION)
+          .get(id)
+      : null;
     if (!doc) throw companyNotFound(query.idOrDomain);
     return toProfileView(doc);
   }

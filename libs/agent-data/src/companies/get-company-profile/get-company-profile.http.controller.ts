@@ -27,7 +27,11 @@ export class GetCompanyProfileController {
     operationId: 'getCompany',
     params: companyParams,
     responses: {
-      200: { description: 'The profile, in the {version, as_of, data} envelope.', schema: envelopeSchema(companyProfileSchema, 'CompanyProfileResponse'), headers: CHARGED_HEADERS },
+      200: {
+        description: 'The profile, in the {version, as_of, data} envelope.',
+        schema: envelopeSchema(companyProfileSchema, 'CompanyProfileResponse'),
+        headers: CHARGED_HEADERS,
+      },
       404: { description: 'No company has this id or domain (`COMPANY_NOT_FOUND`); not charged.' },
       ...PAID_READ_RESPONSES,
     },

@@ -3,7 +3,13 @@ import { decideAndAppend, type EventStore } from '#eventstore';
 import { checkCompanyRecord } from '../company-record.schema.js';
 import { companyDecider, type CompanyCommand } from '../company.decider.js';
 import type { CompanyEvent } from '../company.events.js';
-import { COMPANY_STREAM_PREFIX, type CompanyProfileData, companyIdFor, companyStream, profileHash } from '../company.profile.js';
+import {
+  COMPANY_STREAM_PREFIX,
+  type CompanyProfileData,
+  companyIdFor,
+  companyStream,
+  profileHash,
+} from '../company.profile.js';
 import type { SourceRecord } from './record-sources.js';
 
 export interface ImportSummary {
@@ -135,16 +141,29 @@ export class CompanyImporter {
   /** Revision and content hash of every stored company, from one pass over their events. */
   async loadIndex(): Promise<Map<string, Known>> {
     const index = new Map<string, Known>();
-    for await (const event of this.events.readAll({ filter: { streamPrefixes: [COMPANY_STREAM_PREFIX], eventTypePrefixes: ['Company'] } })) {
+    for await (const event of this.events.readAll({
+      filter: { streamPrefixes: [COMPANY_STREAM_PREFIX], eventTypePrefixes: ['Company'] },
+    })) {
       const data = event.data as Partial<CompanyEvent['data']>;
-      if ((event.type === 'CompanyImported' || event.type === 'CompanyUpdated') && typeof data.company_id === 'string' && typeof data.content_hash === 'string') {
+      if (
+        (event.type === 'CompanyImported' || event.type === 'CompanyUpdated') &&
+        typeof data.company_id === 'string' &&
+        typeof data.content_hash === 'string'
+      ) {
         index.set(data.company_id, { revision: event.revision, hash: data.content_hash });
       }
     }
     return index;
   }
 
-  private async write(id: string, profile: CompanyProfileData, hash: string, known: Known | null, at: Date, source: string): Promise<Outcome> {
+  private async write(
+    id: string,
+    profile: CompanyProfileData,
+    hash: string,
+    known: Known | null,
+    at: Date,
+    source: string,
+  ): Promise<Outcome> {
     const command: CompanyCommand = { type: 'ImportCompany', companyId: id, profile, source, at, contentHash: hash };
     // A company never stored: its stream is new, no read needed. A changed one: its stored
     // profile is read to tell what changed. decideAndAppend re-reads on a conflict.
@@ -154,6 +173,9 @@ export class CompanyImporter {
     });
     const first = result.events[0];
     if (!first || result.revision === null) return { kind: 'unchanged', known: null };
-    return { kind: first.type === 'CompanyImported' ? 'imported' : 'updated', known: { revision: result.revision, hash } };
+    return {
+      kind: first.type === 'CompanyImported' ? 'imported' : 'updated',
+      known: { revision: result.revision, hash },
+    };
   }
 }

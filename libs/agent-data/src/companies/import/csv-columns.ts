@@ -48,7 +48,10 @@ export class CsvHeaderError extends Error {
 export function csvHeader(fields: string[]): CsvColumn[] {
   const columns: CsvColumn[] = [];
   for (const raw of fields) {
-    const name = raw.replace(/^\uFEFF/, '').trim().toLowerCase();
+    const name = raw
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .toLowerCase();
     if (!(CSV_COLUMNS as readonly string[]).includes(name)) {
       throw new CsvHeaderError(`unknown column ${JSON.stringify(raw)} (columns: ${CSV_COLUMNS.join(', ')})`);
     }
@@ -72,8 +75,12 @@ function number(cell: string): number | string {
 }
 
 /** A CSV row as a JSON Lines record, or the reason it cannot be one. */
-export function csvRowToRecord(columns: CsvColumn[], fields: string[]): { ok: true; record: Record<string, unknown> } | { ok: false; reason: string } {
-  if (fields.length !== columns.length) return { ok: false, reason: `expected ${columns.length} fields, got ${fields.length}` };
+export function csvRowToRecord(
+  columns: CsvColumn[],
+  fields: string[],
+): { ok: true; record: Record<string, unknown> } | { ok: false; reason: string } {
+  if (fields.length !== columns.length)
+    return { ok: false, reason: `expected ${columns.length} fields, got ${fields.length}` };
   const record: Record<string, unknown> = {};
   const headquarters: Record<string, unknown> = {};
   const lastRound: Record<string, unknown> = {};
@@ -87,7 +94,8 @@ export function csvRowToRecord(columns: CsvColumn[], fields: string[]): { ok: tr
       const points: Array<{ date: string; value: number | string }> = [];
       for (const pair of list(cell)) {
         const at = pair.lastIndexOf(':');
-        if (at <= 0) return { ok: false, reason: `${column}: expected DATE:VALUE pairs separated by ";" (e.g. 2025-01-01:12)` };
+        if (at <= 0)
+          return { ok: false, reason: `${column}: expected DATE:VALUE pairs separated by ";" (e.g. 2025-01-01:12)` };
         points.push({ date: pair.slice(0, at).trim(), value: number(pair.slice(at + 1)) });
       }
       signals[series] = points;
@@ -105,7 +113,8 @@ export function csvRowToRecord(columns: CsvColumn[], fields: string[]): { ok: tr
   return { ok: true, record };
 }
 
-const csvCell = (value: string) => (/[",\r\n]/.test(value) || value !== value.trim() ? `"${value.replace(/"/g, '""')}"` : value);
+const csvCell = (value: string) =>
+  /[",\r\n]/.test(value) || value !== value.trim() ? `"${value.replace(/"/g, '""')}"` : value;
 
 /** The CSV header line (all columns). */
 export function csvHeaderLine(): string {
@@ -129,7 +138,8 @@ export function recordToCsvLine(record: {
   signals?: Partial<Record<'headcount' | 'web_traffic' | 'funding', Array<{ date: string; value: number }>>> | null;
 }): string {
   const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-  const series = (points?: Array<{ date: string; value: number }>) => (points ?? []).map((p) => `${p.date}:${p.value}`).join(';');
+  const series = (points?: Array<{ date: string; value: number }>) =>
+    (points ?? []).map((p) => `${p.date}:${p.value}`).join(';');
   const cells: Record<CsvColumn, string> = {
     name: record.name,
     domain: record.domain,

@@ -61,13 +61,17 @@ export class CsvParser {
       pos = parsed.next;
       const startLine = this.line;
       this.line += parsed.lines;
-      if (parsed.row.fields.length === 1 && parsed.row.fields[0] === '' && !parsed.quoted && !parsed.row.error) continue; // blank line
+      if (parsed.row.fields.length === 1 && parsed.row.fields[0] === '' && !parsed.quoted && !parsed.row.error)
+        continue; // blank line
       parsed.row.line = startLine;
       rows.push(parsed.row);
     }
     this.buffer = buf.slice(pos);
     if (!final && this.buffer.length > this.maxRecordChars) {
-      throw new CsvFormatError(this.line, `record longer than ${this.maxRecordChars} characters (an unterminated quote?)`);
+      throw new CsvFormatError(
+        this.line,
+        `record longer than ${this.maxRecordChars} characters (an unterminated quote?)`,
+      );
     }
     if (final && this.buffer.length > 0) {
       // Only an unterminated quoted field leaves text behind at the end.
@@ -81,7 +85,11 @@ export class CsvParser {
    * One record from `start`, or null when the buffer ends inside it (more input needed).
    * `lines` is how many line breaks it spans, its terminator included.
    */
-  private record(buf: string, start: number, final: boolean): { row: CsvRow; next: number; lines: number; quoted: boolean } | null {
+  private record(
+    buf: string,
+    start: number,
+    final: boolean,
+  ): { row: CsvRow; next: number; lines: number; quoted: boolean } | null {
     const fields: string[] = [];
     let error: string | undefined;
     let lines = 0;

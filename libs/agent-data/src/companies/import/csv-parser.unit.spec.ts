@@ -67,6 +67,9 @@ describe('CSV parser', () => {
   it('a record longer than the limit stops the parse (an unterminated quote would swallow the file)', () => {
     const parser = new CsvParser(100);
     parser.push('a\n');
-    assert.throws(() => parser.push(`"${'x'.repeat(200)}`), (e: unknown) => e instanceof CsvFormatError && e.line === 2);
+    assert.throws(
+      () => parser.push(`"${'x'.repeat(200)}`),
+      (e: unknown) => e instanceof CsvFormatError && e.line === 2,
+    );
   });
 });

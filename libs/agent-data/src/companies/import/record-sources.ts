@@ -106,7 +106,8 @@ export async function* csvRecords(chunks: AsyncIterable<string>): AsyncGenerator
     const out = convert(parser.end());
     if (out.length) yield out;
   } catch (error) {
-    if (error instanceof CsvFormatError || error instanceof CsvHeaderError) throw new ImportSourceError(error.message, { cause: error });
+    if (error instanceof CsvFormatError || error instanceof CsvHeaderError)
+      throw new ImportSourceError(error.message, { cause: error });
     throw error;
   }
   if (columns === null) throw new ImportSourceError('line 1: the file is empty (a CSV import needs a header row)');

@@ -35,7 +35,8 @@ function decodeCursor(cursor: string, key: string): CursorBody {
   } catch {
     throw invalidCursor();
   }
-  if (!body || body.f !== key || !Number.isInteger(body.r) || body.r < 0 || typeof body.c !== 'string') throw invalidCursor();
+  if (!body || body.f !== key || !Number.isInteger(body.r) || body.r < 0 || typeof body.c !== 'string')
+    throw invalidCursor();
   return body;
 }
 
@@ -94,7 +95,10 @@ export class TopCompaniesHandler implements IQueryHandler<TopCompaniesQuery, Dis
       filters: { sector: params.sector ?? null, stage: params.stage ?? null, country: params.country ?? null },
       data: result.items.map((doc, i) => ({ rank: offset + i + 1, score: doc.score, company: doc.company })),
       has_more: result.nextCursor !== null,
-      next_cursor: result.nextCursor === null ? null : encodeCursor({ f: key, r: offset + result.items.length, c: result.nextCursor }),
+      next_cursor:
+        result.nextCursor === null
+          ? null
+          : encodeCursor({ f: key, r: offset + result.items.length, c: result.nextCursor }),
     };
   }
 }

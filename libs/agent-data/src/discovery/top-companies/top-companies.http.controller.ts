@@ -7,7 +7,12 @@ import { envelopeSchema } from '../../catalog/catalog.schemas.js';
 import { CHARGED_HEADERS, PAID_READ_RESPONSES } from '../../companies/paid-read.responses.js';
 import { Metered } from '../../metering/metered.js';
 import { TopCompaniesQuery } from './top-companies.query.js';
-import { type DiscoveryPage, discoveryPageSchema, topCompaniesQuerySchema, type TopCompaniesQueryParams } from './top-companies.schema.js';
+import {
+  type DiscoveryPage,
+  discoveryPageSchema,
+  topCompaniesQuerySchema,
+  type TopCompaniesQueryParams,
+} from './top-companies.schema.js';
 
 @Controller('api/v1/discovery')
 export class TopCompaniesController {
@@ -26,7 +31,11 @@ export class TopCompaniesController {
     operationId: 'getTopDiscovery',
     query: topCompaniesQuerySchema,
     responses: {
-      200: { description: 'A page of the ranking, in the {version, as_of, data} envelope.', schema: envelopeSchema(discoveryPageSchema, 'DiscoveryResponse'), headers: CHARGED_HEADERS },
+      200: {
+        description: 'A page of the ranking, in the {version, as_of, data} envelope.',
+        schema: envelopeSchema(discoveryPageSchema, 'DiscoveryResponse'),
+        headers: CHARGED_HEADERS,
+      },
       ...PAID_READ_RESPONSES,
     },
     security: ['apiKey', 'bearer'],

@@ -5,7 +5,11 @@ import { STAGES } from '../../companies/company.profile.js';
 export const DISCOVERY_DEFAULT_LIMIT = 10;
 export const DISCOVERY_MAX_LIMIT = 100;
 
-const slugify = (s: string) => s.trim().toLowerCase().replace(/[\s_]+/g, '-');
+const slugify = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 
 /** GET /api/v1/discovery/top query (strict: unknown parameters are 400). */
 export const topCompaniesQuerySchema = z.strictObject({
@@ -49,10 +53,17 @@ export const discoveryItemSchema = z
 export const discoveryPageSchema = z
   .strictObject({
     model_version: z.string(),
-    filters: z.strictObject({ sector: z.string().nullable(), stage: z.enum(STAGES).nullable(), country: z.string().nullable() }),
+    filters: z.strictObject({
+      sector: z.string().nullable(),
+      stage: z.enum(STAGES).nullable(),
+      country: z.string().nullable(),
+    }),
     data: z.array(discoveryItemSchema),
     has_more: z.boolean(),
-    next_cursor: z.string().nullable().describe('Pass as ?cursor (with the same filters) for the next page; null on the last page.'),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe('Pass as ?cursor (with the same filters) for the next page; null on the last page.'),
   })
   .meta({ id: 'DiscoveryPage' });
 export type DiscoveryPage = z.output<typeof discoveryPageSchema>;

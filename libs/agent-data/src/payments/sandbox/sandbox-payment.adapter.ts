@@ -76,7 +76,13 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, TestCard>> = Object.fre
   pm_card_visa: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034, decline: null },
   pm_card_mastercard: { brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2034, decline: null },
   pm_card_amex: { brand: 'amex', last4: '8431', exp_month: 12, exp_year: 2034, decline: null },
-  pm_card_chargeDeclined: { brand: 'visa', last4: '0002', exp_month: 12, exp_year: 2034, decline: { code: 'card_declined', message: 'Your card was declined.' } },
+  pm_card_chargeDeclined: {
+    brand: 'visa',
+    last4: '0002',
+    exp_month: 12,
+    exp_year: 2034,
+    decline: { code: 'card_declined', message: 'Your card was declined.' },
+  },
   pm_card_chargeDeclinedInsufficientFunds: {
     brand: 'visa',
     last4: '9995',
@@ -151,10 +157,13 @@ export class SandboxPaymentProvider implements PaymentProvider {
       if (!session) throw Errors.notFound('No such sandbox checkout session.', 'CHECKOUT_SESSION_NOT_FOUND');
       const now = this.clock.now();
       if (session.status === 'open') {
-        if (session.expires_at <= now.toISOString()) throw Errors.conflict('The checkout session has expired; open a new one.', 'CHECKOUT_SESSION_EXPIRED');
+        if (session.expires_at <= now.toISOString())
+          throw Errors.conflict('The checkout session has expired; open a new one.', 'CHECKOUT_SESSION_EXPIRED');
         const completed: SandboxCheckoutDoc = { ...session, status: 'complete', completed_at: now.toISOString() };
         try {
-          await this.documents.applyBatch([{ kind: 'cas', collection: SANDBOX_COLLECTION, doc: completed, expect: { status: 'open' } }]);
+          await this.documents.applyBatch([
+            { kind: 'cas', collection: SANDBOX_COLLECTION, doc: completed, expect: { status: 'open' } },
+          ]);
         } catch (error) {
           if (error instanceof ConcurrentModificationError) continue;
           throw error;
@@ -166,7 +175,11 @@ export class SandboxPaymentProvider implements PaymentProvider {
   }
 
   async createCustomer(request: { accountId: string }): Promise<{ customerId: string }> {
-    const doc: SandboxCustomerDoc = { id: `cus_sbx_${this.ids.ulid()}`, kind: 'customer', account_id: request.accountId };
+    const doc: SandboxCustomerDoc = {
+      id: `cus_sbx_${this.ids.ulid()}`,
+      kind: 'customer',
+      account_id: request.accountId,
+    };
     await this.records.upsert(doc);
     return { customerId: doc.id };
   }
@@ -189,18 +202,31 @@ export class SandboxPaymentProvider implements PaymentProvider {
    * What a client SDK's confirm does (stripe.confirmCardSetup): the test card named by
    * `paymentMethod` becomes a payment method of the setup intent's customer.
    */
-  async confirmSetupIntent(id: string, clientSecret: string, paymentMethod: string): Promise<{ setupIntentId: string; status: string; paymentMethodId: string }> {
+  async confirmSetupIntent(
+    id: string,
+    clientSecret: string,
+    paymentMethod: string,
+  ): Promise<{ setupIntentId: string; status: string; paymentMethodId: string }> {
     const doc = await this.records.get(id);
     if (doc?.kind !== 'setup_intent') throw Errors.notFound('No such setup intent.', 'SETUP_INTENT_NOT_FOUND');
     const si = doc as SandboxSetupIntentDoc;
-    if (si.client_secret !== clientSecret) throw Errors.badRequest('SETUP_INTENT_SECRET_MISMATCH', 'The client_secret does not belong to this setup intent.');
-    if (si.status === 'succeeded' && si.payment_method) return { setupIntentId: id, status: si.status, paymentMethodId: si.payment_method };
+    if (si.client_secret !== clientSecret)
+      throw Errors.badRequest(
+        'SETUP_INTENT_SECRET_MISMATCH',
+        'The client_secret does not belong to this setup intent.',
+      );
+    if (si.status === 'succeeded' && si.payment_method)
+      return { setupIntentId: id, status: si.status, paymentMethodId: si.payment_method };
     const pm = await this.newPaymentMethod(paymentMethod, si.customer);
     await this.records.upsert({ ...si, status: 'succeeded', payment_method: pm.id });
     return { setupIntentId: id, status: 'succeeded', paymentMethodId: pm.id };
   }
 
-  async attachPaymentMethod(request: { customerId: string; paymentMethodId: string; setupIntentId?: string }): Promise<PaymentMethodInfo> {
+  async attachPaymentMethod(request: {
+    customerId: string;
+    paymentMethodId: string;
+    setupIntentId?: string;
+  }): Promise<PaymentMethodInfo> {
     // A test card id (`pm_card_visa`) attaches as a new method, as with Stripe in test mode.
     const pm = SANDBOX_TEST_CARDS[request.paymentMethodId]
       ? await this.newPaymentMethod(request.paymentMethodId, request.customerId)
@@ -217,7 +243,8 @@ export class SandboxPaymentProvider implements PaymentProvider {
     const previous = await this.records.get(id);
     if (previous?.kind === 'charge') return (previous as SandboxChargeDoc).outcome;
     const pm = await this.paymentMethod(request.paymentMethodId);
-    if (pm.customer !== request.customerId) throw Errors.badRequest('PAYMENT_METHOD_INVALID', 'The payment method is not attached to this account.');
+    if (pm.customer !== request.customerId)
+      throw Errors.badRequest('PAYMENT_METHOD_INVALID', 'The payment method is not attached to this account.');
     const paymentIntentId = this.ids.next('pi');
     const outcome: ChargeOutcome = pm.card.decline
       ? { status: 'failed', paymentIntentId, code: pm.card.decline.code, message: pm.card.decline.message }
@@ -231,7 +258,10 @@ export class SandboxPaymentProvider implements PaymentProvider {
   private async newPaymentMethod(token: string, customer: string | null): Promise<SandboxPaymentMethodDoc> {
     const card = SANDBOX_TEST_CARDS[token];
     if (!card) {
-      throw Errors.badRequest('PAYMENT_METHOD_INVALID', `Unknown sandbox payment method "${token}"; use one of ${Object.keys(SANDBOX_TEST_CARDS).join(', ')}.`);
+      throw Errors.badRequest(
+        'PAYMENT_METHOD_INVALID',
+        `Unknown sandbox payment method "${token}"; use one of ${Object.keys(SANDBOX_TEST_CARDS).join(', ')}.`,
+      );
     }
     const doc: SandboxPaymentMethodDoc = { id: `pm_sbx_${this.ids.ulid()}`, kind: 'payment_method', customer, card };
     await this.records.upsert(doc);
@@ -240,13 +270,20 @@ export class SandboxPaymentProvider implements PaymentProvider {
 
   private async paymentMethod(id: string): Promise<SandboxPaymentMethodDoc> {
     const doc = await this.records.get(id);
-    if (doc?.kind !== 'payment_method') throw Errors.badRequest('PAYMENT_METHOD_INVALID', `No such payment method: ${id}.`);
+    if (doc?.kind !== 'payment_method')
+      throw Errors.badRequest('PAYMENT_METHOD_INVALID', `No such payment method: ${id}.`);
     return doc as SandboxPaymentMethodDoc;
   }
 }
 
 function info(pm: SandboxPaymentMethodDoc): PaymentMethodInfo {
-  return { id: pm.id, brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
+  return {
+    id: pm.id,
+    brand: pm.card.brand,
+    last4: pm.card.last4,
+    expMonth: pm.card.exp_month,
+    expYear: pm.card.exp_year,
+  };
 }
 
 function toCompleted(s: SandboxCheckoutDoc): CompletedCheckout {

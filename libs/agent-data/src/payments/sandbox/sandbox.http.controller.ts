@@ -11,7 +11,9 @@ import { PaymentFulfilment } from '../payment-fulfilment.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../payment-provider.port.js';
 import { SANDBOX_TEST_CARDS, type SandboxCheckoutDoc, SandboxPaymentProvider } from './sandbox-payment.adapter.js';
 
-const sessionParams = z.object({ id: z.string().regex(/^cs_[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a checkout session id') });
+const sessionParams = z.object({
+  id: z.string().regex(/^cs_[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a checkout session id'),
+});
 const setupParams = z.object({ id: z.string().regex(/^seti_[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a setup intent id') });
 const confirmBody = z.object({
   client_secret: z.string().min(1).max(255),
@@ -28,7 +30,8 @@ interface HttpRequest {
   headers: Record<string, string | string[] | undefined>;
 }
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function page(title: string, body: string): string {
   return `<!doctype html>
@@ -56,7 +59,8 @@ export class SandboxController {
   ) {}
 
   private sandbox(): SandboxPaymentProvider {
-    if (!(this.provider instanceof SandboxPaymentProvider)) throw Errors.notFound('The sandbox payment provider is not in use.', 'SANDBOX_DISABLED');
+    if (!(this.provider instanceof SandboxPaymentProvider))
+      throw Errors.notFound('The sandbox payment provider is not in use.', 'SANDBOX_DISABLED');
     return this.provider;
   }
 
@@ -69,7 +73,10 @@ export class SandboxController {
     tags: ['agent billing'],
     operationId: 'sandboxCheckoutPage',
     params: sessionParams,
-    responses: { 200: { description: 'The checkout page.', contentType: 'text/html' }, 404: { description: 'No such session.' } },
+    responses: {
+      200: { description: 'The checkout page.', contentType: 'text/html' },
+      404: { description: 'No such session.' },
+    },
   })
   async checkoutPage(@Param() params: z.output<typeof sessionParams>): Promise<string> {
     const session = await this.session(params.id);
@@ -103,9 +110,16 @@ ${
     tags: ['agent billing'],
     operationId: 'sandboxCheckoutPay',
     params: sessionParams,
-    responses: { 200: { description: 'JSON: {paid, credited, balance_usd, …}.' }, 303: { description: 'To the success page.' } },
+    responses: {
+      200: { description: 'JSON: {paid, credited, balance_usd, …}.' },
+      303: { description: 'To the success page.' },
+    },
   })
-  async pay(@Param() params: z.output<typeof sessionParams>, @Req() request: HttpRequest, @Res() reply: Reply): Promise<void> {
+  async pay(
+    @Param() params: z.output<typeof sessionParams>,
+    @Req() request: HttpRequest,
+    @Res() reply: Reply,
+  ): Promise<void> {
     const completed = await this.sandbox().completeCheckout(params.id);
     const fulfilled = await this.fulfilment.checkoutCompleted(completed);
     const body = {
@@ -117,14 +131,20 @@ ${
       credits_usd: fulfilled.creditsCents / 100,
       balance_usd: fulfilled.balanceCents / 100,
       // An unbound checkout opened a new account: its key is shown once, on the success page.
-      ...(fulfilled.opened ? { claim_url: `${PATHS.checkoutSuccess}?session_id=${encodeURIComponent(completed.sessionId)}` } : {}),
+      ...(fulfilled.opened
+        ? { claim_url: `${PATHS.checkoutSuccess}?session_id=${encodeURIComponent(completed.sessionId)}` }
+        : {}),
     };
     if (prefersJson(request.headers.accept)) {
       reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
       return;
     }
     const location = `${PATHS.checkoutSuccess}?session_id=${encodeURIComponent(completed.sessionId)}`;
-    reply.code(303).header('location', location).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+    reply
+      .code(303)
+      .header('location', location)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(JSON.stringify(body));
   }
 
   @Post('sandbox/setup-intents/:id/confirm')
@@ -152,9 +172,18 @@ ${
     tags: ['agent billing'],
     operationId: 'checkoutSuccessPage',
     query: successQuery,
-    responses: { 200: { description: 'HTML, or {paid, account_id, key, key_shown_before, balance_usd}.', contentType: 'text/html' } },
+    responses: {
+      200: {
+        description: 'HTML, or {paid, account_id, key, key_shown_before, balance_usd}.',
+        contentType: 'text/html',
+      },
+    },
   })
-  async success(@Query() query: z.output<typeof successQuery>, @Req() request: HttpRequest, @Res() reply: Reply): Promise<void> {
+  async success(
+    @Query() query: z.output<typeof successQuery>,
+    @Req() request: HttpRequest,
+    @Res() reply: Reply,
+  ): Promise<void> {
     const sessionId = query.session_id;
     const revealed = sessionId ? await this.claims.reveal(sessionId) : null;
     let accountId = revealed?.claim.account_id ?? null;
@@ -202,9 +231,17 @@ ${
 
   @Get('checkout/cancelled')
   @Header('content-type', 'text/html; charset=utf-8')
-  @Operation({ summary: 'Checkout cancelled page', tags: ['agent billing'], operationId: 'checkoutCancelledPage', responses: { 200: { description: 'HTML.', contentType: 'text/html' } } })
+  @Operation({
+    summary: 'Checkout cancelled page',
+    tags: ['agent billing'],
+    operationId: 'checkoutCancelledPage',
+    responses: { 200: { description: 'HTML.', contentType: 'text/html' } },
+  })
   cancelled(): string {
-    return page('Checkout cancelled', `<div class="card"><h1>Checkout cancelled</h1><p>Nothing was charged. Open a new checkout with <code>GET ${PATHS.checkoutLink}</code>.</p></div>`);
+    return page(
+      'Checkout cancelled',
+      `<div class="card"><h1>Checkout cancelled</h1><p>Nothing was charged. Open a new checkout with <code>GET ${PATHS.checkoutLink}</code>.</p></div>`,
+    );
   }
 
   private async session(id: string): Promise<SandboxCheckoutDoc> {

@@ -72,7 +72,10 @@ export class StripePaymentProvider implements PaymentProvider {
             price_data: {
               currency: 'usd',
               unit_amount: pack.amount_cents,
-              product_data: { name: pack.name, description: `${(pack.credits_cents / 100).toFixed(2)} USD of prepaid API credits` },
+              product_data: {
+                name: pack.name,
+                description: `${(pack.credits_cents / 100).toFixed(2)} USD of prepaid API credits`,
+              },
             },
           },
         ],
@@ -84,7 +87,11 @@ export class StripePaymentProvider implements PaymentProvider {
       }),
     );
     if (!session.url) throw new PaymentProviderError(`Stripe returned checkout session ${session.id} without a URL`);
-    return { id: session.id, url: session.url, expiresAt: session.expires_at ? new Date(session.expires_at * 1000).toISOString() : null };
+    return {
+      id: session.id,
+      url: session.url,
+      expiresAt: session.expires_at ? new Date(session.expires_at * 1000).toISOString() : null,
+    };
   }
 
   async createCustomer(request: { accountId: string; email: string | null }): Promise<{ customerId: string }> {
@@ -106,25 +113,44 @@ export class StripePaymentProvider implements PaymentProvider {
         metadata: { account_id: request.accountId },
       }),
     );
-    if (!intent.client_secret) throw new PaymentProviderError(`Stripe returned setup intent ${intent.id} without a client secret`);
+    if (!intent.client_secret)
+      throw new PaymentProviderError(`Stripe returned setup intent ${intent.id} without a client secret`);
     return { id: intent.id, clientSecret: intent.client_secret, status: intent.status };
   }
 
-  async attachPaymentMethod(request: { customerId: string; paymentMethodId: string; setupIntentId?: string }): Promise<PaymentMethodInfo> {
+  async attachPaymentMethod(request: {
+    customerId: string;
+    paymentMethodId: string;
+    setupIntentId?: string;
+  }): Promise<PaymentMethodInfo> {
     if (request.setupIntentId) {
-      const intent = await this.call('read the setup intent', () => this.client.setupIntents.retrieve(request.setupIntentId!));
+      const intent = await this.call('read the setup intent', () =>
+        this.client.setupIntents.retrieve(request.setupIntentId!),
+      );
       const method = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
-      if (intent.customer !== request.customerId && (typeof intent.customer !== 'object' || intent.customer?.id !== request.customerId)) {
+      if (
+        intent.customer !== request.customerId &&
+        (typeof intent.customer !== 'object' || intent.customer?.id !== request.customerId)
+      ) {
         throw Errors.badRequest('SETUP_INTENT_INVALID', 'The setup intent belongs to another account.');
       }
       if (intent.status !== 'succeeded' || method !== request.paymentMethodId) {
-        throw Errors.badRequest('SETUP_INTENT_NOT_CONFIRMED', 'Confirm the setup intent with this payment method (client SDK) before attaching it.');
+        throw Errors.badRequest(
+          'SETUP_INTENT_NOT_CONFIRMED',
+          'Confirm the setup intent with this payment method (client SDK) before attaching it.',
+        );
       }
     }
-    let pm = await this.call('read the payment method', () => this.client.paymentMethods.retrieve(request.paymentMethodId));
+    let pm = await this.call('read the payment method', () =>
+      this.client.paymentMethods.retrieve(request.paymentMethodId),
+    );
     const owner = typeof pm.customer === 'string' ? pm.customer : (pm.customer?.id ?? null);
-    if (owner !== null && owner !== request.customerId) throw Errors.badRequest('PAYMENT_METHOD_INVALID', 'The payment method belongs to another customer.');
-    if (owner === null) pm = await this.call('attach the payment method', () => this.client.paymentMethods.attach(request.paymentMethodId, { customer: request.customerId }));
+    if (owner !== null && owner !== request.customerId)
+      throw Errors.badRequest('PAYMENT_METHOD_INVALID', 'The payment method belongs to another customer.');
+    if (owner === null)
+      pm = await this.call('attach the payment method', () =>
+        this.client.paymentMethods.attach(request.paymentMethodId, { customer: request.customerId }),
+      );
     return {
       id: pm.id,
       brand: pm.card?.brand ?? null,
@@ -145,13 +171,28 @@ export class StripePaymentProvider implements PaymentProvider {
           off_session: true,
           confirm: true,
           description: `${request.pack.name} (${request.purpose})`,
-          metadata: { account_id: request.accountId, pack_id: request.pack.pack_id, purpose: request.purpose, attempt: request.idempotencyKey },
+          metadata: {
+            account_id: request.accountId,
+            pack_id: request.pack.pack_id,
+            purpose: request.purpose,
+            attempt: request.idempotencyKey,
+          },
         },
         { idempotencyKey: request.idempotencyKey },
       );
-      if (intent.status === 'succeeded') return { status: 'succeeded', paymentIntentId: intent.id, amountCents: intent.amount_received || intent.amount };
+      if (intent.status === 'succeeded')
+        return {
+          status: 'succeeded',
+          paymentIntentId: intent.id,
+          amountCents: intent.amount_received || intent.amount,
+        };
       if (intent.status === 'processing') return { status: 'pending', paymentIntentId: intent.id };
-      return { status: 'failed', paymentIntentId: intent.id, code: intent.status, message: `The payment needs attention (${intent.status}).` };
+      return {
+        status: 'failed',
+        paymentIntentId: intent.id,
+        code: intent.status,
+        message: `The payment needs attention (${intent.status}).`,
+      };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeCardError) {
         return {
@@ -174,11 +215,17 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   private translate(what: string, error: unknown): Error {
-    if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.code === 'resource_missing' || error.param === 'payment_method')) {
+    if (
+      error instanceof Stripe.errors.StripeInvalidRequestError &&
+      (error.code === 'resource_missing' || error.param === 'payment_method')
+    ) {
       return Errors.badRequest('PAYMENT_METHOD_INVALID', `Stripe: ${error.message}`);
     }
-    if (error instanceof Stripe.errors.StripeCardError) return Errors.badRequest('PAYMENT_METHOD_INVALID', `Stripe: ${error.message}`);
+    if (error instanceof Stripe.errors.StripeCardError)
+      return Errors.badRequest('PAYMENT_METHOD_INVALID', `Stripe: ${error.message}`);
     this.logger.warn(`Stripe could not ${what}: ${(error as Error)?.message ?? String(error)}`);
-    return new PaymentProviderError(`Stripe could not ${what}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    return new PaymentProviderError(`Stripe could not ${what}: ${(error as Error)?.message ?? String(error)}`, {
+      cause: error,
+    });
   }
 }

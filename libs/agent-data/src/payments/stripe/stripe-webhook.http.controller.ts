@@ -46,13 +46,27 @@ export class StripeWebhookController {
   })
   async receive(@Req() request: WebhookRequest) {
     const secret = this.config.stripeWebhookSecret;
-    if (!secret) throw new AppError(503, 'service_unavailable', 'STRIPE_WEBHOOK_NOT_CONFIGURED', 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET).');
+    if (!secret)
+      throw new AppError(
+        503,
+        'service_unavailable',
+        'STRIPE_WEBHOOK_NOT_CONFIGURED',
+        'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET).',
+      );
     const header = request.headers['stripe-signature'];
     const signature = Array.isArray(header) ? header[0] : header;
-    if (!signature || !request.rawBody) throw Errors.badRequest('SIGNATURE_INVALID', 'The Stripe-Signature header or the body is missing.');
+    if (!signature || !request.rawBody)
+      throw Errors.badRequest('SIGNATURE_INVALID', 'The Stripe-Signature header or the body is missing.');
     let event: Stripe.Event;
     try {
-      event = Stripe.webhooks.constructEvent(request.rawBody, signature, secret, TOLERANCE_SECONDS, undefined, Math.floor(this.clock.now().getTime() / 1000));
+      event = Stripe.webhooks.constructEvent(
+        request.rawBody,
+        signature,
+        secret,
+        TOLERANCE_SECONDS,
+        undefined,
+        Math.floor(this.clock.now().getTime() / 1000),
+      );
     } catch {
       throw Errors.badRequest('SIGNATURE_INVALID', 'The Stripe-Signature does not match the body.');
     }
@@ -90,7 +104,9 @@ export class StripeWebhookController {
           source: m.source || null,
           objective: m.objective || null,
         });
-        this.logger.log(`${event.type} ${session.id}: ${fulfilled.credited ? 'credited' : 'already credited'} (${fulfilled.accountId})`);
+        this.logger.log(
+          `${event.type} ${session.id}: ${fulfilled.credited ? 'credited' : 'already credited'} (${fulfilled.accountId})`,
+        );
         return { handled: true, credited: fulfilled.credited, account_id: fulfilled.accountId };
       }
       case 'payment_intent.succeeded': {
@@ -99,7 +115,8 @@ export class StripeWebhookController {
         // Only our off-session charges; checkout payments are credited by session id above.
         if (m.purpose !== 'topup' && m.purpose !== 'autopay') return { handled: false, credited: false };
         if (!m.account_id || !m.pack_id) return { handled: false, credited: false };
-        const attempt = m.purpose === 'autopay' && m.attempt?.startsWith('autopay-') ? m.attempt.slice('autopay-'.length) : null;
+        const attempt =
+          m.purpose === 'autopay' && m.attempt?.startsWith('autopay-') ? m.attempt.slice('autopay-'.length) : null;
         const fulfilled = await this.fulfilment.paymentSucceeded({
           provider: 'stripe',
           paymentIntentId: intent.id,

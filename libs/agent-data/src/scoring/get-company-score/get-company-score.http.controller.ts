@@ -28,7 +28,11 @@ export class GetCompanyScoreController {
     operationId: 'getCompanyScore',
     params: companyParams,
     responses: {
-      200: { description: 'The score, in the {version, as_of, data} envelope.', schema: envelopeSchema(companyScoreSchema, 'CompanyScoreResponse'), headers: CHARGED_HEADERS },
+      200: {
+        description: 'The score, in the {version, as_of, data} envelope.',
+        schema: envelopeSchema(companyScoreSchema, 'CompanyScoreResponse'),
+        headers: CHARGED_HEADERS,
+      },
       404: { description: 'No company has this id or domain (`COMPANY_NOT_FOUND`); not charged.' },
       ...PAID_READ_RESPONSES,
     },

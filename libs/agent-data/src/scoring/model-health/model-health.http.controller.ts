@@ -18,11 +18,17 @@ export class ModelHealthController {
   @Get('health')
   @Operation({
     summary: 'Scoring model version and data freshness (free, no key)',
-    description: 'Model version, companies scored, time of the last import, projection lag and a status. No key needed, never charged.',
+    description:
+      'Model version, companies scored, time of the last import, projection lag and a status. No key needed, never charged.',
     tags: ['agent data'],
     operationId: 'getModelHealth',
     query: z.strictObject({}),
-    responses: { 200: { description: 'Model health, in the {version, as_of, data} envelope.', schema: envelopeSchema(modelHealthSchema, 'ModelHealthResponse') } },
+    responses: {
+      200: {
+        description: 'Model health, in the {version, as_of, data} envelope.',
+        schema: envelopeSchema(modelHealthSchema, 'ModelHealthResponse'),
+      },
+    },
   })
   async health(): Promise<AgentEnvelope<ModelHealth>> {
     return agentEnvelope(this.clock.now(), await this.queries.execute(new ModelHealthQuery()));

@@ -12,7 +12,12 @@ export const modelHealthSchema = z
       ),
     companies_scored: z.int().min(0),
     last_import_at: z.iso.datetime().nullable().describe('Time of the last import that changed a company.'),
-    projection_lag: z.int().min(0).describe('Company events imported but not yet reflected in profiles and scores (0 = current; counted up to 1,000).'),
+    projection_lag: z
+      .int()
+      .min(0)
+      .describe(
+        'Company events imported but not yet reflected in profiles and scores (0 = current; counted up to 1,000).',
+      ),
     projections: z.array(
       z.strictObject({
         name: z.string(),

@@ -24,15 +24,32 @@ export class CreateWebhookController {
     tags: ['webhooks'],
     operationId: 'createWebhook',
     body: createWebhookBody,
-    responses: { 201: { description: 'The new webhook (never its secret).', schema: createdWebhookSchema, headers: RATE_LIMIT_HEADERS },
-      409: { description: '`WEBHOOK_LIMIT_REACHED`: the account has the most webhooks it may have (`limit`); delete one first.' },
+    responses: {
+      201: {
+        description: 'The new webhook (never its secret).',
+        schema: createdWebhookSchema,
+        headers: RATE_LIMIT_HEADERS,
+      },
+      409: {
+        description:
+          '`WEBHOOK_LIMIT_REACHED`: the account has the most webhooks it may have (`limit`); delete one first.',
+      },
       ...platformErrorResponses(),
     },
     security: ['bearer'],
   })
-  async create(@Body() body: z.output<typeof createWebhookBody>, @CurrentPrincipal() principal: Principal): Promise<z.output<typeof createdWebhookSchema>> {
+  async create(
+    @Body() body: z.output<typeof createWebhookBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<z.output<typeof createdWebhookSchema>> {
     const doc = await this.commands.execute(
-      new CreateWebhookCommand({ channel: 'platform', owner: platformOwner(principal), url: body.url, events: body.events, secret: body.secret }),
+      new CreateWebhookCommand({
+        channel: 'platform',
+        owner: platformOwner(principal),
+        url: body.url,
+        events: body.events,
+        secret: body.secret,
+      }),
     );
     return toCreatedWebhookView(doc);
   }

@@ -29,7 +29,12 @@ export class DeleteWebhookController {
     },
     security: ['bearer'],
   })
-  async delete(@Param() params: z.output<typeof webhookIdParams>, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.commands.execute(new DeleteWebhookCommand({ channel: 'platform', owner: platformOwner(principal), webhookId: params.id }));
+  async delete(
+    @Param() params: z.output<typeof webhookIdParams>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.commands.execute(
+      new DeleteWebhookCommand({ channel: 'platform', owner: platformOwner(principal), webhookId: params.id }),
+    );
   }
 }

@@ -29,7 +29,10 @@ export class GetWebhookController {
     },
     security: ['bearer'],
   })
-  get(@Param() params: z.output<typeof webhookIdParams>, @CurrentPrincipal() principal: Principal): Promise<WebhookView> {
+  get(
+    @Param() params: z.output<typeof webhookIdParams>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<WebhookView> {
     return this.queries.execute(new GetWebhookQuery('platform', platformOwner(principal), params.id));
   }
 }

@@ -25,7 +25,11 @@ export class ListDeliveriesController {
     params: webhookIdParams,
     query: listQuerySchema,
     responses: {
-      200: { description: 'A page of deliveries.', schema: listPageSchema(deliverySchema).meta({ id: 'WebhookDeliveryList' }), headers: RATE_LIMIT_HEADERS },
+      200: {
+        description: 'A page of deliveries.',
+        schema: listPageSchema(deliverySchema).meta({ id: 'WebhookDeliveryList' }),
+        headers: RATE_LIMIT_HEADERS,
+      },
       404: { description: 'No such webhook in this account: `WEBHOOK_NOT_FOUND`.' },
       ...platformErrorResponses(),
     },
@@ -36,6 +40,8 @@ export class ListDeliveriesController {
     @Query() query: z.output<typeof listQuerySchema>,
     @CurrentPrincipal() principal: Principal,
   ): Promise<ListPage<DeliveryView>> {
-    return this.queries.execute(new ListDeliveriesQuery('platform', platformOwner(principal), params.id, query.limit, query.cursor));
+    return this.queries.execute(
+      new ListDeliveriesQuery('platform', platformOwner(principal), params.id, query.limit, query.cursor),
+    );
   }
 }

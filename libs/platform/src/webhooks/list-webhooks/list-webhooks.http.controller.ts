@@ -18,14 +18,25 @@ export class ListWebhooksController {
   @RequireScope('admin')
   @Operation({
     summary: "List the account's webhooks",
-    description: 'Scope `admin`. Newest first, disabled ones included (`active: false`); secrets are never shown. Paginated by `limit` (default 20, at most 100) and `cursor`.',
+    description:
+      'Scope `admin`. Newest first, disabled ones included (`active: false`); secrets are never shown. Paginated by `limit` (default 20, at most 100) and `cursor`.',
     tags: ['webhooks'],
     operationId: 'listWebhooks',
     query: listQuerySchema,
-    responses: { 200: { description: 'A page of webhooks.', schema: listPageSchema(webhookSchema).meta({ id: 'WebhookList' }), headers: RATE_LIMIT_HEADERS }, ...platformErrorResponses() },
+    responses: {
+      200: {
+        description: 'A page of webhooks.',
+        schema: listPageSchema(webhookSchema).meta({ id: 'WebhookList' }),
+        headers: RATE_LIMIT_HEADERS,
+      },
+      ...platformErrorResponses(),
+    },
     security: ['bearer'],
   })
-  list(@Query() query: z.output<typeof listQuerySchema>, @CurrentPrincipal() principal: Principal): Promise<ListPage<WebhookView>> {
+  list(
+    @Query() query: z.output<typeof listQuerySchema>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ListPage<WebhookView>> {
     return this.queries.execute(new ListWebhooksQuery('platform', platformOwner(principal), query.limit, query.cursor));
   }
 }

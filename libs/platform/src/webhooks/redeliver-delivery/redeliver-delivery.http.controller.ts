@@ -25,15 +25,27 @@ export class RedeliverDeliveryController {
     operationId: 'redeliverWebhookDelivery',
     params: deliveryIdParams,
     responses: {
-      202: { description: 'The delivery, with `redelivery_pending: true` until the attempt is made.', schema: deliverySchema, headers: RATE_LIMIT_HEADERS },
+      202: {
+        description: 'The delivery, with `redelivery_pending: true` until the attempt is made.',
+        schema: deliverySchema,
+        headers: RATE_LIMIT_HEADERS,
+      },
       404: { description: '`WEBHOOK_NOT_FOUND` or `DELIVERY_NOT_FOUND`.' },
       ...platformErrorResponses(),
     },
     security: ['bearer'],
   })
-  async redeliver(@Param() params: z.output<typeof deliveryIdParams>, @CurrentPrincipal() principal: Principal): Promise<z.output<typeof deliverySchema>> {
+  async redeliver(
+    @Param() params: z.output<typeof deliveryIdParams>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<z.output<typeof deliverySchema>> {
     const doc = await this.commands.execute(
-      new RedeliverDeliveryCommand({ channel: 'platform', owner: platformOwner(principal), webhookId: params.id, deliveryId: params.delivery_id }),
+      new RedeliverDeliveryCommand({
+        channel: 'platform',
+        owner: platformOwner(principal),
+        webhookId: params.id,
+        deliveryId: params.delivery_id,
+      }),
     );
     return toDeliveryView(doc);
   }

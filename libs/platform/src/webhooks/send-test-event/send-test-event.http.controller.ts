@@ -32,8 +32,13 @@ export class SendTestEventController {
     },
     security: ['bearer'],
   })
-  async test(@Param() params: z.output<typeof webhookIdParams>, @CurrentPrincipal() principal: Principal): Promise<z.output<typeof deliverySchema>> {
-    const doc = await this.commands.execute(new SendTestEventCommand({ channel: 'platform', owner: platformOwner(principal), webhookId: params.id }));
+  async test(
+    @Param() params: z.output<typeof webhookIdParams>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<z.output<typeof deliverySchema>> {
+    const doc = await this.commands.execute(
+      new SendTestEventCommand({ channel: 'platform', owner: platformOwner(principal), webhookId: params.id }),
+    );
     return toDeliveryView(doc);
   }
 }

@@ -59,7 +59,11 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
         { limit },
       );
     }
-    const { events } = checkWebhookInput(channel, urlPolicyOf(this.config), { url: input.url, events: input.events, secret: input.secret });
+    const { events } = checkWebhookInput(channel, urlPolicyOf(this.config), {
+      url: input.url,
+      events: input.events,
+      secret: input.secret,
+    });
     const now = this.clock.now();
     const webhookId = this.ids.next(channel.idPrefix);
     const secretId = secretIdFor(webhookId, this.ids.ulid());

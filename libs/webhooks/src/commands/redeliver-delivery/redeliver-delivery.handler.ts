@@ -30,7 +30,13 @@ export class RedeliverDeliveryHandler implements ICommandHandler<RedeliverDelive
     const delivery = await this.reads.delivery(channel.name, input.webhookId, input.deliveryId);
     const { position } = await decideAndAppend(this.events, deliveryStream(delivery.id), deliveryDecider, {
       type: 'RequestRedelivery',
-      delivery: { deliveryId: delivery.id, webhookId: delivery.webhook_id, channel: channel.name, eventId: delivery.event_id, eventType: delivery.event_type },
+      delivery: {
+        deliveryId: delivery.id,
+        webhookId: delivery.webhook_id,
+        channel: channel.name,
+        eventId: delivery.event_id,
+        eventType: delivery.event_type,
+      },
       requestId: this.ids.next('req'),
       now: this.clock.now(),
     });

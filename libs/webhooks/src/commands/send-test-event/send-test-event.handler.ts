@@ -42,6 +42,10 @@ export class SendTestEventHandler implements ICommandHandler<SendTestEventComman
       now,
     });
     await this.reads.waitFor(channel.name, position);
-    return this.reads.delivery(channel.name, input.webhookId, deliveryIdFor(input.webhookId, envelope.id, envelope.created));
+    return this.reads.delivery(
+      channel.name,
+      input.webhookId,
+      deliveryIdFor(input.webhookId, envelope.id, envelope.created),
+    );
   }
 }

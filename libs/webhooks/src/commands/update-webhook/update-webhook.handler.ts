@@ -30,7 +30,11 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
 
   async execute({ input }: UpdateWebhookCommand): Promise<WebhookDoc> {
     const { channel } = this.channels.get(input.channel);
-    const { events } = checkWebhookInput(channel, urlPolicyOf(this.config), { url: input.url, events: input.events, secret: input.secret });
+    const { events } = checkWebhookInput(channel, urlPolicyOf(this.config), {
+      url: input.url,
+      events: input.events,
+      secret: input.secret,
+    });
     const stream = webhookStream(input.webhookId);
     const now = this.clock.now();
     let secretId: string | undefined;

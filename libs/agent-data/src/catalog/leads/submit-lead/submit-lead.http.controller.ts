@@ -21,7 +21,12 @@ export class SubmitLeadController {
   ) {}
 
   @Get('leads')
-  @Operation({ summary: 'What an operator-pilot lead submission carries', tags: TAGS, query: noQuery, responses: { 200: { description: 'The lead form.', schema: leadsInfoSchema } } })
+  @Operation({
+    summary: 'What an operator-pilot lead submission carries',
+    tags: TAGS,
+    query: noQuery,
+    responses: { 200: { description: 'The lead form.', schema: leadsInfoSchema } },
+  })
   describe(@Req() request: RequestOrigin) {
     return this.catalog.document('buildLeadsInfo', request, buildLeadsInfo);
   }
@@ -31,10 +36,14 @@ export class SubmitLeadController {
   @HttpCode(201)
   @Operation({
     summary: 'Submit an operator-pilot (or enterprise workspace) lead',
-    description: 'Stored as an OperatorPilotLeadSubmitted event in stream lead-{lead_id}. Unknown fields are refused and nothing is stored.',
+    description:
+      'Stored as an OperatorPilotLeadSubmitted event in stream lead-{lead_id}. Unknown fields are refused and nothing is stored.',
     tags: TAGS,
     body: submitLeadBody,
-    responses: { 201: { description: 'The lead was received.', schema: leadReceivedSchema }, 400: { description: 'VALIDATION_FAILED; nothing stored.' } },
+    responses: {
+      201: { description: 'The lead was received.', schema: leadReceivedSchema },
+      400: { description: 'VALIDATION_FAILED; nothing stored.' },
+    },
   })
   async submit(@Req() request: RequestOrigin & { id?: string }, @Body() body: SubmitLeadBody) {
     const lead = await this.commands.execute<SubmitLeadCommand, SubmittedLead>(new SubmitLeadCommand(body, request.id));

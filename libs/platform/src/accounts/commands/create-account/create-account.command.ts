@@ -10,7 +10,13 @@ export interface CreateAccountResult {
 /** Operator action (bootstrap, CLI): a new account on a plan; Enterprise needs both custom limits. */
 export class CreateAccountCommand extends Command<CreateAccountResult> {
   constructor(
-    readonly input: { name: string; plan: Plan; perMinute?: number; perHour?: number; /** Preassigned id (bootstrap); default a new one. */ accountId?: string },
+    readonly input: {
+      name: string;
+      plan: Plan;
+      perMinute?: number;
+      perHour?: number;
+      /** Preassigned id (bootstrap); default a new one. */ accountId?: string;
+    },
     readonly options: CommandOptions = {},
   ) {
     super();

@@ -10,8 +10,16 @@ export class GetAccountHandler implements IQueryHandler<GetAccountQuery, Account
   constructor(private readonly projections: ProjectionStore) {}
 
   async execute(query: GetAccountQuery): Promise<AccountView> {
-    const doc = await this.projections.collection<AccountDoc>(ACCOUNTS_PROJECTION, ACCOUNTS_COLLECTION).get(query.accountId);
+    const doc = await this.projections
+      .collection<AccountDoc>(ACCOUNTS_PROJECTION, ACCOUNTS_COLLECTION)
+      .get(query.accountId);
     if (!doc) throw Errors.notFound('No such account.', 'ACCOUNT_NOT_FOUND');
-    return { id: doc.id, name: doc.name, plan: doc.plan, limits: { per_minute: doc.limits.per_minute, per_hour: doc.limits.per_hour }, created_at: doc.created_at };
+    return {
+      id: doc.id,
+      name: doc.name,
+      plan: doc.plan,
+      limits: { per_minute: doc.limits.per_minute, per_hour: doc.limits.per_hour },
+      created_at: doc.created_at,
+    };
   }
 }

@@ -19,7 +19,10 @@ export class GetAccountController {
     description: 'Scope `read`. The account the credential belongs to, with its plan and rate limits.',
     tags: ['account'],
     operationId: 'getAccount',
-    responses: { 200: { description: 'The account.', schema: accountViewSchema, headers: RATE_LIMIT_HEADERS }, ...platformErrorResponses() },
+    responses: {
+      200: { description: 'The account.', schema: accountViewSchema, headers: RATE_LIMIT_HEADERS },
+      ...platformErrorResponses(),
+    },
     security: ['bearer'],
   })
   get(@CurrentPrincipal() principal: Principal): Promise<AccountView> {

@@ -19,14 +19,26 @@ export class CreateAgentController {
   @RequireScope('agents:configure')
   @Operation({
     summary: 'Create an agent',
-    description: 'Scope `agents:configure`. An agent is a name, a template (`GET /v1/agent-templates`) and a config object.',
+    description:
+      'Scope `agents:configure`. An agent is a name, a template (`GET /v1/agent-templates`) and a config object.',
     tags: ['agents'],
     operationId: 'createAgent',
     body: createAgentBody,
-    responses: { 201: { description: 'The new agent.', schema: agentViewSchema, headers: RATE_LIMIT_HEADERS }, ...platformErrorResponses() },
+    responses: {
+      201: { description: 'The new agent.', schema: agentViewSchema, headers: RATE_LIMIT_HEADERS },
+      ...platformErrorResponses(),
+    },
     security: ['bearer'],
   })
   create(@Body() body: z.output<typeof createAgentBody>, @CurrentPrincipal() principal: Principal): Promise<AgentView> {
-    return this.commands.execute(new CreateAgentCommand({ accountId: principal.accountId, name: body.name, template: body.template, config: body.config, by: principal.id }));
+    return this.commands.execute(
+      new CreateAgentCommand({
+        accountId: principal.accountId,
+        name: body.name,
+        template: body.template,
+        config: body.config,
+        by: principal.id,
+      }),
+    );
   }
 }

@@ -4,7 +4,13 @@ import type { AgentView } from '../../agent.view.js';
 
 export class UpdateAgentCommand extends Command<AgentView> {
   constructor(
-    readonly input: { accountId: string; agentId: string; name?: string | undefined; config?: Record<string, unknown> | undefined; by: string | null },
+    readonly input: {
+      accountId: string;
+      agentId: string;
+      name?: string | undefined;
+      config?: Record<string, unknown> | undefined;
+      by: string | null;
+    },
     readonly options: CommandOptions = {},
   ) {
     super();

@@ -31,7 +31,19 @@ export class UpdateAgentController {
     },
     security: ['bearer'],
   })
-  update(@Param() params: z.output<typeof agentIdParams>, @Body() body: z.output<typeof updateAgentBody>, @CurrentPrincipal() principal: Principal): Promise<AgentView> {
-    return this.commands.execute(new UpdateAgentCommand({ accountId: principal.accountId, agentId: params.id, name: body.name, config: body.config, by: principal.id }));
+  update(
+    @Param() params: z.output<typeof agentIdParams>,
+    @Body() body: z.output<typeof updateAgentBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<AgentView> {
+    return this.commands.execute(
+      new UpdateAgentCommand({
+        accountId: principal.accountId,
+        agentId: params.id,
+        name: body.name,
+        config: body.config,
+        by: principal.id,
+      }),
+    );
   }
 }

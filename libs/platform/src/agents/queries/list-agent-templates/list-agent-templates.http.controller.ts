@@ -10,7 +10,11 @@ const agentTemplateViewSchema = z
   .meta({ id: 'AgentTemplate' });
 type AgentTemplateView = z.output<typeof agentTemplateViewSchema>;
 
-const PAGE: ListPage<AgentTemplateView> = { data: AGENT_TEMPLATES.map((t) => ({ id: t.id, name: t.name, description: t.description })), has_more: false, next_cursor: null };
+const PAGE: ListPage<AgentTemplateView> = {
+  data: AGENT_TEMPLATES.map((t) => ({ id: t.id, name: t.name, description: t.description })),
+  has_more: false,
+  next_cursor: null,
+};
 
 /** The fixed template list (a static answer, no query). */
 @Controller('v1/agent-templates')
@@ -24,7 +28,11 @@ export class ListAgentTemplatesController {
     tags: ['agents'],
     operationId: 'listAgentTemplates',
     responses: {
-      200: { description: 'Every template.', schema: listPageSchema(agentTemplateViewSchema).meta({ id: 'AgentTemplateList' }), headers: RATE_LIMIT_HEADERS },
+      200: {
+        description: 'Every template.',
+        schema: listPageSchema(agentTemplateViewSchema).meta({ id: 'AgentTemplateList' }),
+        headers: RATE_LIMIT_HEADERS,
+      },
       ...platformErrorResponses(),
     },
     security: ['bearer'],

@@ -23,10 +23,20 @@ export class ListAgentsController {
     tags: ['agents'],
     operationId: 'listAgents',
     query: listAgentsQuery,
-    responses: { 200: { description: 'A page of agents.', schema: listPageSchema(agentViewSchema).meta({ id: 'AgentList' }), headers: RATE_LIMIT_HEADERS }, ...platformErrorResponses() },
+    responses: {
+      200: {
+        description: 'A page of agents.',
+        schema: listPageSchema(agentViewSchema).meta({ id: 'AgentList' }),
+        headers: RATE_LIMIT_HEADERS,
+      },
+      ...platformErrorResponses(),
+    },
     security: ['bearer'],
   })
-  list(@Query() query: z.output<typeof listAgentsQuery>, @CurrentPrincipal() principal: Principal): Promise<ListPage<AgentView>> {
+  list(
+    @Query() query: z.output<typeof listAgentsQuery>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ListPage<AgentView>> {
     return this.queries.execute(new ListAgentsQuery(principal.accountId, query.template, query.limit, query.cursor));
   }
 }

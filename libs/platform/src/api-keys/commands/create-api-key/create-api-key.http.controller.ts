@@ -18,14 +18,21 @@ export class CreateApiKeyController {
   @RequireScope('admin')
   @Operation({
     summary: 'Create an API key',
-    description: 'Scope `admin`. The key value is in the response and never again. A key cannot get a scope its creator lacks (403).',
+    description:
+      'Scope `admin`. The key value is in the response and never again. A key cannot get a scope its creator lacks (403).',
     tags: ['api-keys'],
     operationId: 'createApiKey',
     body: createApiKeyBody,
-    responses: { 201: { description: 'The new key, with its value.', schema: createdApiKeySchema, headers: RATE_LIMIT_HEADERS }, ...platformErrorResponses() },
+    responses: {
+      201: { description: 'The new key, with its value.', schema: createdApiKeySchema, headers: RATE_LIMIT_HEADERS },
+      ...platformErrorResponses(),
+    },
     security: ['bearer'],
   })
-  async create(@Body() body: z.output<typeof createApiKeyBody>, @CurrentPrincipal() principal: Principal): Promise<z.output<typeof createdApiKeySchema>> {
+  async create(
+    @Body() body: z.output<typeof createApiKeyBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<z.output<typeof createdApiKeySchema>> {
     const key = await this.commands.execute(
       new CreateApiKeyCommand({
         accountId: principal.accountId,
@@ -35,6 +42,12 @@ export class CreateApiKeyController {
         creator: { keyId: principal.id, accountId: principal.accountId, scopes: [...principal.scopes] },
       }),
     );
-    return { id: key.id, key: key.key, name: key.name, scopes: key.scopes as z.output<typeof createdApiKeySchema>['scopes'], created_at: key.created_at };
+    return {
+      id: key.id,
+      key: key.key,
+      name: key.name,
+      scopes: key.scopes as z.output<typeof createdApiKeySchema>['scopes'],
+      created_at: key.created_at,
+    };
   }
 }

@@ -4,7 +4,11 @@ import { SCOPES } from '#access';
 export const createApiKeyBody = z
   .object({
     name: z.string().trim().min(1).max(100).describe('Label of the key.'),
-    scopes: z.array(z.enum(SCOPES)).min(1).max(SCOPES.length).describe('Scopes granted; the caller must hold each of them (admin implies all).'),
+    scopes: z
+      .array(z.enum(SCOPES))
+      .min(1)
+      .max(SCOPES.length)
+      .describe('Scopes granted; the caller must hold each of them (admin implies all).'),
   })
   .meta({ id: 'CreateApiKeyRequest' });
 

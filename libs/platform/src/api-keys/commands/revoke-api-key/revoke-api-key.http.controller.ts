@@ -19,7 +19,7 @@ export class RevokeApiKeyController {
   @Operation({
     summary: 'Revoke an API key',
     description:
-      'Scope `admin`. The key fails from its very next request on this instance, and within one second on every other. A key may revoke itself. Unknown, already revoked and other accounts\' keys: 404.',
+      "Scope `admin`. The key fails from its very next request on this instance, and within one second on every other. A key may revoke itself. Unknown, already revoked and other accounts' keys: 404.",
     tags: ['api-keys'],
     operationId: 'revokeApiKey',
     params: keyIdParams,
@@ -32,7 +32,10 @@ export class RevokeApiKeyController {
   })
   async revoke(@Param() params: z.output<typeof keyIdParams>, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.commands.execute(
-      new RevokeApiKeyCommand({ keyId: params.key_id, requester: { keyId: principal.id, accountId: principal.accountId, scopes: [...principal.scopes] } }),
+      new RevokeApiKeyCommand({
+        keyId: params.key_id,
+        requester: { keyId: principal.id, accountId: principal.accountId, scopes: [...principal.scopes] },
+      }),
     );
   }
 }

@@ -17,14 +17,25 @@ export class ListApiKeysController {
   @RequireScope('admin')
   @Operation({
     summary: "List the account's API keys",
-    description: 'Scope `admin`. Newest first; values are never shown, revoked keys carry `revoked_at`. Paginated by `limit` (default 20, at most 100) and `cursor`.',
+    description:
+      'Scope `admin`. Newest first; values are never shown, revoked keys carry `revoked_at`. Paginated by `limit` (default 20, at most 100) and `cursor`.',
     tags: ['api-keys'],
     operationId: 'listApiKeys',
     query: listQuerySchema,
-    responses: { 200: { description: 'A page of keys.', schema: listPageSchema(apiKeyViewSchema).meta({ id: 'ApiKeyList' }), headers: RATE_LIMIT_HEADERS }, ...platformErrorResponses() },
+    responses: {
+      200: {
+        description: 'A page of keys.',
+        schema: listPageSchema(apiKeyViewSchema).meta({ id: 'ApiKeyList' }),
+        headers: RATE_LIMIT_HEADERS,
+      },
+      ...platformErrorResponses(),
+    },
     security: ['bearer'],
   })
-  list(@Query() query: z.output<typeof listQuerySchema>, @CurrentPrincipal() principal: Principal): Promise<ListPage<ApiKeyView>> {
+  list(
+    @Query() query: z.output<typeof listQuerySchema>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ListPage<ApiKeyView>> {
     return this.queries.execute(new ListApiKeysQuery(principal.accountId, query.limit, query.cursor));
   }
 }

@@ -4,7 +4,13 @@ import type { ApprovalView } from '../../approval.view.js';
 
 export class DecideApprovalCommand extends Command<ApprovalView> {
   constructor(
-    readonly input: { accountId: string; approvalId: string; decision: 'approve' | 'reject'; comment: string | null; by: string | null },
+    readonly input: {
+      accountId: string;
+      approvalId: string;
+      decision: 'approve' | 'reject';
+      comment: string | null;
+      by: string | null;
+    },
     readonly options: CommandOptions = {},
   ) {
     super();

@@ -41,7 +41,11 @@ export class DecideApprovalController {
     responses: responses('approved'),
     security: ['bearer'],
   })
-  approve(@Param() params: z.output<typeof approvalIdParams>, @Body() body: z.output<typeof decideApprovalBody>, @CurrentPrincipal() principal: Principal): Promise<ApprovalView> {
+  approve(
+    @Param() params: z.output<typeof approvalIdParams>,
+    @Body() body: z.output<typeof decideApprovalBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ApprovalView> {
     return this.decide('approve', params.id, body?.comment, principal);
   }
 
@@ -58,11 +62,28 @@ export class DecideApprovalController {
     responses: responses('rejected'),
     security: ['bearer'],
   })
-  reject(@Param() params: z.output<typeof approvalIdParams>, @Body() body: z.output<typeof decideApprovalBody>, @CurrentPrincipal() principal: Principal): Promise<ApprovalView> {
+  reject(
+    @Param() params: z.output<typeof approvalIdParams>,
+    @Body() body: z.output<typeof decideApprovalBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ApprovalView> {
     return this.decide('reject', params.id, body?.comment, principal);
   }
 
-  private decide(decision: 'approve' | 'reject', approvalId: string, comment: string | undefined, principal: Principal): Promise<ApprovalView> {
-    return this.commands.execute(new DecideApprovalCommand({ accountId: principal.accountId, approvalId, decision, comment: comment ?? null, by: principal.id }));
+  private decide(
+    decision: 'approve' | 'reject',
+    approvalId: string,
+    comment: string | undefined,
+    principal: Principal,
+  ): Promise<ApprovalView> {
+    return this.commands.execute(
+      new DecideApprovalCommand({
+        accountId: principal.accountId,
+        approvalId,
+        decision,
+        comment: comment ?? null,
+        by: principal.id,
+      }),
+    );
   }
 }

@@ -32,7 +32,10 @@ export class RequestApprovalController {
     },
     security: ['bearer'],
   })
-  request(@Body() body: z.output<typeof requestApprovalBody>, @CurrentPrincipal() principal: Principal): Promise<ApprovalView> {
+  request(
+    @Body() body: z.output<typeof requestApprovalBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ApprovalView> {
     return this.commands.execute(
       new RequestApprovalCommand({
         accountId: principal.accountId,

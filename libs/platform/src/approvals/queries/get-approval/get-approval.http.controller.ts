@@ -28,7 +28,10 @@ export class GetApprovalController {
     },
     security: ['bearer'],
   })
-  get(@Param() params: z.output<typeof approvalIdParams>, @CurrentPrincipal() principal: Principal): Promise<ApprovalView> {
+  get(
+    @Param() params: z.output<typeof approvalIdParams>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ApprovalView> {
     return this.queries.execute(new GetApprovalQuery(principal.accountId, params.id));
   }
 }

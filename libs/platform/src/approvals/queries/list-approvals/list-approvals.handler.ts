@@ -24,6 +24,8 @@ export class ListApprovalsHandler implements IQueryHandler<ListApprovalsQuery, L
     const filter: Filter = { account_id: query.accountId };
     if (query.status) filter.status = query.status;
     if (query.status === 'pending') filter.expires_at = { $gt: now.toISOString() };
-    return findPage(this.approvals.collection(), filter, [['requested_at', -1]], query, (doc) => toApprovalView(doc, now));
+    return findPage(this.approvals.collection(), filter, [['requested_at', -1]], query, (doc) =>
+      toApprovalView(doc, now),
+    );
   }
 }

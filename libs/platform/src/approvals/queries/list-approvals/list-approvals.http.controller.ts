@@ -24,10 +24,20 @@ export class ListApprovalsController {
     tags: ['approvals'],
     operationId: 'listApprovals',
     query: listApprovalsQuery,
-    responses: { 200: { description: 'A page of approvals.', schema: listPageSchema(approvalViewSchema).meta({ id: 'ApprovalList' }), headers: RATE_LIMIT_HEADERS }, ...platformErrorResponses() },
+    responses: {
+      200: {
+        description: 'A page of approvals.',
+        schema: listPageSchema(approvalViewSchema).meta({ id: 'ApprovalList' }),
+        headers: RATE_LIMIT_HEADERS,
+      },
+      ...platformErrorResponses(),
+    },
     security: ['bearer'],
   })
-  list(@Query() query: z.output<typeof listApprovalsQuery>, @CurrentPrincipal() principal: Principal): Promise<ListPage<ApprovalView>> {
+  list(
+    @Query() query: z.output<typeof listApprovalsQuery>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ListPage<ApprovalView>> {
     return this.queries.execute(new ListApprovalsQuery(principal.accountId, query.status, query.limit, query.cursor));
   }
 }

@@ -9,7 +9,9 @@ import type { PlatformEventEnvelope } from '../../platform-event.js';
 import { platformEventSchema } from '../../platform-event.schemas.js';
 import { GetEventQuery } from './get-event.query.js';
 
-const eventIdParams = z.object({ id: z.string().min(1).max(64).describe('Event id (`evt_…`), as in a webhook delivery.') });
+const eventIdParams = z.object({
+  id: z.string().min(1).max(64).describe('Event id (`evt_…`), as in a webhook delivery.'),
+});
 
 @Controller('v1/events')
 @PlatformAuth()
@@ -31,7 +33,10 @@ export class GetEventController {
     },
     security: ['bearer'],
   })
-  get(@Param() params: z.output<typeof eventIdParams>, @CurrentPrincipal() principal: Principal): Promise<PlatformEventEnvelope> {
+  get(
+    @Param() params: z.output<typeof eventIdParams>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<PlatformEventEnvelope> {
     return this.queries.execute(new GetEventQuery(principal.accountId, params.id));
   }
 }

@@ -5,7 +5,12 @@ import { ProjectionStore } from '#projections';
 import { RepositoryLookup } from '../../../repositories/repository-lookup.js';
 import { findPage } from '../../../shared/find-page.js';
 import type { PlatformEventEnvelope } from '../../platform-event.js';
-import { envelopeOf, PLATFORM_EVENTS_COLLECTION, PLATFORM_EVENTS_PROJECTION, type PlatformEventDoc } from '../../platform-events.projection.js';
+import {
+  envelopeOf,
+  PLATFORM_EVENTS_COLLECTION,
+  PLATFORM_EVENTS_PROJECTION,
+  type PlatformEventDoc,
+} from '../../platform-events.projection.js';
 import { ListEventsQuery } from './list-events.query.js';
 
 /**
@@ -26,11 +31,16 @@ export class ListEventsHandler implements IQueryHandler<ListEventsQuery, ListPag
     else if (types && types.length > 1) filter.type = { $in: types };
     const repository = query.filters.repository;
     if (repository) {
-      const ids = repository.includes('/') ? await this.repositories.idsByName(query.accountId, repository) : [repository];
+      const ids = repository.includes('/')
+        ? await this.repositories.idsByName(query.accountId, repository)
+        : [repository];
       if (ids.length === 0) return { data: [], has_more: false, next_cursor: null };
       filter['repository.id'] = ids.length === 1 ? ids[0]! : { $in: ids };
     }
-    const collection = this.projections.collection<PlatformEventDoc>(PLATFORM_EVENTS_PROJECTION, PLATFORM_EVENTS_COLLECTION);
+    const collection = this.projections.collection<PlatformEventDoc>(
+      PLATFORM_EVENTS_PROJECTION,
+      PLATFORM_EVENTS_COLLECTION,
+    );
     return findPage(collection, filter, [['position', -1]], query, envelopeOf);
   }
 }

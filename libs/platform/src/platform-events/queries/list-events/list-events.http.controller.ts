@@ -5,7 +5,12 @@ import { type ListPage, listPageSchema, listQuerySchema, Operation } from '#http
 import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
 import type { Principal } from '#access';
 import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
-import { isPlatformEventType, PLATFORM_EVENT_TYPES, type PlatformEventEnvelope, type PlatformEventType } from '../../platform-event.js';
+import {
+  isPlatformEventType,
+  PLATFORM_EVENT_TYPES,
+  type PlatformEventEnvelope,
+  type PlatformEventType,
+} from '../../platform-event.js';
 import { platformEventSchema } from '../../platform-event.schemas.js';
 import { ListEventsQuery } from './list-events.query.js';
 
@@ -13,10 +18,19 @@ const listEventsQuery = listQuerySchema.extend({
   type: z
     .string()
     .max(500)
-    .refine((v) => v.split(',').every((t) => isPlatformEventType(t.trim())), { message: `a comma-separated list of: ${PLATFORM_EVENT_TYPES.join(', ')}` })
+    .refine((v) => v.split(',').every((t) => isPlatformEventType(t.trim())), {
+      message: `a comma-separated list of: ${PLATFORM_EVENT_TYPES.join(', ')}`,
+    })
     .optional()
     .describe('Only these event types (comma-separated, e.g. `agent.completed,agent.failed`).'),
-  repository: z.string().min(1).max(210).optional().describe('Only events about this repository: its id (`repo_…`) or its `owner/repo` name (every connection of that name).'),
+  repository: z
+    .string()
+    .min(1)
+    .max(210)
+    .optional()
+    .describe(
+      'Only events about this repository: its id (`repo_…`) or its `owner/repo` name (every connection of that name).',
+    ),
 });
 
 @Controller('v1/events')
@@ -34,13 +48,24 @@ export class ListEventsController {
     operationId: 'listEvents',
     query: listEventsQuery,
     responses: {
-      200: { description: 'A page of events.', schema: listPageSchema(platformEventSchema).meta({ id: 'PlatformEventList' }), headers: RATE_LIMIT_HEADERS },
+      200: {
+        description: 'A page of events.',
+        schema: listPageSchema(platformEventSchema).meta({ id: 'PlatformEventList' }),
+        headers: RATE_LIMIT_HEADERS,
+      },
       ...platformErrorResponses(),
     },
     security: ['bearer'],
   })
-  list(@Query() query: z.output<typeof listEventsQuery>, @CurrentPrincipal() principal: Principal): Promise<ListPage<PlatformEventEnvelope>> {
-    const types = query.type ? [...new Set(query.type.split(',').map((t) => t.trim()))] as PlatformEventType[] : undefined;
-    return this.queries.execute(new ListEventsQuery(principal.accountId, { types, repository: query.repository }, query.limit, query.cursor));
+  list(
+    @Query() query: z.output<typeof listEventsQuery>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ListPage<PlatformEventEnvelope>> {
+    const types = query.type
+      ? ([...new Set(query.type.split(',').map((t) => t.trim()))] as PlatformEventType[])
+      : undefined;
+    return this.queries.execute(
+      new ListEventsQuery(principal.accountId, { types, repository: query.repository }, query.limit, query.cursor),
+    );
   }
 }

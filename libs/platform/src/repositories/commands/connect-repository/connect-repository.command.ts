@@ -5,7 +5,13 @@ import type { RepositoryView } from '../../repository.view.js';
 
 export class ConnectRepositoryCommand extends Command<RepositoryView> {
   constructor(
-    readonly input: { accountId: string; name: string; provider: RepositoryProvider; url?: string | undefined; by: string | null },
+    readonly input: {
+      accountId: string;
+      name: string;
+      provider: RepositoryProvider;
+      url?: string | undefined;
+      by: string | null;
+    },
     readonly options: CommandOptions = {},
   ) {
     super();

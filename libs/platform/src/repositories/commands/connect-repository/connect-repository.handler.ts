@@ -24,16 +24,21 @@ export class ConnectRepositoryHandler implements ICommandHandler<ConnectReposito
 
   async execute({ input, options }: ConnectRepositoryCommand): Promise<RepositoryView> {
     const repositoryId = this.ids.next('repo');
-    const { position } = await decideAndAppend(this.events, repositoryStream(input.accountId, input.name), repositoryDecider, {
-      type: 'ConnectRepository',
-      repositoryId,
-      accountId: input.accountId,
-      name: input.name,
-      provider: input.provider,
-      url: input.url ?? defaultRepositoryUrl(input.provider, input.name),
-      by: input.by,
-      now: this.clock.now(),
-    });
+    const { position } = await decideAndAppend(
+      this.events,
+      repositoryStream(input.accountId, input.name),
+      repositoryDecider,
+      {
+        type: 'ConnectRepository',
+        repositoryId,
+        accountId: input.accountId,
+        name: input.name,
+        provider: input.provider,
+        url: input.url ?? defaultRepositoryUrl(input.provider, input.name),
+        by: input.by,
+        now: this.clock.now(),
+      },
+    );
     await this.readYourWrites.waitFor(position, [REPOSITORIES_PROJECTION, PLATFORM_EVENTS_PROJECTION], options);
     return toRepositoryView(await this.repositories.get(input.accountId, repositoryId));
   }

@@ -19,7 +19,8 @@ export class ConnectRepositoryController {
   @RequireScope('repositories:manage')
   @Operation({
     summary: 'Connect a repository',
-    description: 'Scope `repositories:manage`. Emits `repository.connected`. A name already connected in the account (case-insensitive) → 409 `REPOSITORY_EXISTS` with its `repository_id`.',
+    description:
+      'Scope `repositories:manage`. Emits `repository.connected`. A name already connected in the account (case-insensitive) → 409 `REPOSITORY_EXISTS` with its `repository_id`.',
     tags: ['repositories'],
     operationId: 'connectRepository',
     body: connectRepositoryBody,
@@ -30,7 +31,18 @@ export class ConnectRepositoryController {
     },
     security: ['bearer'],
   })
-  connect(@Body() body: z.output<typeof connectRepositoryBody>, @CurrentPrincipal() principal: Principal): Promise<RepositoryView> {
-    return this.commands.execute(new ConnectRepositoryCommand({ accountId: principal.accountId, name: body.name, provider: body.provider, url: body.url, by: principal.id }));
+  connect(
+    @Body() body: z.output<typeof connectRepositoryBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<RepositoryView> {
+    return this.commands.execute(
+      new ConnectRepositoryCommand({
+        accountId: principal.accountId,
+        name: body.name,
+        provider: body.provider,
+        url: body.url,
+        by: principal.id,
+      }),
+    );
   }
 }

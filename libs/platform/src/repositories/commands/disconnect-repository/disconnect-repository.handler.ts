@@ -22,13 +22,18 @@ export class DisconnectRepositoryHandler implements ICommandHandler<DisconnectRe
 
   async execute({ input, options }: DisconnectRepositoryCommand): Promise<void> {
     const doc = await this.repositories.get(input.accountId, input.repositoryId);
-    const { position } = await decideAndAppend(this.events, repositoryStream(doc.account_id, doc.name), repositoryDecider, {
-      type: 'DisconnectRepository',
-      repositoryId: doc.id,
-      accountId: input.accountId,
-      by: input.by,
-      now: this.clock.now(),
-    });
+    const { position } = await decideAndAppend(
+      this.events,
+      repositoryStream(doc.account_id, doc.name),
+      repositoryDecider,
+      {
+        type: 'DisconnectRepository',
+        repositoryId: doc.id,
+        accountId: input.accountId,
+        by: input.by,
+        now: this.clock.now(),
+      },
+    );
     await this.readYourWrites.waitFor(position, [REPOSITORIES_PROJECTION, PLATFORM_EVENTS_PROJECTION], options);
   }
 }

@@ -30,7 +30,12 @@ export class DisconnectRepositoryController {
     },
     security: ['bearer'],
   })
-  async disconnect(@Param() params: z.output<typeof repositoryIdParams>, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.commands.execute(new DisconnectRepositoryCommand({ accountId: principal.accountId, repositoryId: params.id, by: principal.id }));
+  async disconnect(
+    @Param() params: z.output<typeof repositoryIdParams>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.commands.execute(
+      new DisconnectRepositoryCommand({ accountId: principal.accountId, repositoryId: params.id, by: principal.id }),
+    );
   }
 }

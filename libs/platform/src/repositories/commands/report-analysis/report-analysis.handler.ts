@@ -8,7 +8,11 @@ import { ReadYourWrites } from '#projections';
 import { RepositoryLookup } from '../../repository-lookup.js';
 import { repositoryDecider } from '../../repository.decider.js';
 import { repositoryStream } from '../../repository.events.js';
-import { type AnalysisDoc, REPOSITORIES_PROJECTION, REPOSITORY_ANALYSES_COLLECTION } from '../../repositories.projection.js';
+import {
+  type AnalysisDoc,
+  REPOSITORIES_PROJECTION,
+  REPOSITORY_ANALYSES_COLLECTION,
+} from '../../repositories.projection.js';
 import { type AnalysisView, toAnalysisView } from '../../repository.view.js';
 import { ReportAnalysisCommand } from './report-analysis.command.js';
 
@@ -27,16 +31,29 @@ export class ReportAnalysisHandler implements ICommandHandler<ReportAnalysisComm
   async execute({ input, options }: ReportAnalysisCommand): Promise<AnalysisView> {
     const doc = await this.repositories.get(input.accountId, input.repositoryId);
     const analysisId = this.ids.next('ana');
-    const { position } = await decideAndAppend(this.events, repositoryStream(doc.account_id, doc.name), repositoryDecider, {
-      type: 'ReportAnalysis',
-      repositoryId: doc.id,
-      accountId: input.accountId,
-      analysis: { id: analysisId, summary: input.summary, commit_sha: input.commitSha, languages: input.languages, metrics: input.metrics },
-      by: input.by,
-      now: this.clock.now(),
-    });
+    const { position } = await decideAndAppend(
+      this.events,
+      repositoryStream(doc.account_id, doc.name),
+      repositoryDecider,
+      {
+        type: 'ReportAnalysis',
+        repositoryId: doc.id,
+        accountId: input.accountId,
+        analysis: {
+          id: analysisId,
+          summary: input.summary,
+          commit_sha: input.commitSha,
+          languages: input.languages,
+          metrics: input.metrics,
+        },
+        by: input.by,
+        now: this.clock.now(),
+      },
+    );
     await this.readYourWrites.waitFor(position, [REPOSITORIES_PROJECTION, PLATFORM_EVENTS_PROJECTION], options);
-    const analysis = await this.projections.collection<AnalysisDoc>(REPOSITORIES_PROJECTION, REPOSITORY_ANALYSES_COLLECTION).get(analysisId);
+    const analysis = await this.projections
+      .collection<AnalysisDoc>(REPOSITORIES_PROJECTION, REPOSITORY_ANALYSES_COLLECTION)
+      .get(analysisId);
     if (!analysis) throw Errors.unavailable('The analysis is recorded but not readable yet; retry the read shortly.');
     return toAnalysisView(analysis);
   }

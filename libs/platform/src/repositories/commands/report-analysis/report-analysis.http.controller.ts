@@ -19,7 +19,8 @@ export class ReportAnalysisController {
   @RequireScope('write')
   @Operation({
     summary: 'Report a repository analysis',
-    description: 'Scope `write`. Records an analysis of a connected repository and emits `repository.analyzed`; the repository shows it as `last_analysis`.',
+    description:
+      'Scope `write`. Records an analysis of a connected repository and emits `repository.analyzed`; the repository shows it as `last_analysis`.',
     tags: ['repositories'],
     operationId: 'reportRepositoryAnalysis',
     params: repositoryIdParams,
@@ -32,7 +33,11 @@ export class ReportAnalysisController {
     },
     security: ['bearer'],
   })
-  report(@Param() params: z.output<typeof repositoryIdParams>, @Body() body: z.output<typeof reportAnalysisBody>, @CurrentPrincipal() principal: Principal): Promise<AnalysisView> {
+  report(
+    @Param() params: z.output<typeof repositoryIdParams>,
+    @Body() body: z.output<typeof reportAnalysisBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<AnalysisView> {
     return this.commands.execute(
       new ReportAnalysisCommand({
         accountId: principal.accountId,

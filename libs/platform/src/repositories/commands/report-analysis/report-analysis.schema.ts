@@ -8,7 +8,11 @@ export const reportAnalysisBody = z
       .regex(/^[0-9a-fA-F]{7,64}$/, 'must be a hexadecimal commit id')
       .optional()
       .describe('The commit analysed.'),
-    languages: z.array(z.string().trim().min(1).max(50)).max(50).default([]).describe('Languages found, most used first.'),
+    languages: z
+      .array(z.string().trim().min(1).max(50))
+      .max(50)
+      .default([])
+      .describe('Languages found, most used first.'),
     metrics: z
       .record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'metric names are snake_case'), z.number().finite())
       .refine((m) => Object.keys(m).length <= 50, { message: 'at most 50 metrics' })

@@ -28,7 +28,10 @@ export class GetRepositoryController {
     },
     security: ['bearer'],
   })
-  get(@Param() params: z.output<typeof repositoryIdParams>, @CurrentPrincipal() principal: Principal): Promise<RepositoryView> {
+  get(
+    @Param() params: z.output<typeof repositoryIdParams>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<RepositoryView> {
     return this.queries.execute(new GetRepositoryQuery(principal.accountId, params.id));
   }
 }

@@ -3,7 +3,11 @@ import type { ListPage } from '#http';
 import { ProjectionStore } from '#projections';
 import { findPage } from '../../../shared/find-page.js';
 import { RepositoryLookup } from '../../repository-lookup.js';
-import { type AnalysisDoc, REPOSITORIES_PROJECTION, REPOSITORY_ANALYSES_COLLECTION } from '../../repositories.projection.js';
+import {
+  type AnalysisDoc,
+  REPOSITORIES_PROJECTION,
+  REPOSITORY_ANALYSES_COLLECTION,
+} from '../../repositories.projection.js';
 import { type AnalysisView, toAnalysisView } from '../../repository.view.js';
 import { ListAnalysesQuery } from './list-analyses.query.js';
 
@@ -17,7 +21,10 @@ export class ListAnalysesHandler implements IQueryHandler<ListAnalysesQuery, Lis
 
   async execute(query: ListAnalysesQuery): Promise<ListPage<AnalysisView>> {
     const repository = await this.repositories.get(query.accountId, query.repositoryId);
-    const collection = this.projections.collection<AnalysisDoc>(REPOSITORIES_PROJECTION, REPOSITORY_ANALYSES_COLLECTION);
+    const collection = this.projections.collection<AnalysisDoc>(
+      REPOSITORIES_PROJECTION,
+      REPOSITORY_ANALYSES_COLLECTION,
+    );
     return findPage(collection, { repository_id: repository.id }, [['analyzed_at', -1]], query, toAnalysisView);
   }
 }

@@ -23,13 +23,21 @@ export class ListAnalysesController {
     params: repositoryIdParams,
     query: listQuerySchema,
     responses: {
-      200: { description: 'A page of analyses.', schema: listPageSchema(analysisViewSchema).meta({ id: 'RepositoryAnalysisList' }), headers: RATE_LIMIT_HEADERS },
+      200: {
+        description: 'A page of analyses.',
+        schema: listPageSchema(analysisViewSchema).meta({ id: 'RepositoryAnalysisList' }),
+        headers: RATE_LIMIT_HEADERS,
+      },
       404: { description: '`REPOSITORY_NOT_FOUND`.' },
       ...platformErrorResponses(),
     },
     security: ['bearer'],
   })
-  list(@Param() params: z.output<typeof repositoryIdParams>, @Query() query: z.output<typeof listQuerySchema>, @CurrentPrincipal() principal: Principal): Promise<ListPage<AnalysisView>> {
+  list(
+    @Param() params: z.output<typeof repositoryIdParams>,
+    @Query() query: z.output<typeof listQuerySchema>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ListPage<AnalysisView>> {
     return this.queries.execute(new ListAnalysesQuery(principal.accountId, params.id, query.limit, query.cursor));
   }
 }

@@ -21,17 +21,27 @@ export class ListRepositoriesController {
   @RequireScope('read')
   @Operation({
     summary: 'List repositories',
-    description: 'Scope `read`. Connected repositories (or `status=disconnected|all`), most recently connected first. Paginated by `limit` (default 20, at most 100) and `cursor`.',
+    description:
+      'Scope `read`. Connected repositories (or `status=disconnected|all`), most recently connected first. Paginated by `limit` (default 20, at most 100) and `cursor`.',
     tags: ['repositories'],
     operationId: 'listRepositories',
     query: listRepositoriesQuery,
     responses: {
-      200: { description: 'A page of repositories.', schema: listPageSchema(repositoryViewSchema).meta({ id: 'RepositoryList' }), headers: RATE_LIMIT_HEADERS },
+      200: {
+        description: 'A page of repositories.',
+        schema: listPageSchema(repositoryViewSchema).meta({ id: 'RepositoryList' }),
+        headers: RATE_LIMIT_HEADERS,
+      },
       ...platformErrorResponses(),
     },
     security: ['bearer'],
   })
-  list(@Query() query: z.output<typeof listRepositoriesQuery>, @CurrentPrincipal() principal: Principal): Promise<ListPage<RepositoryView>> {
-    return this.queries.execute(new ListRepositoriesQuery(principal.accountId, query.status, query.limit, query.cursor));
+  list(
+    @Query() query: z.output<typeof listRepositoriesQuery>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ListPage<RepositoryView>> {
+    return this.queries.execute(
+      new ListRepositoriesQuery(principal.accountId, query.status, query.limit, query.cursor),
+    );
   }
 }

@@ -9,6 +9,9 @@ export class CancelRunHandler implements ICommandHandler<CancelRunCommand, RunVi
   constructor(private readonly transitions: RunTransitions) {}
 
   execute({ input, options }: CancelRunCommand): Promise<RunView> {
-    return this.transitions.apply({ type: 'CancelRun', runId: input.runId, accountId: input.accountId, by: input.by, reason: input.reason }, options);
+    return this.transitions.apply(
+      { type: 'CancelRun', runId: input.runId, accountId: input.accountId, by: input.by, reason: input.reason },
+      options,
+    );
   }
 }

@@ -33,7 +33,18 @@ export class CancelRunController {
     },
     security: ['bearer'],
   })
-  cancel(@Param() params: z.output<typeof runIdParams>, @Body() body: z.output<typeof cancelRunBody>, @CurrentPrincipal() principal: Principal): Promise<RunView> {
-    return this.commands.execute(new CancelRunCommand({ accountId: principal.accountId, runId: params.id, by: principal.id, reason: body?.reason ?? null }));
+  cancel(
+    @Param() params: z.output<typeof runIdParams>,
+    @Body() body: z.output<typeof cancelRunBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<RunView> {
+    return this.commands.execute(
+      new CancelRunCommand({
+        accountId: principal.accountId,
+        runId: params.id,
+        by: principal.id,
+        reason: body?.reason ?? null,
+      }),
+    );
   }
 }

@@ -16,7 +16,13 @@ export class ClaimRunCommand extends Command<RunView> {
 /** Claim the oldest queued run that matches, or none (null). */
 export class ClaimNextRunCommand extends Command<RunView | null> {
   constructor(
-    readonly input: { accountId: string; by: string; agentId?: string | undefined; repositoryId?: string | undefined; template?: AgentTemplate | undefined },
+    readonly input: {
+      accountId: string;
+      by: string;
+      agentId?: string | undefined;
+      repositoryId?: string | undefined;
+      template?: AgentTemplate | undefined;
+    },
     readonly options: CommandOptions = {},
   ) {
     super();

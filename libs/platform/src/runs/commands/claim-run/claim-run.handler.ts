@@ -14,7 +14,10 @@ export class ClaimRunHandler implements ICommandHandler<ClaimRunCommand, RunView
   constructor(private readonly transitions: RunTransitions) {}
 
   execute({ input, options }: ClaimRunCommand): Promise<RunView> {
-    return this.transitions.apply({ type: 'ClaimRun', runId: input.runId, accountId: input.accountId, by: input.by }, options);
+    return this.transitions.apply(
+      { type: 'ClaimRun', runId: input.runId, accountId: input.accountId, by: input.by },
+      options,
+    );
   }
 }
 
@@ -38,7 +41,10 @@ export class ClaimNextRunHandler implements ICommandHandler<ClaimNextRunCommand,
     const candidates = await this.runs.collection().find(filter, { sort: [['queued_at', 1]], limit: CANDIDATES });
     for (const candidate of candidates.items) {
       try {
-        return await this.transitions.apply({ type: 'ClaimRun', runId: candidate.id, accountId: input.accountId, by: input.by }, options);
+        return await this.transitions.apply(
+          { type: 'ClaimRun', runId: candidate.id, accountId: input.accountId, by: input.by },
+          options,
+        );
       } catch (error) {
         if (error instanceof AppError && error.code === 'INVALID_RUN_TRANSITION') continue;
         throw error;

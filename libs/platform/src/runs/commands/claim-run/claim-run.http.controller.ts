@@ -26,7 +26,11 @@ export class ClaimRunController {
     operationId: 'claimNextRun',
     body: claimNextRunBody,
     responses: {
-      200: { description: 'The claimed run (status `running`), with the config to execute.', schema: runViewSchema, headers: RATE_LIMIT_HEADERS },
+      200: {
+        description: 'The claimed run (status `running`), with the config to execute.',
+        schema: runViewSchema,
+        headers: RATE_LIMIT_HEADERS,
+      },
       204: { description: 'No queued run matches.', headers: RATE_LIMIT_HEADERS },
       ...platformErrorResponses(),
     },
@@ -38,7 +42,13 @@ export class ClaimRunController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RunView | undefined> {
     const run = await this.commands.execute(
-      new ClaimNextRunCommand({ accountId: principal.accountId, by: principal.id, agentId: body?.agent_id, repositoryId: body?.repository_id, template: body?.template }),
+      new ClaimNextRunCommand({
+        accountId: principal.accountId,
+        by: principal.id,
+        agentId: body?.agent_id,
+        repositoryId: body?.repository_id,
+        template: body?.template,
+      }),
     );
     if (run) return run;
     void reply.status(204);
@@ -50,7 +60,8 @@ export class ClaimRunController {
   @RequireScope('agents:run')
   @Operation({
     summary: 'Claim a queued run',
-    description: 'Scope `agents:run`. queued → running; emits `agent.started`. A run that is not queued (claimed by someone else, finished, cancelled) → 409 `INVALID_RUN_TRANSITION` with `run_status`. The claimer has the lease (`SVC_RUN_TIMEOUT_MINUTES`, default 60) to report: after it, the run fails with `error.code` `timeout`.',
+    description:
+      'Scope `agents:run`. queued → running; emits `agent.started`. A run that is not queued (claimed by someone else, finished, cancelled) → 409 `INVALID_RUN_TRANSITION` with `run_status`. The claimer has the lease (`SVC_RUN_TIMEOUT_MINUTES`, default 60) to report: after it, the run fails with `error.code` `timeout`.',
     tags: ['runs'],
     operationId: 'claimRun',
     params: runIdParams,
@@ -63,6 +74,8 @@ export class ClaimRunController {
     security: ['bearer'],
   })
   claim(@Param() params: z.output<typeof runIdParams>, @CurrentPrincipal() principal: Principal): Promise<RunView> {
-    return this.commands.execute(new ClaimRunCommand({ accountId: principal.accountId, runId: params.id, by: principal.id }));
+    return this.commands.execute(
+      new ClaimRunCommand({ accountId: principal.accountId, runId: params.id, by: principal.id }),
+    );
   }
 }

@@ -6,7 +6,9 @@ export const claimNextRunBody = z
   .strictObject({
     agent_id: z.string().min(1).max(64).optional().describe('Only runs of this agent.'),
     repository_id: z.string().min(1).max(64).optional().describe('Only runs against this repository.'),
-    template: agentTemplateSchema.optional().describe('Only runs of agents made from this template (a runner that can execute only some).'),
+    template: agentTemplateSchema
+      .optional()
+      .describe('Only runs of agents made from this template (a runner that can execute only some).'),
   })
   .optional()
   .meta({ id: 'ClaimRunRequest' });

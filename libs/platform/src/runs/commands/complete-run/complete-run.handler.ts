@@ -10,7 +10,14 @@ export class CompleteRunHandler implements ICommandHandler<CompleteRunCommand, R
 
   execute({ input, options }: CompleteRunCommand): Promise<RunView> {
     return this.transitions.apply(
-      { type: 'CompleteRun', runId: input.runId, accountId: input.accountId, by: input.by, findings: input.findings, summary: input.summary },
+      {
+        type: 'CompleteRun',
+        runId: input.runId,
+        accountId: input.accountId,
+        by: input.by,
+        findings: input.findings,
+        summary: input.summary,
+      },
       options,
     );
   }

@@ -33,9 +33,19 @@ export class CompleteRunController {
     },
     security: ['bearer'],
   })
-  complete(@Param() params: z.output<typeof runIdParams>, @Body() body: z.output<typeof completeRunBody>, @CurrentPrincipal() principal: Principal): Promise<RunView> {
+  complete(
+    @Param() params: z.output<typeof runIdParams>,
+    @Body() body: z.output<typeof completeRunBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<RunView> {
     return this.commands.execute(
-      new CompleteRunCommand({ accountId: principal.accountId, runId: params.id, by: principal.id, findings: body.findings, summary: body.summary ?? null }),
+      new CompleteRunCommand({
+        accountId: principal.accountId,
+        runId: params.id,
+        by: principal.id,
+        findings: body.findings,
+        summary: body.summary ?? null,
+      }),
     );
   }
 }

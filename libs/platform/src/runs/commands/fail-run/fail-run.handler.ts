@@ -9,6 +9,9 @@ export class FailRunHandler implements ICommandHandler<FailRunCommand, RunView> 
   constructor(private readonly transitions: RunTransitions) {}
 
   execute({ input, options }: FailRunCommand): Promise<RunView> {
-    return this.transitions.apply({ type: 'FailRun', runId: input.runId, accountId: input.accountId, by: input.by, error: input.error }, options);
+    return this.transitions.apply(
+      { type: 'FailRun', runId: input.runId, accountId: input.accountId, by: input.by, error: input.error },
+      options,
+    );
   }
 }

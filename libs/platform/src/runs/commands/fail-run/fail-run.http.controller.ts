@@ -33,9 +33,18 @@ export class FailRunController {
     },
     security: ['bearer'],
   })
-  fail(@Param() params: z.output<typeof runIdParams>, @Body() body: z.output<typeof failRunBody>, @CurrentPrincipal() principal: Principal): Promise<RunView> {
+  fail(
+    @Param() params: z.output<typeof runIdParams>,
+    @Body() body: z.output<typeof failRunBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<RunView> {
     return this.commands.execute(
-      new FailRunCommand({ accountId: principal.accountId, runId: params.id, by: principal.id, error: { code: body.error.code ?? null, message: body.error.message } }),
+      new FailRunCommand({
+        accountId: principal.accountId,
+        runId: params.id,
+        by: principal.id,
+        error: { code: body.error.code ?? null, message: body.error.message },
+      }),
     );
   }
 }

@@ -34,7 +34,11 @@ export class StartRunController {
     },
     security: ['bearer'],
   })
-  start(@Param() params: z.output<typeof agentIdParams>, @Body() body: z.output<typeof startRunBody>, @CurrentPrincipal() principal: Principal): Promise<RunView> {
+  start(
+    @Param() params: z.output<typeof agentIdParams>,
+    @Body() body: z.output<typeof startRunBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<RunView> {
     return this.commands.execute(
       new StartRunCommand({
         accountId: principal.accountId,

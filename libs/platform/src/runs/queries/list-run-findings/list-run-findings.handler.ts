@@ -20,6 +20,12 @@ export class ListRunFindingsHandler implements IQueryHandler<ListRunFindingsQuer
     const run = await this.runs.get(query.accountId, query.runId);
     const filter: Filter = { run_id: run.id };
     if (query.level) filter.level = query.level;
-    return findPage(this.projections.collection<FindingDoc>(RUNS_PROJECTION, RUN_FINDINGS_COLLECTION), filter, [['seq', 1]], query, toFindingView);
+    return findPage(
+      this.projections.collection<FindingDoc>(RUNS_PROJECTION, RUN_FINDINGS_COLLECTION),
+      filter,
+      [['seq', 1]],
+      query,
+      toFindingView,
+    );
   }
 }

@@ -20,19 +20,30 @@ export class ListRunFindingsController {
   @RequireScope('read')
   @Operation({
     summary: "List a run's findings",
-    description: 'Scope `read`. In the order the runner reported them, optionally of one `level`. Paginated by `limit` and `cursor`.',
+    description:
+      'Scope `read`. In the order the runner reported them, optionally of one `level`. Paginated by `limit` and `cursor`.',
     tags: ['runs'],
     operationId: 'listRunFindings',
     params: runIdParams,
     query: listFindingsQuery,
     responses: {
-      200: { description: 'A page of findings.', schema: listPageSchema(findingViewSchema).meta({ id: 'FindingList' }), headers: RATE_LIMIT_HEADERS },
+      200: {
+        description: 'A page of findings.',
+        schema: listPageSchema(findingViewSchema).meta({ id: 'FindingList' }),
+        headers: RATE_LIMIT_HEADERS,
+      },
       404: { description: '`RUN_NOT_FOUND`.' },
       ...platformErrorResponses(),
     },
     security: ['bearer'],
   })
-  list(@Param() params: z.output<typeof runIdParams>, @Query() query: z.output<typeof listFindingsQuery>, @CurrentPrincipal() principal: Principal): Promise<ListPage<FindingView>> {
-    return this.queries.execute(new ListRunFindingsQuery(principal.accountId, params.id, query.level, query.limit, query.cursor));
+  list(
+    @Param() params: z.output<typeof runIdParams>,
+    @Query() query: z.output<typeof listFindingsQuery>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ListPage<FindingView>> {
+    return this.queries.execute(
+      new ListRunFindingsQuery(principal.accountId, params.id, query.level, query.limit, query.cursor),
+    );
   }
 }

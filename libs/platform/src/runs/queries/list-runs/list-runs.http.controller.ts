@@ -32,16 +32,28 @@ export class ListRunsController {
   @RequireScope('read')
   @Operation({
     summary: 'List runs',
-    description: 'Scope `read`. Most recently queued first; filter by `status`, `agent_id`, `repository_id`. Paginated by `limit` and `cursor`.',
+    description:
+      'Scope `read`. Most recently queued first; filter by `status`, `agent_id`, `repository_id`. Paginated by `limit` and `cursor`.',
     tags: ['runs'],
     operationId: 'listRuns',
     query: listRunsQuery,
-    responses: { 200: { description: 'A page of runs.', schema: runList, headers: RATE_LIMIT_HEADERS }, ...platformErrorResponses() },
+    responses: {
+      200: { description: 'A page of runs.', schema: runList, headers: RATE_LIMIT_HEADERS },
+      ...platformErrorResponses(),
+    },
     security: ['bearer'],
   })
-  list(@Query() query: z.output<typeof listRunsQuery>, @CurrentPrincipal() principal: Principal): Promise<ListPage<RunView>> {
+  list(
+    @Query() query: z.output<typeof listRunsQuery>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ListPage<RunView>> {
     return this.queries.execute(
-      new ListRunsQuery(principal.accountId, { status: query.status, agentId: query.agent_id, repositoryId: query.repository_id }, query.limit, query.cursor),
+      new ListRunsQuery(
+        principal.accountId,
+        { status: query.status, agentId: query.agent_id, repositoryId: query.repository_id },
+        query.limit,
+        query.cursor,
+      ),
     );
   }
 
@@ -67,6 +79,13 @@ export class ListRunsController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<ListPage<RunView>> {
     const agent = await this.agents.get(principal.accountId, params.id);
-    return this.queries.execute(new ListRunsQuery(principal.accountId, { status: query.status, agentId: agent.id, repositoryId: query.repository_id }, query.limit, query.cursor));
+    return this.queries.execute(
+      new ListRunsQuery(
+        principal.accountId,
+        { status: query.status, agentId: agent.id, repositoryId: query.repository_id },
+        query.limit,
+        query.cursor,
+      ),
+    );
   }
 }

@@ -6,7 +6,11 @@ import type { RunView } from '../../run.view.js';
 export class ListRunsQuery extends Query<ListPage<RunView>> {
   constructor(
     readonly accountId: string,
-    readonly filters: { status?: RunStatus | undefined; agentId?: string | undefined; repositoryId?: string | undefined },
+    readonly filters: {
+      status?: RunStatus | undefined;
+      agentId?: string | undefined;
+      repositoryId?: string | undefined;
+    },
     readonly limit: number,
     readonly cursor?: string,
   ) {

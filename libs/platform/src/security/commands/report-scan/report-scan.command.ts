@@ -5,7 +5,13 @@ import type { SecurityScanView } from '../../security.view.js';
 
 export class ReportScanCommand extends Command<SecurityScanView> {
   constructor(
-    readonly input: { accountId: string; repositoryId: string; scanner: string | null; vulnerabilities: ReportedVulnerability[]; by: string | null },
+    readonly input: {
+      accountId: string;
+      repositoryId: string;
+      scanner: string | null;
+      vulnerabilities: ReportedVulnerability[];
+      by: string | null;
+    },
     readonly options: CommandOptions = {},
   ) {
     super();

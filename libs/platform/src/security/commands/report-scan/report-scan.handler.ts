@@ -42,7 +42,11 @@ export class ReportScanHandler implements ICommandHandler<ReportScanCommand, Sec
       by: input.by,
       now: this.clock.now(),
     });
-    await this.readYourWrites.waitFor(position, [SECURITY_PROJECTION, REPOSITORIES_PROJECTION, PLATFORM_EVENTS_PROJECTION], options);
+    await this.readYourWrites.waitFor(
+      position,
+      [SECURITY_PROJECTION, REPOSITORIES_PROJECTION, PLATFORM_EVENTS_PROJECTION],
+      options,
+    );
     const scan = await this.projections.collection<ScanDoc>(SECURITY_PROJECTION, SECURITY_SCANS_COLLECTION).get(scanId);
     if (!scan) throw Errors.unavailable('The scan is recorded but not readable yet; retry the read shortly.');
     return toSecurityScanView(scan);

@@ -27,16 +27,30 @@ export class ReportScanController {
     params: repositoryIdParams,
     body: reportScanBody,
     responses: {
-      201: { description: 'The recorded scan with its counts.', schema: securityScanSchema, headers: RATE_LIMIT_HEADERS },
+      201: {
+        description: 'The recorded scan with its counts.',
+        schema: securityScanSchema,
+        headers: RATE_LIMIT_HEADERS,
+      },
       404: { description: '`REPOSITORY_NOT_FOUND`.' },
       409: { description: '`REPOSITORY_DISCONNECTED`.' },
       ...platformErrorResponses(),
     },
     security: ['bearer'],
   })
-  report(@Param() params: z.output<typeof repositoryIdParams>, @Body() body: z.output<typeof reportScanBody>, @CurrentPrincipal() principal: Principal): Promise<SecurityScanView> {
+  report(
+    @Param() params: z.output<typeof repositoryIdParams>,
+    @Body() body: z.output<typeof reportScanBody>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<SecurityScanView> {
     return this.commands.execute(
-      new ReportScanCommand({ accountId: principal.accountId, repositoryId: params.id, scanner: body.scanner ?? null, vulnerabilities: body.vulnerabilities, by: principal.id }),
+      new ReportScanCommand({
+        accountId: principal.accountId,
+        repositoryId: params.id,
+        scanner: body.scanner ?? null,
+        vulnerabilities: body.vulnerabilities,
+        by: principal.id,
+      }),
     );
   }
 }

@@ -24,13 +24,21 @@ export class ListScansController {
     params: repositoryIdParams,
     query: listQuerySchema,
     responses: {
-      200: { description: 'A page of scans.', schema: listPageSchema(securityScanSchema).meta({ id: 'SecurityScanList' }), headers: RATE_LIMIT_HEADERS },
+      200: {
+        description: 'A page of scans.',
+        schema: listPageSchema(securityScanSchema).meta({ id: 'SecurityScanList' }),
+        headers: RATE_LIMIT_HEADERS,
+      },
       404: { description: '`REPOSITORY_NOT_FOUND`.' },
       ...platformErrorResponses(),
     },
     security: ['bearer'],
   })
-  list(@Param() params: z.output<typeof repositoryIdParams>, @Query() query: z.output<typeof listQuerySchema>, @CurrentPrincipal() principal: Principal): Promise<ListPage<SecurityScanView>> {
+  list(
+    @Param() params: z.output<typeof repositoryIdParams>,
+    @Query() query: z.output<typeof listQuerySchema>,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ListPage<SecurityScanView>> {
     return this.queries.execute(new ListScansQuery(principal.accountId, params.id, query.limit, query.cursor));
   }
 }

@@ -10,7 +10,10 @@ import { ListVulnerabilitiesQuery } from './list-vulnerabilities.query.js';
 
 /** A repository's alerts, most severe first, then newest first. */
 @QueryHandler(ListVulnerabilitiesQuery)
-export class ListVulnerabilitiesHandler implements IQueryHandler<ListVulnerabilitiesQuery, ListPage<VulnerabilityAlertView>> {
+export class ListVulnerabilitiesHandler implements IQueryHandler<
+  ListVulnerabilitiesQuery,
+  ListPage<VulnerabilityAlertView>
+> {
   constructor(
     private readonly repositories: RepositoryLookup,
     private readonly projections: ProjectionStore,
@@ -22,6 +25,15 @@ export class ListVulnerabilitiesHandler implements IQueryHandler<ListVulnerabili
     if (query.state !== 'all') filter.state = query.state;
     if (query.severity) filter['vulnerability.severity'] = query.severity;
     const collection = this.projections.collection<VulnerabilityDoc>(SECURITY_PROJECTION, VULNERABILITIES_COLLECTION);
-    return findPage(collection, filter, [['severity_rank', -1], ['detected_at', -1]], query, toVulnerabilityAlertView);
+    return findPage(
+      collection,
+      filter,
+      [
+        ['severity_rank', -1],
+        ['detected_at', -1],
+      ],
+      query,
+      toVulnerabilityAlertView,
+    );
   }
 }

@@ -24,13 +24,18 @@ export class ListVulnerabilitiesController {
   @RequireScope('read')
   @Operation({
     summary: "List a repository's vulnerabilities",
-    description: 'Scope `read`. Open alerts by default (`state=resolved|all` for history), most severe first, then newest. Paginated by `limit` and `cursor`.',
+    description:
+      'Scope `read`. Open alerts by default (`state=resolved|all` for history), most severe first, then newest. Paginated by `limit` and `cursor`.',
     tags: ['security'],
     operationId: 'listRepositoryVulnerabilities',
     params: repositoryIdParams,
     query: listVulnerabilitiesQuery,
     responses: {
-      200: { description: 'A page of alerts.', schema: listPageSchema(vulnerabilityAlertSchema).meta({ id: 'VulnerabilityAlertList' }), headers: RATE_LIMIT_HEADERS },
+      200: {
+        description: 'A page of alerts.',
+        schema: listPageSchema(vulnerabilityAlertSchema).meta({ id: 'VulnerabilityAlertList' }),
+        headers: RATE_LIMIT_HEADERS,
+      },
       404: { description: '`REPOSITORY_NOT_FOUND`.' },
       ...platformErrorResponses(),
     },
@@ -41,6 +46,15 @@ export class ListVulnerabilitiesController {
     @Query() query: z.output<typeof listVulnerabilitiesQuery>,
     @CurrentPrincipal() principal: Principal,
   ): Promise<ListPage<VulnerabilityAlertView>> {
-    return this.queries.execute(new ListVulnerabilitiesQuery(principal.accountId, params.id, query.state, query.severity, query.limit, query.cursor));
+    return this.queries.execute(
+      new ListVulnerabilitiesQuery(
+        principal.accountId,
+        params.id,
+        query.state,
+        query.severity,
+        query.limit,
+        query.cursor,
+      ),
+    );
   }
 }
