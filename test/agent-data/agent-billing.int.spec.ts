@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the onboarding-to-paid-call journey, one started app shared by its
+// steps in order.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';

@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the catalogue documents' unit cases, sharing one context fixture.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

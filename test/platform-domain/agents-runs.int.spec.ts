@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: agents and runs over one started app and one account, the run
+// lifecycle cases in order.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '#kernel';

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the runner's integration cases (exactly once, rebuilds, crashes,
+// generations) share one set of fixtures and helpers.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: this is a table (every route and MCP tool of the agent surface, one
+// row each, with its meter, status and description) that the documents and tests read as one;
+// split, a reader could no longer see the whole surface in one place.
 /**
  * The agent data surface as a table (spec "Agent data API" endpoint tables and the MCP tool
  * table): the guidance documents, the manifest and the registry packs are all built from it, so

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one adapter over one SQLite connection; its compiled statements,
+// the batch transaction and index management share that private state (the query compiler is
+// sqlite-document-query.ts).
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import {

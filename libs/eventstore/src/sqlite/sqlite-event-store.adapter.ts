@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one adapter over one SQLite connection; the group-commit writer,
+// reads and subscriptions share its statements and commit tail (the tail and the $all
+// subscription have files of their own).
 import Database from 'better-sqlite3';
 import { prepareAppend, type PreparedAppend } from '../append.validation.js';
 import {

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the one contract every event-store adapter passes, one list of
+// cases over one fixture; it is read as the specification of the port.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it, type TestContext } from 'node:test';

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the generator's word lists and distributions are data that the
+// generator reads top to bottom; moving them apart would not make either easier to follow.
 /**
  * The demo data set (item 3, D20): plausible, entirely fictional companies from a fixed seed.
  * `demoCompanies({seed, count, asOf})` is a pure function: the same arguments give the same
