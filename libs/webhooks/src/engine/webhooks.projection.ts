@@ -1,5 +1,5 @@
 // Over 400 lines on purpose: one projection's evolve over its four document kinds (webhooks,
-// deliveries, payloads, targets) whose handlers read each other's documents in one batch.
+// subscriptions, deliveries, payloads) whose handlers read each other's documents in one batch.
 import type { Doc, FindResult } from '#documents';
 import type { RecordedEvent } from '#eventstore';
 import type { ProjectionContext, ProjectionDefinition } from '#projections';
