@@ -15,7 +15,20 @@ import { PayController } from './accounts/http/pay.http.controller.js';
 import { AccountStatusService } from './accounts/status/account-status.service.js';
 import { AgentAuthenticator, AgentKeyGuard, AgentRateLimiter } from './auth/agent-auth.js';
 import { AutopayRunner } from './billing/autopay.runner.js';
-import { BillingController } from './billing/billing.http.controller.js';
+import { CreateCheckoutLinkHandler } from './billing/checkout-link/checkout-link.handler.js';
+import { CheckoutLinkController } from './billing/checkout-link/checkout-link.http.controller.js';
+import { CreateSetupIntentHandler } from './billing/setup-intent/setup-intent.handler.js';
+import { CreateSetupIntentController } from './billing/setup-intent/setup-intent.http.controller.js';
+import { AttachPaymentMethodHandler } from './billing/attach-payment-method/attach-payment-method.handler.js';
+import { AttachPaymentMethodController } from './billing/attach-payment-method/attach-payment-method.http.controller.js';
+import { ChargeTopupHandler } from './billing/charge-topup/charge-topup.handler.js';
+import { ChargeTopupController } from './billing/charge-topup/charge-topup.http.controller.js';
+import { CreateTopupCheckoutHandler } from './billing/topup-checkout/topup-checkout.handler.js';
+import { CreateTopupCheckoutController } from './billing/topup-checkout/topup-checkout.http.controller.js';
+import { GetAutopayHandler } from './billing/get-autopay/get-autopay.handler.js';
+import { GetAutopayController } from './billing/get-autopay/get-autopay.http.controller.js';
+import { DisableAutopayHandler } from './billing/disable-autopay/disable-autopay.handler.js';
+import { DisableAutopayController } from './billing/disable-autopay/disable-autopay.http.controller.js';
 import { BillingService } from './billing/billing.service.js';
 import { CheckoutService } from './billing/checkout.service.js';
 import { AGENT_ACCOUNT_STATUS } from './catalog/agent-status.hook.js';
@@ -74,7 +87,13 @@ class RawBodyInstaller implements OnModuleInit {
     CreateAgentKeyController,
     ListAgentKeysController,
     RevokeAgentKeyController,
-    BillingController,
+    CheckoutLinkController,
+    CreateSetupIntentController,
+    AttachPaymentMethodController,
+    ChargeTopupController,
+    CreateTopupCheckoutController,
+    GetAutopayController,
+    DisableAutopayController,
     StripeWebhookController,
     SandboxController,
   ],
@@ -101,6 +120,13 @@ class RawBodyInstaller implements OnModuleInit {
     Idempotency,
     OpenAgentAccountHandler,
     CreateAgentKeyHandler,
+    CreateCheckoutLinkHandler,
+    CreateSetupIntentHandler,
+    AttachPaymentMethodHandler,
+    ChargeTopupHandler,
+    CreateTopupCheckoutHandler,
+    GetAutopayHandler,
+    DisableAutopayHandler,
     ListAgentKeysHandler,
     RevokeAgentKeyHandler,
     AccountStatusService,

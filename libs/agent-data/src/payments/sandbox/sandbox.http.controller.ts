@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Errors } from '#kernel';
 import { Operation } from '#http';
 import { PATHS, usdString } from '../../billing/links.js';
-import { prefersJson } from '../../billing/billing.http.controller.js';
+import { prefersJson } from '../../billing/billing.http.js';
 import { CreditsService } from '../../credits/credits.service.js';
 import { CheckoutClaims } from '../checkout-claims.js';
 import { PaymentFulfilment } from '../payment-fulfilment.js';

@@ -1,0 +1,30 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { Operation } from '#http';
+import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
+import { AUTH } from '../billing.http.js';
+import { AttachPaymentMethodCommand } from './attach-payment-method.command.js';
+import { type AttachBody, attachBody } from './attach-payment-method.schema.js';
+
+@Controller('api/v1')
+export class AttachPaymentMethodController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('billing/payment-methods/attach')
+  @HttpCode(200)
+  @AgentAuth()
+  @Operation({
+    summary: 'Attach a confirmed payment method to the account',
+    tags: ['agent billing'],
+    operationId: 'billingAttachPaymentMethod',
+    body: attachBody,
+    responses: {
+      200: { description: 'The saved method (brand, last4).' },
+      400: { description: 'PAYMENT_METHOD_INVALID or SETUP_INTENT_NOT_CONFIRMED.' },
+    },
+    security: AUTH,
+  })
+  attach(@Body() body: AttachBody, @CurrentAgent() agent: AgentPrincipal) {
+    return this.commands.execute(new AttachPaymentMethodCommand(agent, body));
+  }
+}

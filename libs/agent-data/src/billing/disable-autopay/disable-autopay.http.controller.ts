@@ -1,0 +1,25 @@
+import { Controller, Delete } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { Operation } from '#http';
+import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
+import { AUTH } from '../billing.http.js';
+import { DisableAutopayCommand } from './disable-autopay.command.js';
+
+@Controller('api/v1')
+export class DisableAutopayController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Delete('billing/autopay')
+  @AgentAuth()
+  @Operation({
+    summary: 'Turn autopay off',
+    description: 'Turn it on again with POST /billing/topups/charge and save_for_autopay=true.',
+    tags: ['agent billing'],
+    operationId: 'billingDisableAutopay',
+    responses: { 200: { description: 'Autopay state and balance.' } },
+    security: AUTH,
+  })
+  disableAutopay(@CurrentAgent() agent: AgentPrincipal) {
+    return this.commands.execute(new DisableAutopayCommand(agent));
+  }
+}
