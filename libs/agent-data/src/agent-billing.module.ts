@@ -41,6 +41,10 @@ import { PaymentFulfilment } from './payments/payment-fulfilment.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from './payments/payment-provider.port.js';
 import { installRawBodyHook } from './payments/raw-body.js';
 import { SandboxController } from './payments/sandbox/sandbox.http.controller.js';
+import { ConfirmSandboxSetupIntentHandler } from './payments/sandbox/confirm-setup-intent/confirm-setup-intent.handler.js';
+import { ConfirmSandboxSetupIntentController } from './payments/sandbox/confirm-setup-intent/confirm-setup-intent.http.controller.js';
+import { PaySandboxCheckoutHandler } from './payments/sandbox/pay-checkout/pay-checkout.handler.js';
+import { PaySandboxCheckoutController } from './payments/sandbox/pay-checkout/pay-checkout.http.controller.js';
 import { SandboxPaymentProvider } from './payments/sandbox/sandbox-payment.adapter.js';
 import { StripePaymentProvider } from './payments/stripe/stripe-payment.adapter.js';
 import { StripeWebhookController } from './payments/stripe/stripe-webhook.http.controller.js';
@@ -96,6 +100,8 @@ class RawBodyInstaller implements OnModuleInit {
     DisableAutopayController,
     StripeWebhookController,
     SandboxController,
+    PaySandboxCheckoutController,
+    ConfirmSandboxSetupIntentController,
   ],
   providers: [
     {
@@ -120,6 +126,8 @@ class RawBodyInstaller implements OnModuleInit {
     Idempotency,
     OpenAgentAccountHandler,
     CreateAgentKeyHandler,
+    PaySandboxCheckoutHandler,
+    ConfirmSandboxSetupIntentHandler,
     CreateCheckoutLinkHandler,
     CreateSetupIntentHandler,
     AttachPaymentMethodHandler,

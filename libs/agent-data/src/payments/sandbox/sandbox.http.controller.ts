@@ -1,5 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { AnonymousLimit } from '#access';
+import { Controller, Get, Header, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { z } from 'zod';
 import { Errors } from '#kernel';
 import { Operation } from '#http';
@@ -7,18 +6,11 @@ import { PATHS, usdString } from '../../billing/links.js';
 import { prefersJson } from '../../billing/billing.http.js';
 import { CreditsService } from '../../credits/credits.service.js';
 import { CheckoutClaims } from '../checkout-claims.js';
-import { PaymentFulfilment } from '../payment-fulfilment.js';
+import { sessionParams } from './sandbox.schema.js';
+import { sandboxOf } from './sandbox-provider.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../payment-provider.port.js';
-import { SANDBOX_TEST_CARDS, type SandboxCheckoutDoc, SandboxPaymentProvider } from './sandbox-payment.adapter.js';
+import { type SandboxCheckoutDoc, SandboxPaymentProvider } from './sandbox-payment.adapter.js';
 
-const sessionParams = z.object({
-  id: z.string().regex(/^cs_[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a checkout session id'),
-});
-const setupParams = z.object({ id: z.string().regex(/^seti_[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a setup intent id') });
-const confirmBody = z.object({
-  client_secret: z.string().min(1).max(255),
-  payment_method: z.enum(Object.keys(SANDBOX_TEST_CARDS) as [string, ...string[]]).default('pm_card_visa'),
-});
 const successQuery = z.object({ session_id: z.string().min(1).max(255).optional() });
 
 interface Reply {
@@ -49,20 +41,18 @@ button{font-size:1.1rem;padding:.7rem 1.6rem;border-radius:8px;border:0;backgrou
  * its Pay button (the same fulfilment as Stripe's webhook), a stand-in for the client SDK's
  * setup-intent confirmation, and the success and cancel pages both providers return to.
  */
+/**
+ * The pages of the sandbox's hosted checkout (the stand-in for Stripe's): the checkout page, the
+ * success page (which shows an unbound checkout's new key once) and the cancel page. Its writes
+ * are use cases of their own: pay-checkout/, confirm-setup-intent/.
+ */
 @Controller('api/v1/billing')
 export class SandboxController {
   constructor(
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
-    private readonly fulfilment: PaymentFulfilment,
     private readonly credits: CreditsService,
     private readonly claims: CheckoutClaims,
   ) {}
-
-  private sandbox(): SandboxPaymentProvider {
-    if (!(this.provider instanceof SandboxPaymentProvider))
-      throw Errors.notFound('The sandbox payment provider is not in use.', 'SANDBOX_DISABLED');
-    return this.provider;
-  }
 
   @Get('sandbox/checkout/:id')
   @Header('content-type', 'text/html; charset=utf-8')
@@ -98,69 +88,6 @@ ${
 <p class="muted"><a href="${PATHS.checkoutCancelled}">Cancel</a> · session <code>${esc(session.id)}</code> · expires ${esc(session.expires_at)}</p>
 </div>`,
     );
-  }
-
-  @Post('sandbox/checkout/:id/pay')
-  @AnonymousLimit('write')
-  @HttpCode(200)
-  @Operation({
-    summary: 'Pay a sandbox checkout (its Pay button)',
-    description:
-      'Completes the session and credits the pack through the same fulfilment as Stripe’s webhook; paying twice credits once. 303 to the success page, or 200 JSON for Accept: application/json.',
-    tags: ['agent billing'],
-    operationId: 'sandboxCheckoutPay',
-    params: sessionParams,
-    responses: {
-      200: { description: 'JSON: {paid, credited, balance_usd, …}.' },
-      303: { description: 'To the success page.' },
-    },
-  })
-  async pay(
-    @Param() params: z.output<typeof sessionParams>,
-    @Req() request: HttpRequest,
-    @Res() reply: Reply,
-  ): Promise<void> {
-    const completed = await this.sandbox().completeCheckout(params.id);
-    const fulfilled = await this.fulfilment.checkoutCompleted(completed);
-    const body = {
-      paid: true,
-      session_id: completed.sessionId,
-      account_id: fulfilled.accountId,
-      pack_id: completed.packId,
-      credited: fulfilled.credited,
-      credits_usd: fulfilled.creditsCents / 100,
-      balance_usd: fulfilled.balanceCents / 100,
-      // An unbound checkout opened a new account: its key is shown once, on the success page.
-      ...(fulfilled.opened
-        ? { claim_url: `${PATHS.checkoutSuccess}?session_id=${encodeURIComponent(completed.sessionId)}` }
-        : {}),
-    };
-    if (prefersJson(request.headers.accept)) {
-      reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
-      return;
-    }
-    const location = `${PATHS.checkoutSuccess}?session_id=${encodeURIComponent(completed.sessionId)}`;
-    reply
-      .code(303)
-      .header('location', location)
-      .header('content-type', 'application/json; charset=utf-8')
-      .send(JSON.stringify(body));
-  }
-
-  @Post('sandbox/setup-intents/:id/confirm')
-  @HttpCode(200)
-  @Operation({
-    summary: 'Confirm a sandbox setup intent (stand-in for the client SDK)',
-    description: `Attaches a test card to the setup intent's customer. payment_method: one of ${Object.keys(SANDBOX_TEST_CARDS).join(', ')}.`,
-    tags: ['agent billing'],
-    operationId: 'sandboxConfirmSetupIntent',
-    params: setupParams,
-    body: confirmBody,
-    responses: { 200: { description: '{setup_intent_id, status, payment_method_id}.' } },
-  })
-  async confirm(@Param() params: z.output<typeof setupParams>, @Body() body: z.output<typeof confirmBody>) {
-    const result = await this.sandbox().confirmSetupIntent(params.id, body.client_secret, body.payment_method);
-    return { setup_intent_id: result.setupIntentId, status: result.status, payment_method_id: result.paymentMethodId };
   }
 
   @Get('checkout/success')
@@ -245,7 +172,7 @@ ${
   }
 
   private async session(id: string): Promise<SandboxCheckoutDoc> {
-    const session = await this.sandbox().checkoutSession(id);
+    const session = await sandboxOf(this.provider).checkoutSession(id);
     if (!session) throw Errors.notFound('No such checkout session.', 'CHECKOUT_SESSION_NOT_FOUND');
     return session;
   }
