@@ -47,7 +47,8 @@ import { PaySandboxCheckoutHandler } from './payments/sandbox/pay-checkout/pay-c
 import { PaySandboxCheckoutController } from './payments/sandbox/pay-checkout/pay-checkout.http.controller.js';
 import { SandboxPaymentProvider } from './payments/sandbox/sandbox-payment.adapter.js';
 import { StripePaymentProvider } from './payments/stripe/stripe-payment.adapter.js';
-import { StripeWebhookController } from './payments/stripe/stripe-webhook.http.controller.js';
+import { FulfilStripeEventHandler } from './payments/stripe/fulfil-event/fulfil-event.handler.js';
+import { StripeWebhookController } from './payments/stripe/fulfil-event/fulfil-event.http.controller.js';
 
 /** D16: Stripe when STRIPE_SECRET_KEY is set, else the offline sandbox. */
 export function paymentProviderFor(
@@ -126,6 +127,7 @@ class RawBodyInstaller implements OnModuleInit {
     Idempotency,
     OpenAgentAccountHandler,
     CreateAgentKeyHandler,
+    FulfilStripeEventHandler,
     PaySandboxCheckoutHandler,
     ConfirmSandboxSetupIntentHandler,
     CreateCheckoutLinkHandler,

@@ -1,17 +1,18 @@
-import { Controller, HttpCode, Inject, Logger, Post, Req } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
+import { Inject, Logger } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import Stripe from 'stripe';
 import { AppError, APP_CONFIG, type AppConfig, CLOCK, type Clock, Errors } from '#kernel';
-import { Operation } from '#http';
-import { PaymentFulfilment } from '../payment-fulfilment.js';
-import { RAW_BODY_CONFIG, type RawBodyRequest } from '../raw-body.js';
-
-type WebhookRequest = RawBodyRequest & { headers: Record<string, string | string[] | undefined> };
+import { PaymentFulfilment } from '../../payment-fulfilment.js';
+import { FulfilStripeEventCommand, type StripeEventOutcome } from './fulfil-event.command.js';
 
 /** Stripe's default: a signature older than 5 minutes is refused (replays). */
 const TOLERANCE_SECONDS = 300;
 
-const HANDLED = ['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'payment_intent.succeeded'];
+export const HANDLED_STRIPE_EVENTS = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'payment_intent.succeeded',
+];
 
 /**
  * Fulfilment by Stripe's signed webhook (D16). The signature is verified over the raw body
@@ -20,8 +21,8 @@ const HANDLED = ['checkout.session.completed', 'checkout.session.async_payment_s
  * payments that finished later credit on `payment_intent.succeeded`, idempotent by intent id.
  * Anything else is acknowledged and ignored. 2xx means "done, do not resend".
  */
-@Controller('api/v1/billing/webhooks')
-export class StripeWebhookController {
+@CommandHandler(FulfilStripeEventCommand)
+export class FulfilStripeEventHandler implements ICommandHandler<FulfilStripeEventCommand, StripeEventOutcome> {
   private readonly logger = new Logger('StripeWebhook');
 
   constructor(
@@ -30,21 +31,7 @@ export class StripeWebhookController {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @Post('stripe')
-  @HttpCode(200)
-  @RouteConfig(RAW_BODY_CONFIG)
-  @Operation({
-    summary: 'Stripe webhook (payment fulfilment)',
-    description: `Called by Stripe, signed with STRIPE_WEBHOOK_SECRET (Stripe-Signature over the raw body). Handles ${HANDLED.join(', ')}; idempotent by session or payment intent id.`,
-    tags: ['agent billing'],
-    operationId: 'stripeWebhook',
-    responses: {
-      200: { description: '{received: true, type, credited}' },
-      400: { description: 'SIGNATURE_INVALID (nothing is credited).' },
-      503: { description: 'STRIPE_WEBHOOK_NOT_CONFIGURED' },
-    },
-  })
-  async receive(@Req() request: WebhookRequest) {
+  async execute({ rawBody, signature }: FulfilStripeEventCommand): Promise<StripeEventOutcome> {
     const secret = this.config.stripeWebhookSecret;
     if (!secret)
       throw new AppError(
@@ -53,14 +40,12 @@ export class StripeWebhookController {
         'STRIPE_WEBHOOK_NOT_CONFIGURED',
         'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET).',
       );
-    const header = request.headers['stripe-signature'];
-    const signature = Array.isArray(header) ? header[0] : header;
-    if (!signature || !request.rawBody)
+    if (!signature || !rawBody)
       throw Errors.badRequest('SIGNATURE_INVALID', 'The Stripe-Signature header or the body is missing.');
     let event: Stripe.Event;
     try {
       event = Stripe.webhooks.constructEvent(
-        request.rawBody,
+        rawBody,
         signature,
         secret,
         TOLERANCE_SECONDS,
