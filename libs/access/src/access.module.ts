@@ -11,7 +11,7 @@ import { KEY_ACCOUNTS, type KeyAccounts } from './api-keys/key-accounts.port.js'
 import { ListApiKeysHandler } from './api-keys/list-api-keys/list-api-keys.handler.js';
 import { RevokeApiKeyHandler } from './api-keys/revoke-api-key/revoke-api-key.handler.js';
 import { BearerTokenResolvers } from './auth/bearer-token-resolvers.js';
-import { PlatformBearerStrategy } from './auth/bearer.strategy.js';
+import { BearerStrategy } from './auth/bearer.strategy.js';
 import { PlatformAuthGuard } from './auth/platform-auth.guard.js';
 import { PlatformRateLimiter } from './rate-limits/platform-rate-limiter.js';
 import { ACCOUNT_RATE_LIMITS, type AccountRateLimits } from './rate-limits/rate-limit.port.js';
@@ -44,7 +44,7 @@ export class AccessModule {
         ApiKeyAuthenticator,
         ApiKeyRevocationWatch,
         BearerTokenResolvers,
-        PlatformBearerStrategy,
+        BearerStrategy,
         PlatformRateLimiter,
         PlatformAuthGuard,
         CreateApiKeyHandler,
@@ -56,7 +56,7 @@ export class AccessModule {
         ApiKeyUsageTracker,
         ApiKeyAuthenticator,
         BearerTokenResolvers,
-        PlatformBearerStrategy,
+        BearerStrategy,
         PlatformRateLimiter,
         PlatformAuthGuard,
         CreateApiKeyHandler,

@@ -60,7 +60,7 @@ export {
   AgentAuthenticator,
   AgentKeyGuard,
   CurrentAgent,
-  agentKeyFrom,
+  agentAuthorization,
   type AgentPrincipal,
   type AgentRequest,
 } from './auth/agent-auth.js';

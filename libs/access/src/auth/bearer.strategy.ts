@@ -1,30 +1,40 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import passport from 'passport';
 import { Strategy } from 'passport-http-bearer';
+import { ApiKeyAuthenticator } from '../api-keys/api-key-authenticator.js';
+import type { KeySurface } from '../api-keys/api-key.events.js';
 import { BearerTokenResolvers } from './bearer-token-resolvers.js';
 import type { Principal } from './principal.js';
 
 /**
- * passport-http-bearer over the resolver chain. Registered in a Passport instance of its own
+ * passport-http-bearer over the resolver chain, for both surfaces (`surface` on the request). Registered in a Passport instance of its own
  * (not passport's process-wide registry), so two apps in one process (tests, several API
  * instances) never answer each other's requests; PlatformAuthGuard runs it per request
  * (`authenticateRequest`).
  */
 @Injectable()
-export class PlatformBearerStrategy extends PassportStrategy(Strategy, 'platform-bearer') {
+export class BearerStrategy extends PassportStrategy(Strategy, 'svc-bearer') {
   private passportInstance?: passport.PassportStatic;
   private runPrototype?: object;
 
-  constructor(private readonly resolvers: BearerTokenResolvers) {
-    super({ realm: 'svc' });
+  constructor(
+    private readonly resolvers: BearerTokenResolvers,
+    @Optional() private readonly keys?: ApiKeyAuthenticator,
+  ) {
+    // passReqToCallback: the verify step reads which surface the request is for.
+    super({ realm: 'svc', passReqToCallback: true });
     // The mixin's verify callback is an async function: a promise and two awaits per request
     // even when the key is cached. This one calls `done` in the same tick when `validate`
     // answers synchronously; a thrown or rejected AppError goes to passport's `error` as before.
-    (this as unknown as { _verify: (token: string, done: VerifyDone) => void })._verify = (token, done) => {
+    (this as unknown as { _verify: (req: BearerRequest, token: string, done: VerifyDone) => void })._verify = (
+      req,
+      token,
+      done,
+    ) => {
       let result: Principal | Promise<Principal>;
       try {
-        result = this.validate(token);
+        result = this.validate(token, req.surface ?? 'platform');
       } catch (error) {
         done(error, false);
         return;
@@ -44,8 +54,13 @@ export class PlatformBearerStrategy extends PassportStrategy(Strategy, 'platform
     return this.passportInstance;
   }
 
-  /** Passport's verify step: a Principal, or a thrown 401 AppError. */
-  validate(token: string): Principal | Promise<Principal> {
+  /**
+   * Passport's verify step: a Principal, or a thrown 401 AppError. The platform surface asks
+   * every resolver (API keys, and OAuth tokens when registered); the agent surface takes agent
+   * API keys only (a platform key there gets KEY_WRONG_SURFACE, D1).
+   */
+  validate(token: string, surface: KeySurface = 'platform'): Principal | Promise<Principal> {
+    if (surface === 'agent' && this.keys) return this.keys.authenticate(token, 'agent');
     return this.resolvers.resolve(token);
   }
 
@@ -58,7 +73,7 @@ export class PlatformBearerStrategy extends PassportStrategy(Strategy, 'platform
    * a prototype made once, not closures per request. The outcome comes back synchronously when
    * the strategy finished synchronously (a cached key), else as a promise.
    */
-  authenticateRequest(request: { headers: { authorization?: string } }): PassportOutcome | Promise<PassportOutcome> {
+  authenticateRequest(request: BearerRequest): PassportOutcome | Promise<PassportOutcome> {
     this.runPrototype ??= runPrototypeOf(this);
     const run = Object.create(this.runPrototype) as StrategyRun;
     try {
@@ -75,6 +90,15 @@ export class PlatformBearerStrategy extends PassportStrategy(Strategy, 'platform
       run.settle = (s) => ('error' in s ? reject(s.error) : resolve(s.outcome));
     });
   }
+}
+
+/**
+ * What the strategy reads of a request: the Authorization header only (the agent surface turns
+ * its `x-api-key` into `Bearer <key>` first), and the surface it was sent to.
+ */
+export interface BearerRequest {
+  headers: { authorization?: string };
+  surface?: KeySurface;
 }
 
 type Settled = { outcome: PassportOutcome } | { error: unknown };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BearerTokenResolvers } from './bearer-token-resolvers.js';
-import { PlatformBearerStrategy } from './bearer.strategy.js';
+import { BearerStrategy } from './bearer.strategy.js';
 import type { Principal } from './principal.js';
 
 const principal: Principal = {
@@ -15,10 +15,10 @@ const principal: Principal = {
 };
 
 function strategy(resolve: (token: string) => Principal | Promise<Principal>) {
-  return new PlatformBearerStrategy({ resolve } as unknown as BearerTokenResolvers);
+  return new BearerStrategy({ resolve } as unknown as BearerTokenResolvers);
 }
 
-describe('PlatformBearerStrategy.authenticateRequest (passport-http-bearer outcomes)', () => {
+describe('BearerStrategy.authenticateRequest (passport-http-bearer outcomes)', () => {
   it('resolves the principal of a Bearer token through the resolvers', async () => {
     const seen: string[] = [];
     const s = strategy(async (token) => (seen.push(token), principal));

@@ -3,7 +3,7 @@ import { type MaybePromise, whenReady } from '#kernel';
 import { Reflector } from '@nestjs/core';
 import { PlatformRateLimiter } from '../rate-limits/platform-rate-limiter.js';
 import { unauthorized } from './auth-errors.js';
-import { type PassportOutcome, PlatformBearerStrategy } from './bearer.strategy.js';
+import { type PassportOutcome, BearerStrategy } from './bearer.strategy.js';
 import type { Principal } from './principal.js';
 import { ScopeCheck } from './scope.guard.js';
 
@@ -31,7 +31,7 @@ export class PlatformAuthGuard implements CanActivate {
   private readonly scopes: ScopeCheck;
 
   constructor(
-    private readonly strategy: PlatformBearerStrategy,
+    private readonly strategy: BearerStrategy,
     private readonly rateLimiter: PlatformRateLimiter,
     reflector: Reflector,
   ) {

@@ -10,7 +10,7 @@ import {
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock, type MaybePromise, whenReady } from '#kernel';
 import {
   type ApiKeyPrincipal,
-  ApiKeyAuthenticator,
+  BearerStrategy,
   checkKeyRateLimit,
   enforceDecision,
   RATE_LIMIT_STORE,
@@ -30,22 +30,17 @@ export interface AgentRequest {
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /**
- * The key an agent-surface request carries: `x-api-key` or `Authorization: Bearer` (spec,
- * Authentication, agent API). Undefined when neither header is present.
+ * The credential an agent-surface request carries, as the Authorization header passport reads:
+ * `x-api-key` becomes `Bearer <key>` (spec, Authentication, agent API: either header works).
+ * Undefined when neither header is present.
  */
-export function agentKeyFrom(headers: AgentRequest['headers']): string | undefined {
+export function agentAuthorization(headers: AgentRequest['headers']): string | undefined {
   const apiKey = first(headers['x-api-key'])?.trim();
-  if (apiKey) return apiKey;
-  const authorization = first(headers.authorization);
-  if (authorization === undefined) return undefined;
-  const m = /^bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!m)
-    throw unauthorized(
-      'MISSING_AUTH',
-      'The Authorization header must be "Bearer <API key>"; or send the key in x-api-key.',
-    );
-  return m[1];
+  if (apiKey) return `Bearer ${apiKey}`;
+  return first(headers.authorization);
 }
+
+const BAD_HEADER = 'The Authorization header must be "Bearer <API key>"; or send the key in x-api-key.';
 
 /**
  * Resolves agent keys with the access lib's authenticator (lookup by SHA-256 in the shared
@@ -55,7 +50,7 @@ export function agentKeyFrom(headers: AgentRequest['headers']): string | undefin
  */
 @Injectable()
 export class AgentAuthenticator {
-  constructor(private readonly keys: ApiKeyAuthenticator) {}
+  constructor(private readonly bearer: BearerStrategy) {}
 
   /**
    * The principal of the request; 401 when it has no key or a key that does not work here.
@@ -63,18 +58,22 @@ export class AgentAuthenticator {
    */
   require(request: AgentRequest): MaybePromise<AgentPrincipal> {
     if (request.principal) return request.principal;
-    const raw = agentKeyFrom(request.headers);
-    if (raw === undefined)
+    const authorization = agentAuthorization(request.headers);
+    if (authorization === undefined)
       throw unauthorized(
         'MISSING_AUTH',
         'An API key is required: send it in the x-api-key header (or Authorization: Bearer).',
       );
-    return whenReady(this.keys.authenticate(raw, 'agent'), (principal) => (request.principal = principal));
+    // The same passport strategy as the platform's, told the surface (agent keys only here).
+    return whenReady(this.bearer.authenticateRequest({ headers: { authorization }, surface: 'agent' }), (outcome) => {
+      if (!outcome.principal) throw unauthorized('MISSING_AUTH', BAD_HEADER);
+      return (request.principal = outcome.principal as AgentPrincipal);
+    });
   }
 
   /** Like require, but a request without any key header is anonymous (undefined). */
   async optional(request: AgentRequest): Promise<AgentPrincipal | undefined> {
-    if (agentKeyFrom(request.headers) === undefined) return undefined;
+    if (agentAuthorization(request.headers) === undefined) return undefined;
     return this.require(request);
   }
 }

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type ApiKeyDoc, ApiKeyAuthenticator, type ApiKeyUsageTracker, generateApiKey, parseApiKey } from '#access';
+import {
+  type ApiKeyDoc,
+  ApiKeyAuthenticator,
+  type ApiKeyUsageTracker,
+  BearerStrategy,
+  type BearerTokenResolvers,
+  generateApiKey,
+  parseApiKey,
+} from '#access';
 import type { ProjectionStore } from '#projections';
 import { AgentAuthenticator } from './agent-auth.js';
 
@@ -29,7 +37,12 @@ function setup() {
   } as unknown as ProjectionStore;
   const usage = { touch: () => undefined } as unknown as ApiKeyUsageTracker;
   const keys = new ApiKeyAuthenticator(projections, { env: 'test' }, usage);
-  return { key, doc, keys, agents: new AgentAuthenticator(keys), lookups: () => lookups };
+  // The agent surface authenticates through the one passport strategy, told it is the agent surface.
+  const bearer = new BearerStrategy(
+    { resolve: () => Promise.reject(new Error('platform resolvers not used here')) } as unknown as BearerTokenResolvers,
+    keys,
+  );
+  return { key, doc, keys, agents: new AgentAuthenticator(bearer), lookups: () => lookups };
 }
 
 describe("agent keys: one key cache (the access lib's)", () => {
