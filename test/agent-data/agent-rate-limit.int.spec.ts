@@ -61,4 +61,22 @@ describe('agent rate limit per key (real HTTP, fake clock)', () => {
     assert.equal(res.status, 401);
     assert.equal(res.headers.get('x-ratelimit-limit'), null);
   });
+
+  it('GET /agents/status with a key counts against that key (it used to be free): the 4th in a minute is 429', async () => {
+    const issued = await pay(api.url);
+    const status = () => fetch(`${api.url}/api/v1/agents/status`, withKey(issued.key.api_key));
+    const answers = [await status(), await status(), await status(), await status()];
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 200, 200, 429],
+    );
+    assert.deepEqual(
+      answers.slice(0, 3).map((r) => r.headers.get('x-ratelimit-remaining')),
+      ['2', '1', '0'],
+    );
+    // Without a key the public status is not counted against anyone.
+    const anonymous = await fetch(`${api.url}/api/v1/agents/status`);
+    assert.equal(anonymous.status, 200);
+    assert.equal(anonymous.headers.get('x-ratelimit-limit'), null);
+  });
 });

@@ -13,7 +13,7 @@ import { RevokeAgentKeyHandler } from './accounts/revoke-key/revoke-key.handler.
 import { RevokeAgentKeyController } from './accounts/revoke-key/revoke-key.http.controller.js';
 import { PayController } from './accounts/http/pay.http.controller.js';
 import { AccountStatusService } from './accounts/status/account-status.service.js';
-import { AgentAuthenticator, AgentKeyGuard, AgentRateLimiter } from './auth/agent-auth.js';
+import { AgentAuthenticator, AgentKeyGuard, AgentRateLimiter, OptionalAgentKeyGuard } from './auth/agent-auth.js';
 import { AutopayRunner } from './billing/autopay.runner.js';
 import { CreateCheckoutLinkHandler } from './billing/checkout-link/checkout-link.handler.js';
 import { CheckoutLinkController } from './billing/checkout-link/checkout-link.http.controller.js';
@@ -114,6 +114,7 @@ class RawBodyInstaller implements OnModuleInit {
     AgentAuthenticator,
     AgentRateLimiter,
     AgentKeyGuard,
+    OptionalAgentKeyGuard,
     MeteringService,
     MeteredGuard,
     MeteredChargeHooks,
@@ -147,6 +148,7 @@ class RawBodyInstaller implements OnModuleInit {
     AgentAuthenticator,
     AgentRateLimiter,
     AgentKeyGuard,
+    OptionalAgentKeyGuard,
     MeteringService,
     MeteredGuard,
     CreditsService,

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { CLOCK, type Clock } from '#kernel';
+import { BoundedCache, CLOCK, type Clock } from '#kernel';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 
 /** `api_key_usage/{key_id}`: when a key was last used. Not a projection: written by the authenticator. */
@@ -17,6 +17,9 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 /** Touches are written together after this delay: one transaction for every key touched meanwhile. */
 export const USAGE_FLUSH_DELAY_MS = 100;
 
+/** Keys whose last write this process remembers at most: a flood of keys cannot grow memory. */
+export const USAGE_TRACKED_KEYS_MAX = 100_000;
+
 /**
  * Tracks `last_used_at` without an event per request: a plain document per key, rewritten at
  * most once a minute per key by each process (fire and forget; a lost write only makes the
@@ -26,20 +29,31 @@ export const USAGE_FLUSH_DELAY_MS = 100;
 @Injectable()
 export class ApiKeyUsageTracker implements OnApplicationShutdown {
   private readonly logger = new Logger('ApiKeyUsage');
-  private readonly written = new Map<string, number>();
+  /** Keys written in the last minute (by the injected clock), oldest out past the bound. */
+  private readonly written: BoundedCache<string, true>;
   private pending = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    this.written = new BoundedCache({
+      maxEntries: USAGE_TRACKED_KEYS_MAX,
+      ttlMs: LAST_USED_RESOLUTION_MS,
+      now: () => this.clock.now().getTime(),
+    });
+  }
+
+  /** Keys this process remembers having written (bounded). */
+  get trackedKeys(): number {
+    return this.written.size;
+  }
 
   touch(keyId: string): void {
+    if (this.written.has(keyId)) return;
     const now = this.clock.now();
-    const last = this.written.get(keyId);
-    if (last !== undefined && now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
-    this.written.set(keyId, now.getTime());
+    this.written.set(keyId, true);
     this.pending.set(keyId, now.toISOString());
     this.timer ??= setTimeout(() => void this.flush(), USAGE_FLUSH_DELAY_MS).unref();
   }

@@ -134,6 +134,25 @@ export class AgentKeyGuard implements CanActivate {
   }
 }
 
+/**
+ * A key is optional (the public status), but a request that sends one is authenticated and
+ * counted against that key's rate limit like any other keyed request (401 for a key that does
+ * not work, X-RateLimit-* headers, 429 when spent).
+ */
+@Injectable()
+export class OptionalAgentKeyGuard implements CanActivate {
+  constructor(private readonly keyed: AgentKeyGuard) {}
+
+  canActivate(context: ExecutionContext): MaybePromise<boolean> {
+    const request = context.switchToHttp().getRequest<AgentRequest>();
+    if (agentAuthorization(request.headers) === undefined) return true;
+    return this.keyed.canActivate(context);
+  }
+}
+
+/** The route takes an agent key optionally; one that is sent counts (see OptionalAgentKeyGuard). */
+export const AgentAuthOptional = () => applyDecorators(UseGuards(OptionalAgentKeyGuard));
+
 /** The route needs an agent key (x-api-key or Authorization: Bearer). */
 export const AgentAuth = () => applyDecorators(UseGuards(AgentKeyGuard));
 

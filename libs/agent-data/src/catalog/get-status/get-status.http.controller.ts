@@ -1,6 +1,7 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { Operation, type RequestOrigin } from '#http';
+import { AgentAuthOptional } from '../../auth/agent-auth.js';
 import type { AgentStatusRequest } from '../agent-status.hook.js';
 import { noQuery } from '../catalog.schemas.js';
 import { statusSchema } from '../status.documents.js';
@@ -11,11 +12,12 @@ export class GetStatusController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('status')
+  @AgentAuthOptional()
   @Operation({
     operationId: 'AgentsInformationController_getStatus',
     summary: 'Service status, meters and prices; with a key also the account',
     description:
-      'Without a key: the public status. With x-api-key (or Authorization: Bearer): also the account, balance_usd, recent ledger entries and autopay state; a key that does not work gets 401.',
+      'Without a key: the public status. With x-api-key (or Authorization: Bearer): also the account, balance_usd, recent ledger entries and autopay state, counted against the key’s rate limit (X-RateLimit-* headers, 429 when spent); a key that does not work gets 401.',
     tags: ['agent information'],
     query: noQuery,
     responses: {
