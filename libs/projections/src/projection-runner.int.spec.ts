@@ -166,6 +166,7 @@ describe('ProjectionRunner (embedded SQLite)', () => {
         state: 'live',
         last_error: null,
         rebuilding: null,
+        dead_letters: 0,
       },
     );
     const doc = await runner.store.collection('stream_counter', 'stream_counter_streams').get('counter-3');

@@ -1,3 +1,4 @@
+import { DEAD_LETTERS_COLLECTION } from './projection-store.js';
 import { SystemClock, type Clock } from '#kernel';
 import type { DocumentStore } from '#documents';
 import type { EventStore } from '#eventstore';
@@ -127,6 +128,12 @@ export class ProjectionRunner {
 
   async status(): Promise<ProjectionStatus[]> {
     const head = await this.options.eventStore.headPosition();
+    const letters = await this.options.documentStore
+      .collection(DEAD_LETTERS_COLLECTION)
+      .find({}, { limit: 1000 })
+      .then((page) => page.items as Array<{ projection?: string; generation?: number }>);
+    const deadLetters = (name: string, generation: number) =>
+      letters.filter((l) => l.projection === name && l.generation === generation).length;
     const out: ProjectionStatus[] = [];
     for (const worker of this.workers.values()) {
       const { definition } = worker;
@@ -140,6 +147,7 @@ export class ProjectionRunner {
           state: worker.state,
           last_error: worker.lastError,
           rebuilding: worker.rebuilding ? { ...worker.rebuilding } : null,
+          dead_letters: deadLetters(definition.name, worker.generation),
         });
         continue;
       }
@@ -159,6 +167,7 @@ export class ProjectionRunner {
         rebuilding:
           worker.rebuilding ??
           (rebuild?.state === 'running' ? { generation: rebuild.generation, position: rebuild.position } : null),
+        dead_letters: deadLetters(definition.name, active?.generation ?? 0),
       });
     }
     return out;

@@ -2,6 +2,8 @@ import type { Collection, Doc, DocumentStore, Filter, FindOptions, FindResult } 
 
 /** Checkpoints and rebuild states of every projection. */
 export const PROJECTIONS_COLLECTION = '_projections';
+/** Events a projection set aside after failing on their own (see ProjectionWorker). */
+export const DEAD_LETTERS_COLLECTION = '_projection_dead_letters';
 
 /** Physical name of a projection's logical collection in one generation. */
 export function generationCollection(logical: string, generation: number): string {

@@ -10,7 +10,15 @@ import { BatchContext } from './batch-context.js';
 import { ProjectionGenerations, type Target } from './projection-generations.js';
 import { afterPending, settleSignal, TICK, yieldToEventLoop } from './settle-signal.js';
 import type { ProjectionDefinition, ProjectionState, RebuildResult } from './projection.port.js';
-import { PROJECTIONS_COLLECTION, type ActiveCheckpoint, type ProjectionStore } from './projection-store.js';
+import {
+  DEAD_LETTERS_COLLECTION,
+  PROJECTIONS_COLLECTION,
+  type ActiveCheckpoint,
+  type ProjectionStore,
+} from './projection-store.js';
+
+/** Failures in a row of one event on its own before it is set aside. */
+export const DEAD_LETTER_AFTER = 3;
 
 export interface ProjectionLogger {
   log(message: string): void;
@@ -108,6 +116,12 @@ export class ProjectionWorker {
   private currentRebuild: Promise<RebuildResult> | null = null;
   /** Position of the event that failed last: it gets a batch of its own so the ones before it commit. */
   private failedAt: number | null = null;
+  /** After a batch's commit failed: events up to here go one per batch, to find the one that fails. */
+  private isolateUntil: number | null = null;
+  /** How often the event at this position failed on its own, in a row. */
+  private failures: { position: number; count: number } | null = null;
+  /** Events set aside by this worker (their failures are in DEAD_LETTERS_COLLECTION). */
+  deadLettered = 0;
   private readonly generations: ProjectionGenerations;
 
   constructor(
@@ -339,7 +353,9 @@ export class ProjectionWorker {
         }
 
         const batch = [first];
-        const isolate = this.failedAt !== null && first.position >= this.failedAt;
+        const isolate =
+          (this.failedAt !== null && first.position >= this.failedAt) ||
+          (this.isolateUntil !== null && first.position <= this.isolateUntil);
         if (!isolate) {
           const tick = afterPending();
           while (batch.length < settings.batchSize) {
@@ -357,6 +373,7 @@ export class ProjectionWorker {
         }
 
         const context = new BatchContext(settings.documents, definition.name, target.physical);
+        let failure: unknown = null;
         for (const event of batch) {
           if (!this.handled.has(event.type)) continue;
           context.begin(event);
@@ -364,10 +381,18 @@ export class ProjectionWorker {
             await definition.handle(event, context);
           } catch (error) {
             this.failedAt = event.position;
-            throw new ProjectionHandlerError(definition.name, event, error);
+            failure = new ProjectionHandlerError(definition.name, event, error);
+            break;
           }
         }
         const last = batch[batch.length - 1]!.position;
+        if (failure) {
+          if (batch.length === 1 && (await this.setAsideIfPoison(target, batch[0]!, failure, persisted))) {
+            persisted = seen = last;
+            continue;
+          }
+          throw failure;
+        }
         const ops = context.ops();
         counted?.(batch.length);
         seen = last;
@@ -376,10 +401,23 @@ export class ProjectionWorker {
           this.advanced(target, seen);
           continue;
         }
-        await this.commit(target, ops, persisted, seen, batch.length);
+        try {
+          await this.commit(target, ops, persisted, seen, batch.length);
+        } catch (error) {
+          if (error instanceof GenerationChanged || error instanceof ConcurrentModificationError) throw error;
+          // A store refused the batch (a document it cannot hold): find the event, one per batch.
+          if (batch.length > 1) this.isolateUntil = last;
+          else if (await this.setAsideIfPoison(target, batch[0]!, error, persisted)) {
+            persisted = last;
+            continue;
+          }
+          throw error;
+        }
         persisted = seen;
         lastStoredAt = performance.now();
+        this.failures = null;
         if (this.failedAt !== null && last >= this.failedAt) this.failedAt = null;
+        if (this.isolateUntil !== null && last >= this.isolateUntil) this.isolateUntil = null;
         if (!target.rebuild) {
           this.state = batch.length >= settings.batchSize ? 'catching_up' : 'live';
           this.lastError = null;
@@ -390,6 +428,41 @@ export class ProjectionWorker {
       this.subscriptions.delete(subscription);
       await subscription.close();
     }
+  }
+
+  /**
+   * An event that failed on its own DEAD_LETTER_AFTER times in a row is set aside: recorded with
+   * its error in DEAD_LETTERS_COLLECTION and passed, in the same commit as the checkpoint, so one
+   * bad event never stops a projection for everyone. Logged once; shown by status (dead_letters).
+   */
+  private async setAsideIfPoison(target: Target, event: RecordedEvent, error: unknown, from: number): Promise<boolean> {
+    const count = this.failures?.position === event.position ? this.failures.count + 1 : 1;
+    this.failures = { position: event.position, count };
+    if (count < DEAD_LETTER_AFTER) return false;
+    const message = error instanceof Error ? error.message : String(error);
+    const letter: WriteOp = {
+      kind: 'upsert',
+      collection: DEAD_LETTERS_COLLECTION,
+      doc: {
+        id: `${this.definition.name}:${target.generation}:${event.position}`,
+        projection: this.definition.name,
+        generation: target.generation,
+        position: event.position,
+        event_id: event.id,
+        event_type: event.type,
+        stream: event.stream,
+        error: message.slice(0, 2000),
+        set_aside_at: this.now(),
+      },
+    };
+    await this.commit(target, [letter], from, event.position, 1);
+    this.failures = null;
+    if (this.failedAt === event.position) this.failedAt = null;
+    this.deadLettered++;
+    this.settings.logger.error(
+      `projection ${this.definition.name}: event ${event.id} (${event.type}, position ${event.position}) failed ${count} times; set aside in ${DEAD_LETTERS_COLLECTION}: ${message}`,
+    );
+    return true;
   }
 
   private async commit(target: Target, ops: WriteOp[], from: number, to: number, events: number): Promise<void> {

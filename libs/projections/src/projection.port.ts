@@ -54,6 +54,8 @@ export interface ProjectionStatus {
   last_error: string | null;
   /** A rebuild into a fresh generation, while it runs. */
   rebuilding: { generation: number; position: number } | null;
+  /** Events of the active generation set aside after failing on their own (at most 1,000 counted). */
+  dead_letters: number;
 }
 
 export interface RebuildResult {

@@ -49,9 +49,11 @@ export class HealthController {
       // The lag of the slowest projection, in events of $all.
       const lag = status.reduce((max, p) => Math.max(max, p.lag), 0);
       const failed = status.filter((p) => p.state === 'failed').map((p) => p.name);
+      // Events set aside (dead letters): the projection goes on, an operator should look.
+      const deadLetters = status.reduce((n, p) => n + p.dead_letters, 0);
       return failed.length
-        ? session.degraded({ lag, failed, projections: status })
-        : session.up({ lag, projections: status });
+        ? session.degraded({ lag, failed, dead_letters: deadLetters, projections: status })
+        : session.up({ lag, dead_letters: deadLetters, projections: status });
     } catch {
       return session.down({ message: 'projection status unavailable' });
     }
