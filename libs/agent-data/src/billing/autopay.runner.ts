@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import { CLOCK, type Clock } from '#kernel';
 import { AgentAccounts } from '../accounts/agent-accounts.js';
 import { findPack, type PackId } from '../catalog/packs.js';
+import { AUTOPAY_PROVIDER_ERROR } from '../credits/credits.decider.js';
 import { CreditsService } from '../credits/credits.service.js';
 import { PaymentFulfilment } from '../payments/payment-fulfilment.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../payments/payment-provider.port.js';
@@ -12,8 +13,11 @@ interface Attempt {
   paymentMethodId: string;
 }
 
-/** Provider errors (not declines) are retried after these delays, then the attempt fails. */
-const RETRY_DELAYS_MS = [1_000, 5_000, 30_000];
+/**
+ * Provider errors (not declines) are retried after these delays (about 13 minutes in all), then
+ * the attempt fails without switching autopay off: only a real decline does that.
+ */
+const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 
 /** The provider's idempotency key of an autopay attempt: a retry never charges twice. */
 export const autopayChargeKey = (attemptId: string) => `autopay-${attemptId}`;
@@ -111,7 +115,7 @@ export class AutopayRunner implements OnModuleInit, OnApplicationShutdown {
         `autopay ${attempt.attemptId} of ${accountId} failed (try ${tries + 1}): ${error instanceof Error ? error.message : String(error)}`,
       );
       if (delay === undefined) {
-        await this.fail(accountId, attempt, 'provider_error').catch(() => undefined);
+        await this.fail(accountId, attempt, AUTOPAY_PROVIDER_ERROR).catch(() => undefined);
         return;
       }
       const timer = setTimeout(() => {
@@ -131,6 +135,10 @@ export class AutopayRunner implements OnModuleInit, OnApplicationShutdown {
       reason,
       now: this.clock.now(),
     });
-    this.logger.warn(`autopay ${attempt.attemptId} of ${accountId} failed: ${reason}; autopay is off until re-enabled`);
+    this.logger.warn(
+      reason === AUTOPAY_PROVIDER_ERROR
+        ? `autopay ${attempt.attemptId} of ${accountId} failed: the payment provider kept failing; autopay stays on`
+        : `autopay ${attempt.attemptId} of ${accountId} failed: ${reason}; autopay is off until re-enabled`,
+    );
   }
 }

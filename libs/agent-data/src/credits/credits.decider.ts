@@ -95,6 +95,9 @@ export const initialCreditsState: CreditsState = Object.freeze({
  * The prepaid credits ledger of one account (stream `credits-{account}`). Pure: the ledger
  * service keeps the folded state of hot accounts in memory and appends with the exact revision.
  */
+/** The reason of an autopay attempt that failed for the provider's sake, not the card's. */
+export const AUTOPAY_PROVIDER_ERROR = 'provider_error';
+
 export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState> = {
   initialState: initialCreditsState,
 
@@ -239,7 +242,9 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
           data: { account_id: command.accountId, attempt_id: command.attemptId, reason: command.reason, failed_at: at },
         };
         // A declined method is not retried on every later call: autopay stops until re-enabled.
-        if (state.autopay.status !== 'on') return [failed];
+        // A provider error (outage, timeout) says nothing about the card: autopay stays on, and
+        // the next charge under the threshold tries again.
+        if (state.autopay.status !== 'on' || command.reason === AUTOPAY_PROVIDER_ERROR) return [failed];
         return [
           failed,
           {

@@ -191,6 +191,25 @@ describe('credits decider', () => {
         .then([charged(100), triggered(900, 'att_2')]);
     });
 
+    it('a provider error (outage, timeout) fails the attempt but leaves autopay on; the next charge under the threshold tries again', () => {
+      const history = [purchased(1200), autopayOn, charged(350), triggered(850)];
+      const providerFailed: CreditsEvent = {
+        type: 'AutopayFailed',
+        data: { account_id: acct, attempt_id: 'att_1', reason: 'provider_error', failed_at: at },
+      };
+      spec
+        .given(history)
+        .when({ type: 'FailAutopay', accountId: acct, attemptId: 'att_1', reason: 'provider_error', now })
+        .then([providerFailed]);
+      const state = fold(creditsDecider, [...history, providerFailed]);
+      assert.equal(state.autopay.status, 'on');
+      assert.equal(state.autopayPending, null);
+      spec
+        .given([...history, providerFailed])
+        .when(charge(100, { newAutopayAttemptId: () => 'att_2' }))
+        .then([charged(100), triggered(750, 'att_2')]);
+    });
+
     it('a failed attempt clears the pending state and turns autopay off until re-enabled', () => {
       spec
         .given([purchased(1200), autopayOn, charged(350), triggered(850)])
