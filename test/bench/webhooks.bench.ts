@@ -155,7 +155,8 @@ async function main(): Promise<void> {
     sender,
     secrets,
     leases: new InProcessLeases(),
-    settings: { concurrency: CONCURRENCY, perHost: PER_HOST },
+    // One account owns every webhook here: its per-account cap would be the bottleneck measured.
+    settings: { concurrency: CONCURRENCY, perHost: PER_HOST, perOwner: CONCURRENCY },
   });
   try {
     await runner.start();

@@ -188,6 +188,8 @@ export const configSchema = z.object({
   /** Webhook requests in flight at most, and per target host (a slow receiver holds only its own). */
   SVC_WEBHOOK_CONCURRENCY: int(256, 1, 10000),
   SVC_WEBHOOK_CONCURRENCY_PER_HOST: int(16, 1, 1000),
+  /** Webhook requests in flight per account (or tenant) at most: one tenant cannot take every slot. */
+  SVC_WEBHOOK_CONCURRENCY_PER_ACCOUNT: int(64, 1, 10000),
   /** Webhooks one account (or tenant) may have at once, deleted ones not counted. */
   SVC_WEBHOOKS_PER_ACCOUNT: int(20, 1, 10_000),
   /** D9: a run still running this many minutes after its claim fails with code `timeout`. */
@@ -242,6 +244,7 @@ export interface AppConfig {
   webhookTimeoutMs: number;
   webhookConcurrency: number;
   webhookConcurrencyPerHost: number;
+  webhookConcurrencyPerAccount: number;
   /** SVC_WEBHOOKS_PER_ACCOUNT: webhooks an owner may have at once. */
   webhooksPerAccount: number;
   /** SVC_RUN_TIMEOUT_MINUTES in ms: a runner's lease on a claimed run. */
@@ -353,6 +356,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookTimeoutMs: c.SVC_WEBHOOK_TIMEOUT_MS,
     webhookConcurrency: c.SVC_WEBHOOK_CONCURRENCY,
     webhookConcurrencyPerHost: c.SVC_WEBHOOK_CONCURRENCY_PER_HOST,
+    webhookConcurrencyPerAccount: c.SVC_WEBHOOK_CONCURRENCY_PER_ACCOUNT,
     webhooksPerAccount: c.SVC_WEBHOOKS_PER_ACCOUNT,
     runTimeoutMs: c.SVC_RUN_TIMEOUT_MINUTES * 60_000,
     secretsKey: c.SVC_SECRETS_KEY,

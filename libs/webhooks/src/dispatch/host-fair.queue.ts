@@ -2,20 +2,24 @@
 export interface HostBound {
   id: string;
   target: string;
+  /** Whose it is (an account or tenant): at most `perOwner` of one owner's items in flight. */
+  owner_id: string;
 }
 
 /**
  * Due deliveries waiting to be sent, one queue per target host, started round-robin over the
  * hosts: at most `perHost` in flight per host and `concurrency` in all, so a slow receiver holds
- * its own slots only and every other host keeps moving. Pure bookkeeping (no I/O, no timers):
+ * its own slots only and every other host keeps moving; and at most `perOwner` per owner, so one
+ * tenant's many slow receivers cannot take every slot from the others. Pure bookkeeping (no I/O, no timers):
  * the dispatcher asks what may start and tells when a host's exchange is over.
  */
 export class HostFairQueue<T extends HostBound> {
   private readonly queues = new Map<string, T[]>();
   private readonly ids = new Set<string>();
   private readonly busy = new Map<string, number>();
+  private readonly ownerBusy = new Map<string, number>();
 
-  constructor(private readonly limits: { perHost: number; maxQueuedPerHost: number }) {}
+  constructor(private readonly limits: { perHost: number; maxQueuedPerHost: number; perOwner?: number }) {}
 
   /** Items waiting (not started). */
   get size(): number {
@@ -64,9 +68,15 @@ export class HostFairQueue<T extends HostBound> {
           continue;
         }
         if (this.inFlight(host) >= this.limits.perHost) continue;
-        const item = queue.shift()!;
+        const index =
+          this.limits.perOwner === undefined
+            ? 0
+            : queue.findIndex((i) => this.ownerInFlight(i.owner_id) < this.limits.perOwner!);
+        if (index < 0) continue;
+        const [item] = queue.splice(index, 1) as [T];
         this.ids.delete(item.id);
         this.busy.set(host, this.inFlight(host) + 1);
+        this.ownerBusy.set(item.owner_id, this.ownerInFlight(item.owner_id) + 1);
         taken.push(item);
         progressed = true;
         if (taken.length >= room) break;
@@ -75,19 +85,28 @@ export class HostFairQueue<T extends HostBound> {
     return taken;
   }
 
-  /** A host's exchange is over: its slot is free. */
-  release(host: string): void {
-    const left = this.inFlight(host) - 1;
-    if (left <= 0) this.busy.delete(host);
-    else this.busy.set(host, left);
+  /** An item's exchange is over: its host's and its owner's slots are free. */
+  release(item: Pick<T, 'target' | 'owner_id'>): void {
+    decrement(this.busy, item.target);
+    decrement(this.ownerBusy, item.owner_id);
   }
 
   inFlight(host: string): number {
     return this.busy.get(host) ?? 0;
   }
 
+  ownerInFlight(owner: string): number {
+    return this.ownerBusy.get(owner) ?? 0;
+  }
+
   clear(): void {
     this.queues.clear();
     this.ids.clear();
   }
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 0) - 1;
+  if (left <= 0) counts.delete(key);
+  else counts.set(key, left);
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HostFairQueue } from './host-fair.queue.js';
 
-const item = (host: string, n: number) => ({ id: `${host}-${n}`, target: host });
+const item = (host: string, n: number, owner = 'acct_1') => ({ id: `${host}-${n}`, target: host, owner_id: owner });
 
 describe('host-fair queue', () => {
   it('starts one per host in turn: a host with many waiting does not starve the others', () => {
@@ -27,7 +27,7 @@ describe('host-fair queue', () => {
     assert.equal(q.inFlight('h'), 2);
     assert.deepEqual(q.take(10), [], 'h is full, other has nothing waiting');
     assert.equal(q.runnable(), 0);
-    q.release('h');
+    q.release(item('h', 0));
     assert.deepEqual(
       q.take(10).map((x) => x.id),
       ['h-2'],
@@ -48,5 +48,19 @@ describe('host-fair queue', () => {
     assert.equal(q.push(item('h', 1)), 'added');
     assert.equal(q.push(item('h', 2)), 'host_full');
     assert.equal(q.waitingFor('h'), 2);
+  });
+
+  it('holds an owner at its limit across all its hosts, so another owner still gets slots', () => {
+    const q = new HostFairQueue({ perHost: 10, maxQueuedPerHost: 100, perOwner: 2 });
+    for (const h of ['a', 'b', 'c']) q.push(item(h, 0, 'busy_tenant'));
+    q.push(item('d', 0, 'other'));
+    const taken = q.take(10);
+    assert.deepEqual(taken.map((x) => x.id).sort(), ['a-0', 'b-0', 'd-0']);
+    assert.equal(q.ownerInFlight('busy_tenant'), 2);
+    q.release(taken.find((x) => x.id === 'a-0')!);
+    assert.deepEqual(
+      q.take(10).map((x) => x.id),
+      ['c-0'],
+    );
   });
 });

@@ -23,6 +23,8 @@ export interface DispatcherSettings {
   concurrency: number;
   /** Requests in flight per target host at most (SVC_WEBHOOK_CONCURRENCY_PER_HOST). */
   perHost: number;
+  /** Requests in flight per owner (account or tenant) at most (SVC_WEBHOOK_CONCURRENCY_PER_ACCOUNT). */
+  perOwner: number;
   /** Longest idle wait between looks at the read model (real ms). */
   pollMs: number;
   /** Lease time of one attempt (real ms); far above the send timeout. */
@@ -39,6 +41,7 @@ export interface DispatcherSettings {
 export const DEFAULT_DISPATCHER_SETTINGS: DispatcherSettings = {
   concurrency: 256,
   perHost: 16,
+  perOwner: 64,
   pollMs: 1000,
   leaseMs: 60_000,
   pageSize: 500,
@@ -162,7 +165,11 @@ export class WebhookDispatcher {
     this.deliveries = deps.projections.collection<DeliveryDoc>(this.names.projection, this.names.deliveries);
     this.webhooks = deps.projections.collection<WebhookDoc>(this.names.projection, this.names.webhooks);
     const payloads = deps.projections.collection<PayloadDoc>(this.names.projection, this.names.payloads);
-    this.queue = new HostFairQueue({ perHost: settings.perHost, maxQueuedPerHost: settings.maxQueuedPerHost });
+    this.queue = new HostFairQueue({
+      perHost: settings.perHost,
+      maxQueuedPerHost: settings.maxQueuedPerHost,
+      perOwner: settings.perOwner,
+    });
     this.inputs = new DeliveryInputs(this.webhooks, payloads, deps.secrets, this.logger, channel.name);
     this.recorder = new AttemptRecorder(deps.events, channel.name);
     this.disabler = new WebhookDisabler(deps.events, deps.clock, this.webhooks, this.logger, (position) =>
@@ -405,7 +412,7 @@ export class WebhookDispatcher {
     return this.queue.push(doc);
   }
 
-  /** Starts queued deliveries, one per host in turn, within the global and per-host limits. */
+  /** Starts queued deliveries, one per host in turn, within the global, per-host and per-owner limits. */
   private pump(): void {
     if (this.stopping) return;
     for (const doc of this.queue.take(this.settings.concurrency - this.inFlight.size)) this.launch(doc.target, { doc });
@@ -418,7 +425,7 @@ export class WebhookDispatcher {
     const releaseHost = () => {
       if (!held) return;
       held = false;
-      this.queue.release(host);
+      this.queue.release(task.doc);
       this.pump();
     };
     const run = this.attempts

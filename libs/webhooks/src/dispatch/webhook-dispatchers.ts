@@ -53,7 +53,11 @@ export class WebhookDispatchers implements OnApplicationBootstrap, BeforeApplica
         leases: this.leases,
         ...(registered.hooks ? { hooks: registered.hooks } : {}),
         logger: new Logger(`Webhooks:${channel}`),
-        settings: { concurrency: this.config.webhookConcurrency, perHost: this.config.webhookConcurrencyPerHost },
+        settings: {
+          concurrency: this.config.webhookConcurrency,
+          perHost: this.config.webhookConcurrencyPerHost,
+          perOwner: this.config.webhookConcurrencyPerAccount,
+        },
       });
       this.dispatchers.set(channel, dispatcher);
     }
