@@ -2,7 +2,7 @@ import { assertNever, type Decider, Errors } from '#kernel';
 import { type KeyEnvironment } from '#access';
 import type { PackId } from '../catalog/packs.js';
 import type { PaymentProviderName } from '../credits/credits.events.js';
-import type { AccountOrigin, AgentAccountEvent, CheckoutPurpose } from './agent-account.events.js';
+import type { AccountOrigin, AgentAccountEvent } from './agent-account.events.js';
 
 export interface SavedPaymentMethod {
   id: string;
@@ -65,17 +65,6 @@ export type AgentAccountCommand =
       expYear: number | null;
       now: Date;
     }
-  | {
-      type: 'RecordCheckoutSession';
-      provider: PaymentProviderName;
-      sessionId: string;
-      packId: PackId;
-      amountCents: number;
-      creditsCents: number;
-      keyId: string | null;
-      purpose: CheckoutPurpose;
-      now: Date;
-    }
   | { type: 'RecordAgentKeyIssued'; keyId: string; knownActiveKeyIds: string[]; now: Date }
   /**
    * Never leaves the account without an active key: revocations are decided on this stream,
@@ -130,6 +119,7 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
         };
         return { ...state, paymentMethods: [...state.paymentMethods.filter((m) => m.id !== method.id), method] };
       }
+      // Recorded on the account by earlier versions (now each checkout has its own stream).
       case 'CheckoutSessionOpened':
         return state.status === 'open' ? { ...state, checkoutSessions: state.checkoutSessions + 1 } : state;
       case 'AgentKeyIssued':
@@ -195,25 +185,6 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
               exp_month: command.expMonth,
               exp_year: command.expYear,
               attached_at: at,
-            },
-          },
-        ];
-      }
-      case 'RecordCheckoutSession': {
-        const s = open(state);
-        return [
-          {
-            type: 'CheckoutSessionOpened',
-            data: {
-              account_id: s.accountId,
-              provider: command.provider,
-              session_id: command.sessionId,
-              pack_id: command.packId,
-              amount_cents: command.amountCents,
-              credits_cents: command.creditsCents,
-              key_id: command.keyId,
-              purpose: command.purpose,
-              opened_at: at,
             },
           },
         ];

@@ -98,37 +98,6 @@ describe('agent account decider', () => {
       .thenThrows((e) => e.code === 'ACCOUNT_NOT_FOUND' && e.status === 404);
   });
 
-  it('records checkout sessions opened for the account', () =>
-    spec
-      .given([opened])
-      .when({
-        type: 'RecordCheckoutSession',
-        provider: 'stripe',
-        sessionId: 'cs_1',
-        packId: 'pack_99',
-        amountCents: 9900,
-        creditsCents: 11000,
-        keyId: 'key_1',
-        purpose: 'starter',
-        now,
-      })
-      .then([
-        {
-          type: 'CheckoutSessionOpened',
-          data: {
-            account_id: 'acct_1',
-            provider: 'stripe',
-            session_id: 'cs_1',
-            pack_id: 'pack_99',
-            amount_cents: 9900,
-            credits_cents: 11000,
-            key_id: 'key_1',
-            purpose: 'starter',
-            opened_at: at,
-          },
-        },
-      ]));
-
   describe('active keys: never revoke the last one', () => {
     const issued = (keyId: string, active: string[]): AgentAccountEvent => ({
       type: 'AgentKeyIssued',

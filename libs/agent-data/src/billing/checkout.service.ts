@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '#kernel';
-import type { CheckoutPurpose } from '../accounts/agent-account.events.js';
-import { AgentAccounts } from '../accounts/agent-accounts.js';
+import type { AgentAccountEvent, CheckoutPurpose } from '../accounts/agent-account.events.js';
+import { EVENT_STORE, type EventStore } from '#eventstore';
 import type { CreditPack } from '../catalog/packs.js';
 import { type CheckoutSession, PAYMENT_PROVIDER, type PaymentProvider } from '../payments/payment-provider.port.js';
 
@@ -16,12 +16,20 @@ export interface OpenCheckout {
   baseUrl: string;
 }
 
-/** Opens hosted checkouts with the configured provider and records them on the account. */
+/** The stream of one checkout session: its opening is recorded there, not on the account. */
+export const checkoutStream = (sessionId: string) => `checkout-${sessionId}`;
+
+/**
+ * Opens hosted checkouts with the configured provider and records each in a stream of its own
+ * (`checkout-{session id}`, in the audit log like any event): anyone may ask for a checkout link,
+ * so recording it on the account's stream would let a caller grow that stream without limit and
+ * slow every later command of the account.
+ */
 @Injectable()
 export class CheckoutService {
   constructor(
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
-    private readonly accounts: AgentAccounts,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -32,17 +40,22 @@ export class CheckoutService {
   async open(request: OpenCheckout): Promise<CheckoutSession> {
     const session = await this.provider.createCheckoutSession(request);
     if (request.accountId) {
-      await this.accounts.decide(request.accountId, {
-        type: 'RecordCheckoutSession',
-        provider: this.provider.name,
-        sessionId: session.id,
-        packId: request.pack.pack_id,
-        amountCents: request.pack.amount_cents,
-        creditsCents: request.pack.credits_cents,
-        keyId: request.keyId,
-        purpose: request.purpose,
-        now: this.clock.now(),
-      });
+      const opened: Extract<AgentAccountEvent, { type: 'CheckoutSessionOpened' }> = {
+        type: 'CheckoutSessionOpened',
+        data: {
+          account_id: request.accountId,
+          provider: this.provider.name,
+          session_id: session.id,
+          pack_id: request.pack.pack_id,
+          amount_cents: request.pack.amount_cents,
+          credits_cents: request.pack.credits_cents,
+          key_id: request.keyId,
+          purpose: request.purpose,
+          opened_at: this.clock.now().toISOString(),
+        },
+      };
+      // A session id is new by construction: no_stream makes a repeat an error, not a duplicate.
+      await this.events.append(checkoutStream(session.id), [opened], 'no_stream');
     }
     return session;
   }
