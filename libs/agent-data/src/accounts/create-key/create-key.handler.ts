@@ -5,7 +5,7 @@ import { CLOCK, type Clock } from '#kernel';
 import { ProjectionStore } from '#projections';
 import { AgentAccounts } from '../agent-accounts.js';
 import { AGENT_KEY_SCOPES } from '../agent-key-scopes.js';
-import { activeAgentKeyIds } from '../active-agent-keys.js';
+import { keySeedFor } from '../active-agent-keys.js';
 import { CreateAgentKeyCommand, type CreatedAgentKey } from './create-key.command.js';
 
 /** Creates an agent-surface key (D1) and records it in the account's active key set. */
@@ -28,11 +28,7 @@ export class CreateAgentKeyHandler implements ICommandHandler<CreateAgentKeyComm
         creator: { keyId: requester.keyId, accountId: requester.accountId, scopes: [...requester.scopes] },
       }),
     );
-    const state = await this.accounts.load(requester.accountId);
-    const known =
-      state.status === 'open' && state.activeKeyIds === null
-        ? await activeAgentKeyIds(this.projections, requester.accountId)
-        : [];
+    const known = await keySeedFor(this.accounts, this.projections, requester.accountId);
     await this.accounts.decide(requester.accountId, {
       type: 'RecordAgentKeyIssued',
       keyId: key.id,

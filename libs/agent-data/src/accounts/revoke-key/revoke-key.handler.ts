@@ -4,7 +4,7 @@ import { RevokeApiKeyCommand } from '#access';
 import { CLOCK, type Clock } from '#kernel';
 import { ProjectionStore } from '#projections';
 import { AgentAccounts } from '../agent-accounts.js';
-import { activeAgentKeyIds } from '../active-agent-keys.js';
+import { keySeedFor } from '../active-agent-keys.js';
 import { RevokeAgentKeyCommand } from './revoke-key.command.js';
 
 /**
@@ -24,11 +24,7 @@ export class RevokeAgentKeyHandler implements ICommandHandler<RevokeAgentKeyComm
   ) {}
 
   async execute({ keyId, requester }: RevokeAgentKeyCommand): Promise<void> {
-    const state = await this.accounts.load(requester.accountId);
-    const known =
-      state.status === 'open' && state.activeKeyIds === null
-        ? await activeAgentKeyIds(this.projections, requester.accountId)
-        : [];
+    const known = await keySeedFor(this.accounts, this.projections, requester.accountId);
     await this.accounts.decide(requester.accountId, {
       type: 'RevokeAgentKey',
       keyId,
