@@ -44,6 +44,8 @@ type Statement = Database.Statement<unknown[], unknown>;
 
 /** Rows per read page: big enough to amortise the query, small enough to bound memory. */
 const PAGE_SIZE = 1000;
+/** Lets the event loop run (I/O, timers) before the next synchronous page of a long read. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 /** One group commit writes at most this many events (at least one whole append), so a burst
  *  never blocks the event loop for long. */
 const MAX_BATCH_EVENTS = 10_000;
@@ -176,6 +178,9 @@ export class SqliteEventStore implements EventStore {
       remaining -= rows.length;
       const last = rows[rows.length - 1]![2];
       cursor = backwards ? last - 1 : last + 1;
+      // Reads are synchronous: between pages the event loop runs (other requests, timers), so a
+      // long stream slows its own reader only.
+      await nextTurn();
     }
   }
 
@@ -196,6 +201,7 @@ export class SqliteEventStore implements EventStore {
       if (rows.length < limit) return;
       remaining -= rows.length;
       cursor = rows[rows.length - 1]![0];
+      await nextTurn();
     }
   }
 

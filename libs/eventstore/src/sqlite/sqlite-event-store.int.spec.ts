@@ -43,6 +43,28 @@ describe('SqliteEventStore specifics', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('a long stream read lets the event loop run between pages (a grown stream slows only its reader)', async () => {
+    const store = open();
+    for (let i = 0; i < 5; i++) {
+      await store.append(
+        'long-1',
+        Array.from({ length: 1000 }, (_, j) => ({ type: 'Noted', data: { n: i * 1000 + j } })),
+      );
+    }
+    // Scheduled before the read: it runs while the read goes on only if the read yields.
+    let ranAt = -1;
+    let read = 0;
+    setImmediate(() => (ranAt = read));
+    for await (const _ of store.readStream('long-1')) read++;
+    assert.equal(read, 5000);
+    assert.ok(ranAt >= 0 && ranAt < 5000, `the other work ran after ${ranAt} of 5000 events`);
+    ranAt = -1;
+    read = 0;
+    setImmediate(() => (ranAt = read));
+    for await (const _ of store.readAll({ filter: { streamPrefixes: ['long-'] } })) read++;
+    assert.ok(ranAt >= 0 && ranAt < read, `readAll: the other work ran after ${ranAt} of ${read} events`);
+  });
+
   it('a failing append in a group commit fails alone, and a multi-event append is all-or-nothing', async () => {
     const store = open();
     await store.append('g-a', [{ type: 'T', data: 1 }], 'no_stream');
