@@ -62,7 +62,10 @@ export class HostFairQueue<T extends HostBound> {
     let progressed = true;
     while (progressed && taken.length < room) {
       progressed = false;
-      for (const [host, queue] of this.queues) {
+      // A snapshot of the hosts: one served now moves to the back of the line (below), and must
+      // not come round again in this pass.
+      for (const host of [...this.queues.keys()]) {
+        const queue = this.queues.get(host)!;
         if (queue.length === 0) {
           this.queues.delete(host);
           continue;
@@ -77,6 +80,10 @@ export class HostFairQueue<T extends HostBound> {
         this.ids.delete(item.id);
         this.busy.set(host, this.inFlight(host) + 1);
         this.ownerBusy.set(item.owner_id, this.ownerInFlight(item.owner_id) + 1);
+        // Round robin across calls too: when one slot frees at a time, the next host in line gets
+        // it, not the first host in the map again (which starved hosts further down).
+        this.queues.delete(host);
+        if (queue.length > 0) this.queues.set(host, queue);
         taken.push(item);
         progressed = true;
         if (taken.length >= room) break;

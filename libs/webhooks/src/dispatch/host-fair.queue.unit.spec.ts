@@ -63,4 +63,17 @@ describe('host-fair queue', () => {
       ['c-0'],
     );
   });
+
+  it('when slots free one at a time, they go round the hosts instead of back to the first (no starvation)', () => {
+    const q = new HostFairQueue({ perHost: 1, maxQueuedPerHost: 100 });
+    for (const h of ['a', 'b', 'c']) for (let i = 0; i < 3; i++) q.push(item(h, i));
+    const order: string[] = [];
+    let running = q.take(1);
+    for (let i = 0; i < 6; i++) {
+      order.push(running[0]!.target);
+      q.release(running[0]!);
+      running = q.take(1);
+    }
+    assert.deepEqual(order, ['a', 'b', 'c', 'a', 'b', 'c']);
+  });
 });
