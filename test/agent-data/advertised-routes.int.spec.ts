@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { INFORMATION_DOCUMENTS } from '#agent-data';
 import { after, before, describe, it } from 'node:test';
 import {
   AGENT_ENDPOINTS,
@@ -15,23 +16,12 @@ import { pay, payInSandbox, postJson, withKey } from './support/agent-client.js'
 
 /** Every document of the agent surface that names routes (paths under /api/v1/agents). */
 const DOCUMENTS = [
-  'catalog',
+  // The fixed documents, from the list their routes are served by: a new one is covered at once.
+  ...INFORMATION_DOCUMENTS,
   'quote',
   'quote?objective=enterprise',
   'recommend-tier?objective=operator_pilot',
   'status',
-  'value-proof',
-  'capabilities',
-  'quickstart',
-  'offers',
-  'growth',
-  'acquisition',
-  'recovery',
-  'errors',
-  'manifest',
-  'trust',
-  'conversion',
-  'traffic',
   'registry-pack',
   'registry-pack/openai',
   'registry-pack/mcp',

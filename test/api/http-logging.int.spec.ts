@@ -87,6 +87,7 @@ interface LogLine {
 
 async function startApp(
   logLevel: string,
+  env: Record<string, string> = {},
 ): Promise<{ app: NestFastifyApplication; url: string; lines: string[]; close(): Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-logging-'));
   const lines: string[] = [];
@@ -97,6 +98,7 @@ async function startApp(
     LOG_LEVEL: logLevel,
     SVC_BOOTSTRAP: 'false',
     SVC_DEMO_DATA: 'false',
+    ...env,
   });
   const app = await createApiApp(config, {
     imports: [LoggingTestModule],
@@ -253,5 +255,17 @@ describe('request logging at LOG_LEVEL=silent', () => {
     const made = await fetch(`${api.url}/health`);
     assert.match(made.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
     assert.deepEqual(api.lines, []);
+  });
+});
+
+describe('configuration warnings at start', () => {
+  it('a Stripe key without STRIPE_WEBHOOK_SECRET is logged at warn before anything else serves', async () => {
+    const api = await startApp('info', { STRIPE_SECRET_KEY: 'sk_test_abc' });
+    try {
+      const warning = parsed(api.lines).find((l) => l.level === 40 && String(l.msg).includes('STRIPE_WEBHOOK_SECRET'));
+      assert.ok(warning, 'a warn line names STRIPE_WEBHOOK_SECRET');
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -120,8 +120,6 @@ export class ProjectionWorker {
   private isolateUntil: number | null = null;
   /** How often the event at this position failed on its own, in a row. */
   private failures: { position: number; count: number } | null = null;
-  /** Events set aside by this worker (their failures are in DEAD_LETTERS_COLLECTION). */
-  deadLettered = 0;
   private readonly generations: ProjectionGenerations;
 
   constructor(
@@ -458,7 +456,6 @@ export class ProjectionWorker {
     await this.commit(target, [letter], from, event.position, 1);
     this.failures = null;
     if (this.failedAt === event.position) this.failedAt = null;
-    this.deadLettered++;
     this.settings.logger.error(
       `projection ${this.definition.name}: event ${event.id} (${event.type}, position ${event.position}) failed ${count} times; set aside in ${DEAD_LETTERS_COLLECTION}: ${message}`,
     );

@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Logger, Module, type Type } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, type AppConfig, loadSecretBox } from '#kernel';
+import { APP_CONFIG, type AppConfig, type LoadedSecretBox, loadSecretBox, SECRET_BOX } from '#kernel';
 import { ProjectionsModule } from '#projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { CreateWebhookHandler } from './commands/create-webhook/create-webhook.handler.js';
@@ -28,8 +28,11 @@ export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
  * The secrets store, sealing with SVC_SECRETS_KEY or the data directory's key file. With
  * MongoDB, processes on other machines share the secrets but not that file: warn.
  */
-export function webhookSecretsFor(config: AppConfig, documents: DocumentStore): WebhookSecrets {
-  const { box, keyFile } = loadSecretBox(config);
+export function webhookSecretsFor(
+  config: AppConfig,
+  documents: DocumentStore,
+  { box, keyFile }: LoadedSecretBox = loadSecretBox(config),
+): WebhookSecrets {
   if (keyFile && config.mongoUrl) {
     new Logger('WebhookSecrets').warn(
       `webhook secrets are sealed with the key in ${keyFile}; every process using this MongoDB needs the same key: set SVC_SECRETS_KEY (key id ${box.currentKeyId})`,
@@ -54,7 +57,7 @@ let channelRegistrations = 0;
   providers: [
     WebhookChannels,
     WebhookReadModel,
-    { provide: WebhookSecrets, useFactory: webhookSecretsFor, inject: [APP_CONFIG, DOCUMENT_STORE] },
+    { provide: WebhookSecrets, useFactory: webhookSecretsFor, inject: [APP_CONFIG, DOCUMENT_STORE, SECRET_BOX] },
     {
       provide: WebhookSender,
       useFactory: (config: AppConfig, resolver?: Resolver) =>

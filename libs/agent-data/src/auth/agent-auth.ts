@@ -70,12 +70,6 @@ export class AgentAuthenticator {
       return (request.principal = outcome.principal as AgentPrincipal);
     });
   }
-
-  /** Like require, but a request without any key header is anonymous (undefined). */
-  async optional(request: AgentRequest): Promise<AgentPrincipal | undefined> {
-    if (agentAuthorization(request.headers) === undefined) return undefined;
-    return this.require(request);
-  }
 }
 
 interface Reply {

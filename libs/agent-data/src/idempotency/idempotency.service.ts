@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock, Errors, loadSecretBox } from '#kernel';
+import { CLOCK, type Clock, Errors, type LoadedSecretBox, SECRET_BOX } from '#kernel';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { fingerprintOf, IdempotencyStore } from './idempotency.store.js';
 
@@ -26,12 +26,12 @@ export class Idempotency {
   constructor(
     @Inject(DOCUMENT_STORE) documents: DocumentStore,
     @Inject(CLOCK) clock: Clock,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(SECRET_BOX) secrets: LoadedSecretBox,
   ) {
     // The secrets key (the one sealing webhook secrets) is the server secret of replays. After a
     // rotation, replays stored under the old key no longer open: their keys are answered as new.
     this.store = new IdempotencyStore(documents, clock, {
-      serverSecret: loadSecretBox(config).box.derive('svc-idempotency-v2'),
+      serverSecret: secrets.box.derive('svc-idempotency-v2'),
     });
   }
 

@@ -19,7 +19,16 @@ export interface SecretKeySettings {
  * agree: the file is written aside and linked into place, which fails for the second, which then
  * reads the first's. `keyFile` tells where the key came from (null: the environment).
  */
-export function loadSecretBox(settings: SecretKeySettings): { box: SecretBox; keyFile: string | null } {
+/** The process's secrets key, loaded once (the runtime provides it under SECRET_BOX). */
+export interface LoadedSecretBox {
+  box: SecretBox;
+  /** Where the key came from: its file, or null for SVC_SECRETS_KEY. */
+  keyFile: string | null;
+}
+
+export const SECRET_BOX = Symbol('SECRET_BOX');
+
+export function loadSecretBox(settings: SecretKeySettings): LoadedSecretBox {
   const old = settings.secretsOldKeys.map((k) => parseSecretKey(k));
   if (settings.secretsKey) return { box: new SecretBox(parseSecretKey(settings.secretsKey), old), keyFile: null };
   const file = join(settings.dataDir, SECRETS_KEY_FILE);

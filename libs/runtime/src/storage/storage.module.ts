@@ -10,7 +10,17 @@ import {
   type OnModuleInit,
   type Provider,
 } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, IdGenerator, SystemClock } from '#kernel';
+import {
+  APP_CONFIG,
+  type AppConfig,
+  CLOCK,
+  type Clock,
+  ID_GENERATOR,
+  IdGenerator,
+  loadSecretBox,
+  SECRET_BOX,
+  SystemClock,
+} from '#kernel';
 import { BACKGROUND_WORK, ProjectionRegistry, ProjectionRegistryModule } from '#projections';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '#access';
 import { DOCUMENT_STORE } from '#documents';
@@ -115,6 +125,8 @@ export class StorageModule {
       },
       // Readers of projection collections (the active generation).
       { provide: ProjectionStore, useFactory: (runner: ProjectionRunner) => runner.store, inject: [ProjectionRunner] },
+      // The secrets key, read (or made) once per process: webhook secrets and idempotency replays use it.
+      { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
       { provide: RATE_LIMIT_STORE, useFactory: rateLimitStoreFor, inject: [STORES] },
       { provide: DELIVERY_LEASES, useFactory: deliveryLeasesFor, inject: [STORES] },
       StorageLifecycle,
@@ -124,6 +136,7 @@ export class StorageModule {
       imports: [ProjectionRegistryModule],
       providers,
       exports: [
+        SECRET_BOX,
         RATE_LIMIT_STORE,
         DELIVERY_LEASES,
         APP_CONFIG,
