@@ -361,29 +361,95 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
     assert.equal(missing.status, 401);
   });
 
-  it('checkout-link: 303 to the hosted checkout, or {url} for JSON; unknown keys 404', async () => {
+  it('checkout-link: 303 to the hosted checkout, or {url} for JSON; sent with the key it binds to its account', async () => {
     const issued = await pay(api.url);
     const redirect = await fetch(
-      `${api.url}/api/v1/agents/checkout-link?objective=growth&source=test&key_id=${issued.key.id}`,
-      { redirect: 'manual' },
+      `${api.url}/api/v1/agents/checkout-link?objective=growth&source=test`,
+      withKey(issued.key.api_key, { redirect: 'manual' }),
     );
     assert.equal(redirect.status, 303);
     assert.match(redirect.headers.get('location') ?? '', /\/api\/v1\/billing\/sandbox\/checkout\/cs_/);
-    const json = await fetch(`${api.url}/api/v1/agents/checkout-link?pack_id=pack_99&key_id=${issued.key.id}`, {
-      headers: { accept: 'application/json' },
-    });
+    const json = await fetch(
+      `${api.url}/api/v1/agents/checkout-link?pack_id=pack_99&key_id=${issued.key.id}`,
+      withKey(issued.key.api_key, { headers: { accept: 'application/json' } }),
+    );
     assert.equal(json.status, 200);
-    const body = (await json.json()) as { url: string; pack_id: string; amount_usd: number; credits_usd: number };
+    const body = (await json.json()) as {
+      url: string;
+      pack_id: string;
+      amount_usd: number;
+      credits_usd: number;
+      key_id: string;
+      bound: boolean;
+    };
     assert.equal(body.pack_id, 'pack_99');
     assert.equal(body.amount_usd, 99);
     assert.equal(body.credits_usd, 110);
+    assert.equal(body.key_id, issued.key.id);
+    assert.equal(body.bound, true);
     const page = await (await fetch(body.url)).text();
     assert.match(page, /Agent Starter Pack 99/);
     assert.match(page, /99\.00 USD/);
-    const unknown = await fetch(`${api.url}/api/v1/agents/checkout-link?key_id=key_01JAAAAAAAAAAAAAAAAAAAAAAA`, {
+    await payInSandbox(body.url);
+    assert.equal((await status(api.url, issued.key.api_key)).balance_usd, 110, 'the credits went to the key’s account');
+  });
+
+  it('checkout-link: a bare key_id binds nothing (401 with next actions); a 402’s signed link binds; a forged or revoked one does not', async () => {
+    const issued = await pay(api.url);
+    const bare = await fetch(`${api.url}/api/v1/agents/checkout-link?pack_id=pack_29&key_id=${issued.key.id}`, {
       redirect: 'manual',
     });
-    assert.equal(unknown.status, 404);
+    assert.equal(bare.status, 401);
+    const refused = (await bare.json()) as { code: string; next_actions: { action: string }[] };
+    assert.equal(refused.code, 'CHECKOUT_LINK_UNSIGNED');
+    assert.deepEqual(
+      refused.next_actions.map((a) => a.action),
+      ['checkout_with_key', 'checkout_new_account'],
+    );
+    const otherAccount = await pay(api.url);
+    const foreign = await fetch(
+      `${api.url}/api/v1/agents/checkout-link?pack_id=pack_29&key_id=${issued.key.id}`,
+      withKey(otherAccount.key.api_key, { redirect: 'manual' }),
+    );
+    assert.equal(foreign.status, 401, 'another account’s key does not prove this key id');
+
+    // The 402 of an unfunded key carries a signed link to the checkout of its own account.
+    const unfunded = await fetch(`${api.url}/api/v1/test-paid/discovery`, withKey(issued.key.api_key));
+    assert.equal(unfunded.status, 402);
+    const link = ((await unfunded.json()) as { next_actions: { action: string; url: string }[] }).next_actions.find(
+      (a) => a.action === 'buy_credits',
+    )!.url;
+    const params = new URL(link).searchParams;
+    assert.equal(params.get('key_id'), issued.key.id);
+    assert.match(params.get('sig') ?? '', /^[A-Za-z0-9_-]{43}$/);
+    const opened = await fetch(link, { headers: { accept: 'application/json' } });
+    assert.equal(opened.status, 200);
+    const session = (await opened.json()) as { url: string; bound: boolean; key_id: string };
+    assert.equal(session.bound, true);
+    await payInSandbox(session.url);
+    assert.equal((await status(api.url, issued.key.api_key)).balance_usd, 29);
+
+    const forged = new URL(link);
+    forged.searchParams.set('key_id', otherAccount.key.id);
+    const forgedRes = await fetch(forged, { redirect: 'manual' });
+    assert.equal(forgedRes.status, 401);
+    assert.equal(((await forgedRes.json()) as { code: string }).code, 'CHECKOUT_LINK_SIGNATURE_INVALID');
+    const later = new URL(link);
+    later.searchParams.set('exp', String(Number(params.get('exp')) + 3600));
+    assert.equal((await fetch(later, { redirect: 'manual' })).status, 401, 'the expiry is signed too');
+
+    // A signed link of a key revoked since: 404 (the key is gone), nothing opened.
+    const second = (
+      (await (
+        await fetch(`${api.url}/api/v1/agents/keys`, withKey(issued.key.api_key, postJson({ name: 'second' })))
+      ).json()) as { key: { id: string; api_key: string } }
+    ).key;
+    const revoke = await fetch(
+      `${api.url}/api/v1/agents/keys/${issued.key.id}`,
+      withKey(second.api_key, { method: 'DELETE' }),
+    );
+    assert.ok(revoke.ok, `revoke: ${revoke.status}`);
+    assert.equal((await fetch(link, { redirect: 'manual' })).status, 404);
   });
 
   it('an unbound checkout link (no key_id, as in the catalog) opens an account on payment; the success page shows its key once', async () => {

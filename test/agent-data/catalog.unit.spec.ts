@@ -303,11 +303,11 @@ describe('purchase guidance', () => {
     assert.equal(buildGuidance(ctx, { source: 'x' }).segment, 'builder');
   });
 
-  it('carries the paths, the pilot length, the endpoints and the payment flow; links keep source and key_id', () => {
+  it('carries the paths, the pilot length, the endpoints and the payment flow; links keep source and the key binding', () => {
     const g = buildGuidance(ctx, {
       objective: 'growth',
       source: 'agent-registry',
-      key_id: 'key_01J00000000000000000000000',
+      binding: { key_id: 'key_01J00000000000000000000000', exp: '1900000000', sig: 'S'.repeat(43) },
     });
     assert.equal(g.recommended_objective, 'starter_proof');
     assert.deepEqual(
@@ -325,6 +325,8 @@ describe('purchase guidance', () => {
       const q = new URL(u).searchParams;
       assert.equal(q.get('source'), 'agent-registry');
       assert.equal(q.get('key_id'), 'key_01J00000000000000000000000');
+      assert.equal(q.get('exp'), '1900000000');
+      assert.equal(q.get('sig'), 'S'.repeat(43));
     }
     assert.equal(g.endpoints.pay, `${BASE}/api/v1/agents/pay`);
     assert.equal(g.endpoints.checkout_link, `${BASE}/api/v1/agents/checkout-link`);

@@ -29,8 +29,8 @@ describe('checkout links do not grow the account stream', () => {
     const before = await streamLength(events, agentAccountStream(issued.account_id));
     const sessions: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const res = await fetch(`${api.url}/api/v1/agents/checkout-link?pack_id=pack_29&key_id=${issued.key.id}`, {
-        headers: { accept: 'application/json' },
+      const res = await fetch(`${api.url}/api/v1/agents/checkout-link?pack_id=pack_29`, {
+        headers: { accept: 'application/json', 'x-api-key': issued.key.api_key },
       });
       assert.equal(res.status, 200);
       sessions.push(((await res.json()) as { session_id: string }).session_id);

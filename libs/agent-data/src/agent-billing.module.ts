@@ -31,6 +31,7 @@ import { DisableAutopayHandler } from './billing/disable-autopay/disable-autopay
 import { DisableAutopayController } from './billing/disable-autopay/disable-autopay.http.controller.js';
 import { BillingService } from './billing/billing.service.js';
 import { CheckoutService } from './billing/checkout.service.js';
+import { CheckoutLinkSigner } from './billing/checkout-link/checkout-link.signature.js';
 import { AGENT_ACCOUNT_STATUS } from './catalog/agent-status.hook.js';
 import { CreditsService } from './credits/credits.service.js';
 import { Idempotency } from './idempotency/idempotency.service.js';
@@ -121,6 +122,7 @@ class RawBodyInstaller implements OnModuleInit {
     CreditsService,
     AgentAccounts,
     CheckoutService,
+    CheckoutLinkSigner,
     PaymentFulfilment,
     CheckoutClaims,
     BillingService,
@@ -145,6 +147,7 @@ class RawBodyInstaller implements OnModuleInit {
   ],
   exports: [
     PAYMENT_PROVIDER,
+    CheckoutLinkSigner,
     AgentAuthenticator,
     AgentRateLimiter,
     AgentKeyGuard,

@@ -137,4 +137,75 @@ describe('decideAndAppend (load stream → fold → decide → append with the e
     );
     assert.equal(await store.streamRevision('counter-f'), 2, 'three attempts, each beaten by the other writer');
   });
+
+  describe('the folded state is cached (a grown stream costs a command no more than a fresh one)', () => {
+    /** The store, counting the events its readStream yields. */
+    function countingStore(): { store: EventStore; read: () => number } {
+      let yielded = 0;
+      const counted = new Proxy(store, {
+        get(target, prop, receiver) {
+          if (prop === 'readStream')
+            return async function* (...args: Parameters<EventStore['readStream']>) {
+              for await (const e of target.readStream(...args)) {
+                yielded++;
+                yield e;
+              }
+            };
+          return Reflect.get(target, prop, receiver) as unknown;
+        },
+      });
+      return { store: counted, read: () => yielded };
+    }
+
+    it('reads only the events after the state it folded before', async () => {
+      const { store: counted, read } = countingStore();
+      const stream = 'counter-grown';
+      await store.append(
+        stream,
+        Array.from({ length: 5000 }, (_, i) => ({ type: 'Incremented', data: { value: i + 1 } })),
+      );
+      await decideAndAppend(counted, stream, counter, { type: 'Increment', max: 1_000_000 });
+      assert.equal(read(), 5000, 'the first load after a start folds the stream whole');
+      const before = read();
+      for (let i = 0; i < 10; i++)
+        await decideAndAppend(counted, stream, counter, { type: 'Increment', max: 1_000_000 });
+      assert.equal(read() - before, 0, 'later commands read nothing: the state after each append is kept');
+      assert.deepEqual(await loadState(counted, stream, counter), { state: { value: 5011 }, revision: 5010 });
+    });
+
+    it("catches up with another writer's appends (another process), and decides on them", async () => {
+      const { store: counted, read } = countingStore();
+      const stream = 'counter-shared';
+      await decideAndAppend(counted, stream, counter, { type: 'Increment', max: 3 });
+      // Another process appends behind this one's cache.
+      await store.append(stream, [
+        { type: 'Incremented', data: { value: 2 } },
+        { type: 'Incremented', data: { value: 3 } },
+      ]);
+      const before = read();
+      await assert.rejects(
+        decideAndAppend(counted, stream, counter, { type: 'Increment', max: 3 }),
+        (e) => e instanceof AppError && e.code === 'AT_MAX',
+        'the decision sees the events appended elsewhere',
+      );
+      assert.equal(read() - before, 2, 'only the two new events are read');
+      assert.equal(await store.streamRevision(stream), 2);
+    });
+
+    it('keeps a conflict safe: the cached prefix is caught up, never decided on stale', async () => {
+      const racing: EventStore = Object.create(store) as EventStore;
+      let raced = false;
+      racing.append = async (stream, events, expected) => {
+        if (!raced) {
+          raced = true;
+          await store.append(stream, [{ type: 'Incremented', data: { value: 50 } }]);
+        }
+        return store.append(stream, events, expected);
+      };
+      const first = await decideAndAppend(racing, 'counter-race', counter, { type: 'Increment', max: 100 });
+      assert.deepEqual([first.state, first.revision], [{ value: 51 }, 1], 'decided again on the other writer’s 50');
+      const second = await decideAndAppend(racing, 'counter-race', counter, { type: 'Increment', max: 100 });
+      assert.deepEqual([second.state, second.revision], [{ value: 52 }, 2]);
+    });
+  });
 });

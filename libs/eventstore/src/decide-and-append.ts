@@ -1,4 +1,4 @@
-import type { Decider } from '#kernel';
+import { BoundedCache, type Decider } from '#kernel';
 import { type EventStore, WrongExpectedRevisionError } from './event-store.port.js';
 
 /** The stored shape of a domain event: a stable type name and a JSON payload. */
@@ -40,19 +40,52 @@ export interface DecideAndAppendResult<E, S> {
   revision: number | null;
 }
 
-/** Folds a stream with a decider's `evolve`. */
+type Folding<E, S> = Pick<Decider<unknown, E, S>, 'initialState' | 'evolve'>;
+
+/**
+ * Streams folded recently, per event store and per decider: the state and the revision it was
+ * folded to. Streams are append-only, so a cached state is always a true prefix of its stream;
+ * the next load reads only the events after it (another process's appends included). A stream any
+ * caller can grow (an account's keys, a webhook's test events, a repository's analyses) then costs
+ * a command as much at its 100,000th event as at its first (bench: `aggregate.bench`); only the
+ * first load after a start folds it whole, and that read yields between pages.
+ * Deciders' states are immutable values (STYLE §3), so sharing one between loads is safe.
+ */
+const STATE_CACHE_ENTRIES = 10_000;
+const stateCaches = new WeakMap<EventStore, WeakMap<object, BoundedCache<string, LoadedState<unknown>>>>();
+
+function stateCache<S>(store: EventStore, decider: object): BoundedCache<string, LoadedState<S>> {
+  let perDecider = stateCaches.get(store);
+  if (!perDecider) stateCaches.set(store, (perDecider = new WeakMap()));
+  let cache = perDecider.get(decider);
+  if (!cache) perDecider.set(decider, (cache = new BoundedCache({ maxEntries: STATE_CACHE_ENTRIES })));
+  return cache as BoundedCache<string, LoadedState<S>>;
+}
+
+/** Folds a stream with a decider's `evolve`, from the state cached for it when there is one. */
 export async function loadState<E extends DomainEvent, S>(
   store: EventStore,
   stream: string,
-  decider: Pick<Decider<unknown, E, S>, 'initialState' | 'evolve'>,
+  decider: Folding<E, S>,
 ): Promise<LoadedState<S>> {
-  let state = decider.initialState;
-  let revision: number | null = null;
-  for await (const recorded of store.readStream(stream)) {
+  const cache = stateCache<S>(store, decider);
+  const cached = cache.get(stream);
+  let state = cached ? cached.state : decider.initialState;
+  let revision: number | null = cached ? cached.revision : null;
+  const options = revision === null ? undefined : { fromRevision: revision + 1 };
+  for await (const recorded of store.readStream(stream, options)) {
     state = decider.evolve(state, { type: recorded.type, data: recorded.data } as E);
     revision = recorded.revision;
   }
-  return { state, revision };
+  if (cached && revision === cached.revision) return cached;
+  const loaded = { state, revision };
+  if (revision !== null) cache.set(stream, loaded);
+  return loaded;
+}
+
+/** Remembers the state a successful append produced, so the next command reads nothing before it. */
+function remember<S>(store: EventStore, stream: string, decider: object, loaded: LoadedState<S>): void {
+  if (loaded.revision !== null) stateCache<S>(store, decider).set(stream, loaded);
 }
 
 /**
@@ -84,6 +117,7 @@ export async function decideAndAppend<C, E extends DomainEvent, S>(
         revision === null ? 'no_stream' : revision,
       );
       const after = events.reduce((s, e) => decider.evolve(s, e), state);
+      remember(store, stream, decider, { state: after, revision: result.nextExpectedRevision });
       return { events, state: after, position: result.position, revision: result.nextExpectedRevision };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= retries) throw error;

@@ -8,6 +8,7 @@ import { CreditsService } from '../credits/credits.service.js';
 import { PaymentFulfilment } from '../payments/payment-fulfilment.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../payments/payment-provider.port.js';
 import { fundingActions } from '../metering/payment-required.js';
+import { CheckoutLinkSigner } from './checkout-link/checkout-link.signature.js';
 import { CheckoutService } from './checkout.service.js';
 import { PATHS } from './links.js';
 
@@ -26,6 +27,7 @@ export class BillingService {
     private readonly fulfilment: PaymentFulfilment,
     private readonly checkouts: CheckoutService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly links: CheckoutLinkSigner,
   ) {}
 
   async account(accountId: string): Promise<OpenAgentAccount> {
@@ -156,7 +158,9 @@ export class BillingService {
       idempotencyKey,
     });
     if (outcome.status === 'failed') {
-      const actions = fundingActions(baseUrl, agent.keyId, pack.pack_id).filter((a) => a.action === 'buy_credits');
+      const actions = fundingActions(baseUrl, this.links.sign(agent.keyId), pack.pack_id).filter(
+        (a) => a.action === 'buy_credits',
+      );
       throw new AppError(
         402,
         'payment_failed',

@@ -22,7 +22,14 @@ export const PATHS = {
 
 export function checkoutLinkUrl(
   baseUrl: string,
-  params: { objective?: string | null; pack_id?: string | null; source?: string | null; key_id?: string | null },
+  params: {
+    objective?: string | null;
+    pack_id?: string | null;
+    source?: string | null;
+    key_id?: string | null;
+    exp?: string | null;
+    sig?: string | null;
+  },
 ): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);

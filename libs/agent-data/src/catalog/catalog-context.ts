@@ -39,13 +39,23 @@ export interface CheckoutLinkParams {
   objective: Objective;
   pack_id: PackId;
   source: string;
-  key_id?: string;
+  binding?: KeyBinding;
 }
 
-/** GET /api/v1/agents/checkout-link?objective=…&pack_id=…&source=…[&key_id=…], absolute. */
+/**
+ * The key a checkout link binds to: signed (`exp`, `sig`) when the service vouches for it, bare
+ * when the caller named a key id without its key (that link binds only when opened with the key).
+ */
+export interface KeyBinding {
+  key_id: string;
+  exp?: string;
+  sig?: string;
+}
+
+/** GET /api/v1/agents/checkout-link?objective=…&pack_id=…&source=…[&key_id=…&exp=…&sig=…], absolute. */
 export function packCheckoutUrl(ctx: Pick<CatalogContext, 'baseUrl'>, params: CheckoutLinkParams): string {
   const query = new URLSearchParams({ objective: params.objective, pack_id: params.pack_id, source: params.source });
-  if (params.key_id) query.set('key_id', params.key_id);
+  for (const [name, value] of Object.entries(params.binding ?? {})) if (value) query.set(name, value);
   return `${endpointUrl(ctx, 'checkout_link')}?${query.toString()}`;
 }
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { AGENT_API_PREFIX, MCP_TOOLS, pathStatus, toolStatus, type RouteStatus } from './agent-surface.js';
-import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
+import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext, type KeyBinding } from './catalog-context.js';
 import { envelopeSchema, meter, packId, payBody, routeStatus, strings, url, usd } from './catalog.schemas.js';
 import { centsToUsd } from '#kernel';
 import { OBJECTIVE_PACK, PACK_OBJECTIVE, type Objective } from './objectives.js';
@@ -156,7 +156,7 @@ export function enterprisePageUrl(ctx: CatalogContext): string {
   return endpointUrl(ctx, 'leads_info');
 }
 
-export function enterpriseUpgrade(ctx: CatalogContext, source: string, keyId?: string): EnterpriseUpgrade {
+export function enterpriseUpgrade(ctx: CatalogContext, source: string, binding?: KeyBinding): EnterpriseUpgrade {
   const pack_id = OBJECTIVE_PACK.enterprise;
   return {
     objective: 'enterprise',
@@ -165,7 +165,7 @@ export function enterpriseUpgrade(ctx: CatalogContext, source: string, keyId?: s
       objective: 'enterprise',
       pack_id,
       source,
-      ...(keyId ? { key_id: keyId } : {}),
+      ...(binding ? { binding } : {}),
     }),
     page_url: enterprisePageUrl(ctx),
   };

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { AGENT_ENDPOINTS, endpointStatus } from './agent-surface.js';
-import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
+import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext, type KeyBinding } from './catalog-context.js';
 import {
   enterpriseUpgrade,
   enterpriseUpgradeSchema,
@@ -52,8 +52,8 @@ export interface GuidanceRequest {
   aggressive?: boolean;
   /** Attribution carried into every checkout link. */
   source: string;
-  /** Binds the checkout links to an existing key. */
-  key_id?: string;
+  /** Binds the checkout links to an existing key (signed when the request carried the key). */
+  binding?: KeyBinding;
 }
 
 export interface GuidanceOption {
@@ -139,12 +139,12 @@ export function packValue(ctx: CatalogContext, pack: CreditPack): PackValue {
   };
 }
 
-function link(ctx: CatalogContext, objective: Objective, source: string, keyId?: string): PathLink {
+function link(ctx: CatalogContext, objective: Objective, source: string, binding?: KeyBinding): PathLink {
   const pack_id = OBJECTIVE_PACK[objective];
   return {
     objective,
     pack_id,
-    checkout_redirect_url: packCheckoutUrl(ctx, { objective, pack_id, source, ...(keyId ? { key_id: keyId } : {}) }),
+    checkout_redirect_url: packCheckoutUrl(ctx, { objective, pack_id, source, ...(binding ? { binding } : {}) }),
   };
 }
 
@@ -158,7 +158,7 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
   const base = OBJECTIVE_PACK[objective];
   const chosenId = request.pack_id ?? (aggressive ? stepUpPack(base) : base);
   const chosen = findPack(chosenId)!;
-  const keyPart = request.key_id ? { key_id: request.key_id } : {};
+  const keyPart = request.binding ? { binding: request.binding } : {};
   const checkout = (pack_id: PackId) =>
     packCheckoutUrl(ctx, { objective, pack_id, source: request.source, ...keyPart });
 
@@ -226,12 +226,12 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
     selected_pack_value: value,
     fastest_revenue_path: fastestRevenueBody(request.source),
     operator_pilot_payload_template: operatorPilotBody(request.source),
-    twenty_four_seven_path: link(ctx, 'growth', request.source, request.key_id),
+    twenty_four_seven_path: link(ctx, 'growth', request.source, request.binding),
     operator_pilot_path: {
-      ...link(ctx, 'operator_pilot', request.source, request.key_id),
+      ...link(ctx, 'operator_pilot', request.source, request.binding),
       duration_days: OPERATOR_PILOT_DAYS,
     },
-    enterprise_upgrade: enterpriseUpgrade(ctx, request.source, request.key_id),
+    enterprise_upgrade: enterpriseUpgrade(ctx, request.source, request.binding),
     endpoints: endpoints('available'),
     ...(Object.keys(planned).length ? { planned_endpoints: planned } : {}),
     payment_flow: [

@@ -151,7 +151,7 @@ export function paymentFlows(ctx: CatalogContext) {
       name: 'Checkout link',
       status: endpointStatus('checkout_link'),
       steps: [
-        `GET ${endpointUrl(ctx, 'checkout_link')}?objective=…&pack_id=… (add key_id to bind it to a key): 303 to the hosted checkout, or {url} with Accept: application/json.`,
+        `GET ${endpointUrl(ctx, 'checkout_link')}?objective=…&pack_id=… (send your key in x-api-key to bind it to its account): 303 to the hosted checkout, or {url} with Accept: application/json.`,
       ],
     },
   ];

@@ -32,7 +32,7 @@ export function buildRecovery(ctx: CatalogContext) {
         cause: 'The balance does not cover the meter price; nothing was charged.',
         steps: [
           'Read next_actions in the body (or the X-Next-Action and Link rel="payment" headers).',
-          `Pay a checkout: GET ${packCheckoutUrl(ctx, { objective: 'starter', pack_id: STARTER_PACK_ID, source: 'recovery' })}&key_id=<your key id>.`,
+          `Pay a checkout: GET ${packCheckoutUrl(ctx, { objective: 'starter', pack_id: STARTER_PACK_ID, source: 'recovery' })} with your key in x-api-key (the credits go to its account).`,
           `Or charge a saved method: POST ${endpointUrl(ctx, 'topup_charge')} with save_for_autopay true to avoid the next 402.`,
           'Retry the call once the purchase is completed.',
         ],

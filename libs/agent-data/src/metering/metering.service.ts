@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
+import { CheckoutLinkSigner } from '../billing/checkout-link/checkout-link.signature.js';
 import { isMeterName, type MeterName, type MeterPrices, meterPrices } from '../catalog/meters.js';
 import type { LedgerResult, Reservation } from '../credits/credit-ledger.js';
 import { InsufficientCreditsError } from '../credits/credits.decider.js';
@@ -35,8 +36,14 @@ export class MeteringService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly links: CheckoutLinkSigner,
   ) {
     this.prices = meterPrices(config.meterPricesCents ?? {});
+  }
+
+  /** The 402's checkout link binds to the caller's key with a signature (a bare key_id does not). */
+  private binding(caller: MeteredCaller) {
+    return caller.keyId ? this.links.sign(caller.keyId) : null;
   }
 
   priceOf(meter: string): number {
@@ -54,7 +61,7 @@ export class MeteringService {
         priceCents: price,
         balanceCents: outcome.state.balanceCents,
         baseUrl: caller.baseUrl,
-        keyId: caller.keyId,
+        binding: this.binding(caller),
       });
     }
     return outcome.reservation;
@@ -98,7 +105,7 @@ export class MeteringService {
           priceCents: price,
           balanceCents: error.balanceCents,
           baseUrl: caller.baseUrl,
-          keyId: caller.keyId,
+          binding: this.binding(caller),
         });
       }
       throw error;

@@ -1,5 +1,6 @@
 import { AppError } from '#kernel';
 import { STARTER_PACK_ID } from '../catalog/packs.js';
+import type { CheckoutLinkBinding } from '../billing/checkout-link/checkout-link.signature.js';
 import { checkoutLinkUrl, PATHS, usdString } from '../billing/links.js';
 
 export interface NextAction {
@@ -10,8 +11,15 @@ export interface NextAction {
   description: string;
 }
 
-/** What an agent can do to fund a call it could not pay for (D18 `next_actions`). */
-export function fundingActions(baseUrl: string, keyId: string | null, packId: string = STARTER_PACK_ID): NextAction[] {
+/**
+ * What an agent can do to fund a call it could not pay for (D18 `next_actions`). `binding` is the
+ * signed key binding of the checkout link (CheckoutLinkSigner): without it the link opens a new account.
+ */
+export function fundingActions(
+  baseUrl: string,
+  binding: CheckoutLinkBinding | null,
+  packId: string = STARTER_PACK_ID,
+): NextAction[] {
   return [
     {
       action: 'buy_credits',
@@ -20,7 +28,7 @@ export function fundingActions(baseUrl: string, keyId: string | null, packId: st
         objective: 'starter',
         pack_id: packId,
         source: 'insufficient_credits',
-        key_id: keyId,
+        ...binding,
       }),
       pack_id: packId,
       description:
@@ -64,9 +72,9 @@ export function insufficientCredits(p: {
   priceCents: number;
   balanceCents: number;
   baseUrl: string;
-  keyId: string | null;
+  binding: CheckoutLinkBinding | null;
 }): AppError {
-  const actions = fundingActions(p.baseUrl, p.keyId);
+  const actions = fundingActions(p.baseUrl, p.binding);
   const checkout = actions[0]!.url;
   return new AppError(
     402,

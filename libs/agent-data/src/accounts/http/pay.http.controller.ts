@@ -208,7 +208,8 @@ export class PayController {
           signup: { method: 'POST', url: `${baseUrl}${PATHS.signup}`, pack_id: STARTER_PACK_ID },
           checkout_link: {
             method: 'GET',
-            url: `${baseUrl}${PATHS.checkoutLink}?pack_id=${pack.pack_id}&key_id=<key id>`,
+            url: `${baseUrl}${PATHS.checkoutLink}?pack_id=${pack.pack_id}`,
+            note: 'Send your key in x-api-key: the checkout then credits its account.',
           },
         },
         payment_flow: PAYMENT_FLOW,

@@ -6,6 +6,8 @@ export class CreateCheckoutLinkCommand extends Command<CheckoutLink> {
   constructor(
     readonly params: CheckoutLinkParams,
     readonly baseUrl: string,
+    /** The agent key the request was made with, if any (it binds the checkout by itself). */
+    readonly caller: { keyId: string; accountId: string } | null = null,
   ) {
     super();
   }

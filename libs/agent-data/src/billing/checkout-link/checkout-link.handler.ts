@@ -1,27 +1,25 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { API_KEYS_COLLECTION, API_KEYS_PROJECTION, type ApiKeyDoc } from '#access';
-import { Errors } from '#kernel';
+import { AppError, Errors } from '#kernel';
 import { ProjectionStore } from '#projections';
 import { packForObjective, toObjective } from '../../catalog/objectives.js';
 import { findPack } from '../../catalog/packs.js';
 import { CheckoutService } from '../checkout.service.js';
+import { PATHS } from '../links.js';
 import { CreateCheckoutLinkCommand } from './checkout-link.command.js';
-import type { CheckoutLink } from './checkout-link.schema.js';
+import type { CheckoutLink, CheckoutLinkParams } from './checkout-link.schema.js';
+import { CheckoutLinkSigner } from './checkout-link.signature.js';
 
 @CommandHandler(CreateCheckoutLinkCommand)
 export class CreateCheckoutLinkHandler implements ICommandHandler<CreateCheckoutLinkCommand, CheckoutLink> {
   constructor(
     private readonly checkouts: CheckoutService,
     private readonly projections: ProjectionStore,
+    private readonly signer: CheckoutLinkSigner,
   ) {}
 
-  async execute({ params, baseUrl }: CreateCheckoutLinkCommand): Promise<CheckoutLink> {
-    let key: ApiKeyDoc | null = null;
-    if (params.key_id) {
-      key = await this.projections.collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION).get(params.key_id);
-      if (!key || key.surface !== 'agent' || key.revoked_at !== null)
-        throw Errors.notFound('No active agent key with that id.', 'KEY_NOT_FOUND');
-    }
+  async execute({ params, baseUrl, caller }: CreateCheckoutLinkCommand): Promise<CheckoutLink> {
+    const key = await this.boundKey(params, caller, baseUrl);
     const pack = findPack(params.pack_id ?? packForObjective(params.objective))!;
     const session = await this.checkouts.open({
       accountId: key?.account_id ?? null,
@@ -45,4 +43,54 @@ export class CreateCheckoutLinkHandler implements ICommandHandler<CreateCheckout
       expires_at: session.expiresAt,
     };
   }
+
+  /**
+   * The key whose account the credits go to (issue 18): the request's own key, a key_id the
+   * request proves (its key is of the same account, or the link carries this service's signature),
+   * or none (paying opens a new account). A bare key_id binds nothing: anyone can read a key id.
+   */
+  private async boundKey(
+    params: CheckoutLinkParams,
+    caller: CreateCheckoutLinkCommand['caller'],
+    baseUrl: string,
+  ): Promise<ApiKeyDoc | null> {
+    const keyId = params.key_id ?? caller?.keyId;
+    if (!keyId) return null;
+    const key = await this.projections.collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION).get(keyId);
+    const active = key !== null && key.surface === 'agent' && key.revoked_at === null;
+    if (caller && active && key.account_id === caller.accountId) return key;
+    if (params.sig === undefined || params.exp === undefined) throw unproven('CHECKOUT_LINK_UNSIGNED', baseUrl);
+    const check = this.signer.check({ key_id: keyId, exp: params.exp, sig: params.sig });
+    if (check === 'expired') throw unproven('CHECKOUT_LINK_EXPIRED', baseUrl);
+    if (check === 'invalid') throw unproven('CHECKOUT_LINK_SIGNATURE_INVALID', baseUrl);
+    if (!active) throw Errors.notFound('No active agent key with that id.', 'KEY_NOT_FOUND');
+    return key;
+  }
+}
+
+const UNPROVEN_MESSAGES = {
+  CHECKOUT_LINK_UNSIGNED:
+    'key_id binds a checkout only with the key itself (x-api-key) or a link this service signed (a 402’s checkout link).',
+  CHECKOUT_LINK_EXPIRED:
+    'This signed checkout link has expired; ask for a new one (any paid call at zero balance, or this address with your key).',
+  CHECKOUT_LINK_SIGNATURE_INVALID: 'The signature of this checkout link does not match its key_id and exp.',
+} as const;
+
+function unproven(code: keyof typeof UNPROVEN_MESSAGES, baseUrl: string): AppError {
+  return new AppError(401, 'unauthorized', code, UNPROVEN_MESSAGES[code], {
+    next_actions: [
+      {
+        action: 'checkout_with_key',
+        method: 'GET',
+        url: `${baseUrl}${PATHS.checkoutLink}`,
+        description: 'The same address with the key in x-api-key binds the checkout to that key’s account.',
+      },
+      {
+        action: 'checkout_new_account',
+        method: 'GET',
+        url: `${baseUrl}${PATHS.checkoutLink}?pack_id=pack_29`,
+        description: 'Without key_id: paying opens a new account, and the success page shows its key once.',
+      },
+    ],
+  });
 }

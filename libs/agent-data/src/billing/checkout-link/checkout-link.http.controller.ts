@@ -3,11 +3,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import { AnonymousLimit } from '#access';
 import { Operation, publicBaseUrl, type RequestOrigin } from '#http';
 import { APP_CONFIG, type AppConfig } from '#kernel';
+import { AgentAuthOptional, type AgentRequest } from '../../auth/agent-auth.js';
 import { prefersJson } from '../billing.http.js';
 import { CreateCheckoutLinkCommand } from './checkout-link.command.js';
 import { checkoutLinkQuery, type CheckoutLinkParams } from './checkout-link.schema.js';
 
-type HttpRequest = RequestOrigin & { headers: Record<string, string | string[] | undefined> };
+type HttpRequest = RequestOrigin & AgentRequest;
 interface Reply {
   header(name: string, value: string): Reply;
   code(status: number): Reply;
@@ -23,17 +24,22 @@ export class CheckoutLinkController {
 
   @Get('agents/checkout-link')
   @AnonymousLimit('write')
+  @AgentAuthOptional()
   @Operation({
     summary: 'Hosted checkout for a pack (bound to a key, or opening a new account)',
     description:
-      'Opens a hosted checkout for the pack whose credits go to the account of key_id. Without key_id the checkout is unbound: paying it opens a new account, and the checkout success page shows its key once. Answers 303 to the checkout page, or 200 {url, …} when the request prefers application/json.',
+      'Opens a hosted checkout for the pack. Sent with an agent key (x-api-key or Authorization: Bearer), the credits go to that key’s account; key_id binds a checkout to another key only with that proof or with `exp` and `sig` from a link this service issued (the checkout link of a 402). Without either the checkout is unbound: paying it opens a new account, and the checkout success page shows its key once. Answers 303 to the checkout page, or 200 {url, …} when the request prefers application/json.',
     tags: ['agent billing'],
     operationId: 'agentCheckoutLink',
     query: checkoutLinkQuery,
     responses: {
       200: { description: 'With Accept: application/json: the checkout address.' },
       303: { description: 'Location: the hosted checkout.' },
-      404: { description: 'KEY_NOT_FOUND: no active agent key with that id.' },
+      401: {
+        description:
+          'CHECKOUT_LINK_UNSIGNED (key_id without the key or a signature), CHECKOUT_LINK_EXPIRED, CHECKOUT_LINK_SIGNATURE_INVALID; or a key that does not work.',
+      },
+      404: { description: 'KEY_NOT_FOUND: the signed link’s key was revoked.' },
     },
   })
   async checkoutLink(
@@ -41,7 +47,12 @@ export class CheckoutLinkController {
     @Req() request: HttpRequest,
     @Res() reply: Reply,
   ): Promise<void> {
-    const body = await this.commands.execute(new CreateCheckoutLinkCommand(query, publicBaseUrl(request, this.config)));
+    const caller = request.principal
+      ? { keyId: request.principal.keyId, accountId: request.principal.accountId }
+      : null;
+    const body = await this.commands.execute(
+      new CreateCheckoutLinkCommand(query, publicBaseUrl(request, this.config), caller),
+    );
     if (prefersJson(request.headers.accept)) {
       reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
       return;

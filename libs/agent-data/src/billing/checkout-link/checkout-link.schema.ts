@@ -11,8 +11,18 @@ export const checkoutLinkQuery = z.object({
     .regex(/^key_[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a key id (key_…)')
     .optional()
     .describe(
-      'The agent key the credits go to (its account). Without it, paying opens a new account whose key the success page shows once.',
+      'The agent key the credits go to (its account). It binds only with proof: the key itself (x-api-key or Authorization: Bearer) or `exp` and `sig` from a link this service issued (a 402’s checkout link). Without key_id and key, paying opens a new account whose key the success page shows once.',
     ),
+  exp: z
+    .string()
+    .regex(/^\d{1,12}$/, 'expected unix seconds')
+    .optional()
+    .describe('Expiry of a signed link.'),
+  sig: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'expected the signature of a link this service issued')
+    .optional()
+    .describe('Signature of a link this service issued (binds key_id until exp).'),
 });
 export type CheckoutLinkParams = z.output<typeof checkoutLinkQuery>;
 

@@ -1,5 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { AgentEnvelope } from '../catalog-context.js';
+import { CheckoutLinkSigner } from '../../billing/checkout-link/checkout-link.signature.js';
+import type { AgentEnvelope, KeyBinding } from '../catalog-context.js';
 import { CatalogContextProvider } from '../catalog-context.provider.js';
 import { buildGuidance, type GuidanceData } from '../guidance.document.js';
 import { GetGuidanceQuery } from './get-guidance.query.js';
@@ -7,9 +8,21 @@ import { GetGuidanceQuery } from './get-guidance.query.js';
 /** Built per request: the guidance depends on the parameters (objective, pack, key, source). */
 @QueryHandler(GetGuidanceQuery)
 export class GetGuidanceHandler implements IQueryHandler<GetGuidanceQuery, AgentEnvelope<GuidanceData>> {
-  constructor(private readonly catalog: CatalogContextProvider) {}
+  constructor(
+    private readonly catalog: CatalogContextProvider,
+    private readonly signer: CheckoutLinkSigner,
+  ) {}
 
-  execute({ request, origin }: GetGuidanceQuery): Promise<AgentEnvelope<GuidanceData>> {
-    return Promise.resolve(this.catalog.envelope(buildGuidance(this.catalog.forRequest(origin), request)));
+  execute({ request, origin, callerKeyId }: GetGuidanceQuery): Promise<AgentEnvelope<GuidanceData>> {
+    const { key_id, ...rest } = request;
+    // With the key, the links are signed for it (they bind in any browser); a bare key_id is
+    // carried as is and binds only when the link is opened with the key.
+    const binding: KeyBinding | undefined = callerKeyId
+      ? this.signer.sign(callerKeyId)
+      : key_id
+        ? { key_id }
+        : undefined;
+    const guidance = buildGuidance(this.catalog.forRequest(origin), { ...rest, ...(binding ? { binding } : {}) });
+    return Promise.resolve(this.catalog.envelope(guidance));
   }
 }

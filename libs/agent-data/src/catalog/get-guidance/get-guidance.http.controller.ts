@@ -2,6 +2,7 @@ import { Controller, Get, Query, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { Operation, type RequestOrigin } from '#http';
+import { AgentAuthOptional, type AgentRequest } from '../../auth/agent-auth.js';
 import { guidanceSchema, quoteQuery, recommendTierQuery } from '../guidance.document.js';
 import { GetGuidanceQuery } from './get-guidance.query.js';
 
@@ -10,6 +11,7 @@ const TAGS = ['agent information'];
 
 /** Purchase guidance: the same document under two names, each with its default attribution. */
 @Controller('api/v1/agents')
+@AgentAuthOptional()
 export class GetGuidanceController {
   constructor(private readonly queries: QueryBus) {}
 
@@ -21,13 +23,15 @@ export class GetGuidanceController {
       "The option of the objective's pack (or of `pack_id`) has preferred_for_objective true and is primary_buy_now. " +
       'Objectives: starter and starter_proof → pack_29, growth → pack_499, operator_pilot → pack_2499, enterprise → pack_10000; ' +
       'a segment without objective implies one (builder → starter, operator → operator_pilot, enterprise → enterprise). ' +
-      '`source` is carried into every checkout link (default quote), `key_id` binds them to a key.',
+      '`source` is carried into every checkout link (default quote). Sent with the key (x-api-key), the links are signed for it and bind in any browser; a bare `key_id` is carried as is and binds only when the link is opened with that key.',
     tags: TAGS,
     query: quoteQuery,
     responses: { 200: { description: 'Purchase guidance.', schema: guidanceSchema } },
   })
-  getQuote(@Req() request: RequestOrigin, @Query() query: z.output<typeof quoteQuery>) {
-    return this.queries.execute(new GetGuidanceQuery({ ...query, source: query.source ?? 'quote' }, request));
+  getQuote(@Req() request: RequestOrigin & AgentRequest, @Query() query: z.output<typeof quoteQuery>) {
+    return this.queries.execute(
+      new GetGuidanceQuery({ ...query, source: query.source ?? 'quote' }, request, request.principal?.keyId ?? null),
+    );
   }
 
   @Get('recommend-tier')
@@ -40,7 +44,13 @@ export class GetGuidanceController {
     query: recommendTierQuery,
     responses: { 200: { description: 'Purchase guidance.', schema: guidanceSchema } },
   })
-  getRecommendTier(@Req() request: RequestOrigin, @Query() query: z.output<typeof recommendTierQuery>) {
-    return this.queries.execute(new GetGuidanceQuery({ ...query, source: query.source ?? 'recommend-tier' }, request));
+  getRecommendTier(@Req() request: RequestOrigin & AgentRequest, @Query() query: z.output<typeof recommendTierQuery>) {
+    return this.queries.execute(
+      new GetGuidanceQuery(
+        { ...query, source: query.source ?? 'recommend-tier' },
+        request,
+        request.principal?.keyId ?? null,
+      ),
+    );
   }
 }
