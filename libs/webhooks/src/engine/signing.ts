@@ -24,3 +24,40 @@ export function verifyWebhookSignature(
   const given = Buffer.from(header.trim());
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * Standard Webhooks headers (https://www.standardwebhooks.com/, ADR 0059), sent beside ours so a
+ * receiver may verify a delivery with any Standard Webhooks library.
+ */
+export const STANDARD_ID_HEADER = 'webhook-id';
+export const STANDARD_TIMESTAMP_HEADER = 'webhook-timestamp';
+export const STANDARD_SIGNATURE_HEADER = 'webhook-signature';
+
+/**
+ * The Standard Webhooks headers of one attempt: `webhook-id` is the delivery id (as
+ * X-Service-Delivery), `webhook-timestamp` the attempt's unix seconds, and `webhook-signature`
+ * `v1,` + base64 HMAC-SHA256 of `${id}.${timestamp}.` followed by exactly these body bytes, keyed
+ * with the UTF-8 bytes of the webhook secret (the key of X-Service-Signature).
+ *
+ * Standard Webhooks libraries base64-decode the secret they are given (optionally prefixed
+ * `whsec_`), and ours are arbitrary strings, so a receiver passes the secret base64-encoded:
+ * `new Webhook(Buffer.from(secret, 'utf8').toString('base64'))`.
+ */
+export function standardWebhookHeaders(
+  secret: string,
+  deliveryId: string,
+  timestampSeconds: number,
+  body: Uint8Array,
+): Record<string, string> {
+  if (!Number.isSafeInteger(timestampSeconds)) throw new RangeError('webhook-timestamp must be whole seconds');
+  const timestamp = String(timestampSeconds);
+  const signature = createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(`${deliveryId}.${timestamp}.`, 'utf8')
+    .update(body)
+    .digest('base64');
+  return {
+    [STANDARD_ID_HEADER]: deliveryId,
+    [STANDARD_TIMESTAMP_HEADER]: timestamp,
+    [STANDARD_SIGNATURE_HEADER]: `v1,${signature}`,
+  };
+}

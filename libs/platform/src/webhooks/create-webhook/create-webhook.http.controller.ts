@@ -20,7 +20,7 @@ export class CreateWebhookController {
   @Operation({
     summary: 'Create a webhook',
     description:
-      'Scope `admin`. Deliveries of the subscribed events are POSTed to `url`, signed with `secret` (`X-Service-Signature: sha256=<hex HMAC-SHA256 of the body>`), retried after 1 min, 5 min, 30 min and 2 h; the fifth failed attempt of a delivery (or a 410) disables the webhook. The secret is never returned. 400 for an unknown event type, a secret under 16 bytes, or a URL that is not http(s) (https on a live deployment) or points to a non-public address. 409 `WEBHOOK_LIMIT_REACHED` when the account already has `SVC_WEBHOOKS_PER_ACCOUNT` webhooks (default 20).',
+      'Scope `admin`. Deliveries of the subscribed events are POSTed to `url`, signed with `secret` (`X-Service-Signature: sha256=<hex HMAC-SHA256 of the body>`; also the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`), retried after 1 min, 5 min, 30 min and 2 h; the fifth failed attempt of a delivery (or a 410) disables the webhook. The secret is never returned. 400 for an unknown event type, a secret under 16 bytes, or a URL that is not http(s) (https on a live deployment) or points to a non-public address. 409 `WEBHOOK_LIMIT_REACHED` when the account already has `SVC_WEBHOOKS_PER_ACCOUNT` webhooks (default 20).',
     tags: ['webhooks'],
     operationId: 'createWebhook',
     body: createWebhookBody,
