@@ -127,7 +127,8 @@ describe('routes the agent documents advertise as available exist (real HTTP)', 
     url.pathname = url.pathname
       .replace(/^\/api\/v1\/agents\/keys\/(\{id\}|%7Bid%7D)$/i, `/api/v1/agents/keys/${spareKeyId}`)
       .replace(/(\{id\}|%7Bid%7D)/gi, companyId)
-      .replace(/(\{target\}|%7Btarget%7D)/gi, 'openai');
+      .replace(/(\{target\}|%7Btarget%7D)/gi, 'openai')
+      .replace(/(\{key\}|%7Bkey%7D)/gi, 'sample-key');
     assert.doesNotMatch(decodeURIComponent(url.pathname), /[{}]/, `a placeholder without a sample value in ${target}`);
     return url.toString();
   };

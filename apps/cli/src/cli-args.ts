@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { ACCOUNTS_USAGE, type AccountsCliCommand, parseAccountsArgs } from './commands/accounts.args.js';
 import { KEYS_USAGE, type KeysCliCommand, parseKeysArgs } from './commands/keys.args.js';
 import { COMPANIES_USAGE, type CompaniesCliCommand, parseCompaniesArgs } from './commands/companies.args.js';
+import { CREDITS_USAGE, type CreditsCliCommand, parseCreditsArgs } from './commands/credits.args.js';
+import { parseWorkspacesArgs, WORKSPACES_USAGE, type WorkspacesCliCommand } from './commands/workspaces.args.js';
 import { UsageError } from './usage-error.js';
 
 export const USAGE = `Usage: svc <command> [options]    (npm run svc -- <command> [options])
@@ -21,6 +23,8 @@ Commands:
       --follow                   keep printing new events until interrupted
 ${ACCOUNTS_USAGE}
 ${KEYS_USAGE}
+${CREDITS_USAGE}
+${WORKSPACES_USAGE}
 ${COMPANIES_USAGE}
   secrets reseal                 seal every stored webhook secret with the current key
                                  (SVC_SECRETS_KEY or SVC_DATA_DIR/secrets.key): plaintext ones
@@ -50,6 +54,8 @@ export type CliCommand =
     }
   | AccountsCliCommand
   | KeysCliCommand
+  | CreditsCliCommand
+  | WorkspacesCliCommand
   | CompaniesCliCommand;
 
 function nonNegativeInt(flag: string, value: string | undefined, min: number): number {
@@ -129,6 +135,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
   }
   if (group === 'accounts') return parseAccountsArgs(action, rest);
   if (group === 'keys') return parseKeysArgs(action, rest);
+  if (group === 'credits') return parseCreditsArgs(action, rest);
+  if (group === 'workspaces') return parseWorkspacesArgs(action, rest);
   if (group === 'companies') return parseCompaniesArgs(action, rest);
   throw new UsageError(`unknown command: ${group}`);
 }

@@ -122,6 +122,23 @@ async function main(argv: string[]): Promise<number> {
         await keys.runKeys(app.get(CommandBus), command, writeLine);
         break;
       }
+      case 'credits-grant': {
+        const [{ CommandBus }, credits] = await Promise.all([
+          import('@nestjs/cqrs'),
+          import('./commands/credits.command.js'),
+        ]);
+        await credits.runCredits(app.get(CommandBus), command, writeLine);
+        break;
+      }
+      case 'workspaces-create':
+      case 'workspaces-keys-create': {
+        const [{ CommandBus }, workspaces] = await Promise.all([
+          import('@nestjs/cqrs'),
+          import('./commands/workspaces.command.js'),
+        ]);
+        await workspaces.runWorkspaces(app.get(CommandBus), command, writeLine);
+        break;
+      }
     }
     return 0;
   } catch (error) {

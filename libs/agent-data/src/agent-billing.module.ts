@@ -34,6 +34,7 @@ import { CheckoutService } from './billing/checkout.service.js';
 import { CheckoutLinkSigner } from './billing/checkout-link/checkout-link.signature.js';
 import { AGENT_ACCOUNT_STATUS } from './catalog/agent-status.hook.js';
 import { CreditsService } from './credits/credits.service.js';
+import { GrantCreditsHandler } from './credits/grant-credits/grant-credits.handler.js';
 import { Idempotency } from './idempotency/idempotency.service.js';
 import { MeteredChargeHooks, MeteredGuard } from './metering/metered.js';
 import { MeteringService } from './metering/metering.service.js';
@@ -140,6 +141,7 @@ class RawBodyInstaller implements OnModuleInit {
     CreateTopupCheckoutHandler,
     GetAutopayHandler,
     DisableAutopayHandler,
+    GrantCreditsHandler,
     ListAgentKeysHandler,
     RevokeAgentKeyHandler,
     AccountStatusService,
@@ -147,6 +149,7 @@ class RawBodyInstaller implements OnModuleInit {
   ],
   exports: [
     PAYMENT_PROVIDER,
+    AgentAccounts,
     CheckoutLinkSigner,
     AgentAuthenticator,
     AgentRateLimiter,

@@ -82,6 +82,7 @@ export {
   type Reservation,
 } from './credits/credit-ledger.js';
 export { CreditsService } from './credits/credits.service.js';
+export { GrantCreditsCommand, type GrantCreditsResult } from './credits/grant-credits/grant-credits.command.js';
 export * from './accounts/agent-account.events.js';
 export { agentAccountDecider, type AgentAccountState } from './accounts/agent-account.decider.js';
 export {
@@ -170,3 +171,10 @@ export {
   type TopCompaniesQueryParams,
 } from './discovery/top-companies/top-companies.schema.js';
 export { CompaniesModule } from './companies/companies.module.js';
+export { WorkspaceModule } from './workspace/workspace.module.js';
+export { CreateTenantCommand, type CreatedTenant } from './workspace/tenants/create-tenant/create-tenant.command.js';
+export {
+  IssueTenantKeyCommand,
+  type IssuedTenantKey,
+} from './workspace/tenants/issue-tenant-key/issue-tenant-key.command.js';
+export { workspaceProjection, WORKSPACE_PROJECTION } from './workspace/workspace.projection.js';

@@ -1,6 +1,6 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AccessModule } from '#access';
-import { AgentBillingModule, CatalogModule, CompaniesModule } from '#agent-data';
+import { AgentBillingModule, CatalogModule, CompaniesModule, WorkspaceModule } from '#agent-data';
 import type { AppConfig } from '#kernel';
 import { PlatformAccountRateLimits, PlatformKeyAccounts, PlatformModule, PlatformWebhooksModule } from '#platform';
 
@@ -19,5 +19,6 @@ export function featureModules(_config: AppConfig): Array<Type | DynamicModule> 
     CatalogModule,
     AgentBillingModule,
     CompaniesModule,
+    WorkspaceModule,
   ];
 }

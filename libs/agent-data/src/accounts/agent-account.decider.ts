@@ -27,6 +27,8 @@ export type AgentAccountState =
       packId: PackId;
       source: string | null;
       sourceRef: string | null;
+      /** Set for a tenant's account: its keys reach that tenant's workspace. */
+      tenantId: string | null;
       /** The provider's customer per provider (Stripe needs one for saved methods). */
       customers: Partial<Record<PaymentProviderName, string>>;
       paymentMethods: SavedPaymentMethod[];
@@ -52,6 +54,7 @@ export type AgentAccountCommand =
       packId: PackId;
       source: string | null;
       sourceRef: string | null;
+      tenantId?: string;
       now: Date;
     }
   | { type: 'LinkPaymentCustomer'; provider: PaymentProviderName; customerId: string; now: Date }
@@ -96,6 +99,7 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
           packId: d.pack_id,
           source: d.source,
           sourceRef: d.source_ref,
+          tenantId: d.tenant_id ?? null,
           customers: {},
           paymentMethods: [],
           checkoutSessions: 0,
@@ -149,6 +153,7 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
               pack_id: command.packId,
               source: command.source,
               source_ref: command.sourceRef,
+              ...(command.tenantId ? { tenant_id: command.tenantId } : {}),
               opened_at: at,
             },
           },

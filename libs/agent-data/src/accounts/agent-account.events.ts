@@ -2,8 +2,11 @@ import type { KeyEnvironment } from '#access';
 import type { PackId } from '../catalog/packs.js';
 import type { PaymentProviderName } from '../credits/credits.events.js';
 
-/** How the account came to be: POST /agents/pay, POST /agents/signup, or a paid unbound checkout. */
-export type AccountOrigin = 'pay' | 'signup' | 'checkout';
+/**
+ * How the account came to be: POST /agents/pay, POST /agents/signup, a paid unbound checkout, or
+ * an enterprise tenant's creation (`svc workspaces create`: the tenant's own credits and keys).
+ */
+export type AccountOrigin = 'pay' | 'signup' | 'checkout' | 'tenant';
 
 /** Stored event types of `agentaccount-{id}` streams. Names are stable: never rename. */
 export type AgentAccountEvent =
@@ -20,6 +23,8 @@ export type AgentAccountEvent =
         pack_id: PackId;
         source: string | null;
         source_ref: string | null;
+        /** The tenant this account holds the credits and keys of (its keys are tenant-bound). */
+        tenant_id?: string;
         opened_at: string;
       };
     }

@@ -6,8 +6,8 @@
  * table): the guidance documents, the manifest and the registry packs are all built from it, so
  * they list the same operations with the same meters. Paths are relative to /api/v1.
  *
- * Rows the spec lists but this service does not serve yet (the workspace, the MCP endpoint and
- * so every MCP tool, most descriptors) are `planned`. The documents never offer a planned route
+ * Rows the spec lists but this service does not serve yet (workspace webhooks, the MCP endpoint
+ * and so every MCP tool, most descriptors) are `planned`. The documents never offer a planned route
  * as callable: an object describing one carries `status: "planned"`, a name → URL map keeps it
  * out and lists it under a `planned_…` sibling, and a single link to it is null.
  */
@@ -28,7 +28,7 @@ export type EndpointGroup = 'onboarding' | 'billing' | 'information' | 'data' | 
 export interface AgentEndpoint {
   /** Stable name (the key of `endpoints` maps in guidance documents). */
   name: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   group: EndpointGroup;
   auth: EndpointAuth;
@@ -349,7 +349,6 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     auth: 'tenant_key',
     summary: 'List tenant companies',
     meter: 'read.workspace.company',
-    status: 'planned',
   },
   {
     name: 'workspace_memo',
@@ -359,7 +358,6 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     auth: 'tenant_key',
     summary: 'Read the current memo',
     meter: 'read.workspace.memo',
-    status: 'planned',
   },
   {
     name: 'workspace_update_memo',
@@ -369,7 +367,6 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     auth: 'tenant_key',
     summary: 'Update the memo',
     meter: 'write.workspace.note',
-    status: 'planned',
   },
   {
     name: 'workspace_deals',
@@ -378,7 +375,6 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     group: 'workspace',
     auth: 'tenant_key',
     summary: 'List deals',
-    status: 'planned',
   },
   {
     name: 'workspace_update_deal',
@@ -388,17 +384,15 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     auth: 'tenant_key',
     summary: 'Update a deal',
     meter: 'write.workspace.note',
-    status: 'planned',
   },
   {
     name: 'workspace_followup',
-    method: 'POST',
-    path: '/workspace/companies/{id}/follow-ups',
+    method: 'PUT',
+    path: '/workspace/companies/{id}/follow-ups/{key}',
     group: 'workspace',
     auth: 'tenant_key',
     summary: 'Create or update a follow-up',
     meter: 'write.workspace.followup',
-    status: 'planned',
   },
   {
     name: 'workspace_events',
@@ -408,7 +402,6 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     auth: 'tenant_key',
     summary: 'Read the tenant event stream',
     meter: 'read.workspace.events',
-    status: 'planned',
   },
   {
     name: 'workspace_create_webhook',

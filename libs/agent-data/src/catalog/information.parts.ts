@@ -198,7 +198,7 @@ export const authEntry = z.strictObject({
 });
 export const operation = z.strictObject({
   name: z.string(),
-  method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']),
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
   url,
   group: z.enum(['onboarding', 'billing', 'information', 'data', 'workspace', 'mcp']),
   auth: z.enum(['none', 'key', 'key_optional', 'tenant_key']),

@@ -53,7 +53,8 @@ export interface Reservation {
 }
 
 export const CREDITS_SNAPSHOTS_COLLECTION = 'credits_snapshots';
-const SNAPSHOT_VERSION = 1;
+// Bumped whenever CreditsState changes shape (2: grantedCents): older snapshots are refolded.
+const SNAPSHOT_VERSION = 2;
 const SNAPSHOT_FLUSH_MS = 250;
 
 interface SnapshotDoc extends Doc {

@@ -1,6 +1,6 @@
-import { AppError, assertNever, type Decider } from '#kernel';
+import { AppError, assertNever, type Decider, Errors } from '#kernel';
 import type { PackId } from '../catalog/packs.js';
-import type { CreditsEvent, PaymentProviderName, PurchaseSource } from './credits.events.js';
+import type { CreditsEvent, CreditsGrantor, PaymentProviderName, PurchaseSource } from './credits.events.js';
 
 export interface AutopayPending {
   attemptId: string;
@@ -16,9 +16,14 @@ export type AutopaySetting =
 export interface CreditsState {
   balanceCents: number;
   purchasedCents: number;
+  /** Credits the operator granted (no payment); part of the balance like purchases. */
+  grantedCents: number;
   chargedCents: number;
   charges: number;
-  /** Payment references already credited: a second fulfilment of one is a no-op. */
+  /**
+   * References already credited: a second fulfilment of one is a no-op. Grant references are
+   * kept prefixed (see grantRef), so a grant never collides with a payment reference.
+   */
   paymentRefs: ReadonlySet<string>;
   autopay: AutopaySetting;
   /** At most one autopay top-up is in flight (D19: never two at once). */
@@ -57,6 +62,15 @@ export type CreditsCommand =
       autopayAttemptId: string | null;
       now: Date;
     }
+  | {
+      type: 'GrantCredits';
+      accountId: string;
+      creditsCents: number;
+      reference: string;
+      keyId: string;
+      grantedBy: CreditsGrantor;
+      now: Date;
+    }
   | { type: 'EnableAutopay'; accountId: string; paymentMethodId: string; packId: PackId; now: Date }
   | { type: 'DisableAutopay'; accountId: string; now: Date }
   | { type: 'FailAutopay'; accountId: string; attemptId: string; reason: string; now: Date };
@@ -80,9 +94,17 @@ export class InsufficientCreditsError extends AppError {
 
 const usd = (cents: number) => (cents / 100).toFixed(2);
 
+/** The most one grant may add: 1,000,000 USD (a typo in an amount should not mint millions). */
+export const MAX_GRANT_CENTS = 100_000_000;
+export const MAX_GRANT_REFERENCE_LENGTH = 200;
+
+/** How a grant's reference is kept among the payment references (a separate namespace). */
+export const grantRef = (reference: string) => `grant:${reference}`;
+
 export const initialCreditsState: CreditsState = Object.freeze({
   balanceCents: 0,
   purchasedCents: 0,
+  grantedCents: 0,
   chargedCents: 0,
   charges: 0,
   paymentRefs: new Set<string>(),
@@ -122,6 +144,16 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
           purchasedCents: state.purchasedCents + event.data.credits_cents,
           paymentRefs: refs,
           autopayPending: settles ? null : state.autopayPending,
+        };
+      }
+      case 'CreditsGranted': {
+        const refs = new Set(state.paymentRefs);
+        refs.add(grantRef(event.data.reference));
+        return {
+          ...state,
+          balanceCents: state.balanceCents + event.data.credits_cents,
+          grantedCents: state.grantedCents + event.data.credits_cents,
+          paymentRefs: refs,
         };
       }
       case 'AutopayEnabled':
@@ -209,6 +241,40 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
               key_id: command.keyId,
               autopay_attempt_id: command.autopayAttemptId,
               purchased_at: at,
+            },
+          },
+        ];
+      }
+      case 'GrantCredits': {
+        const details = [];
+        if (
+          !Number.isInteger(command.creditsCents) ||
+          command.creditsCents <= 0 ||
+          command.creditsCents > MAX_GRANT_CENTS
+        )
+          details.push({
+            path: 'amount',
+            message: `must be more than 0 and at most ${(MAX_GRANT_CENTS / 100).toLocaleString('en-US')} USD`,
+          });
+        const reference = command.reference.trim();
+        if (reference === '' || reference !== command.reference || reference.length > MAX_GRANT_REFERENCE_LENGTH)
+          details.push({
+            path: 'reference',
+            message: `must be 1 to ${MAX_GRANT_REFERENCE_LENGTH} characters, without surrounding spaces`,
+          });
+        if (details.length) throw Errors.validation(details);
+        // Idempotent by reference: an operator repeating a command (a retry, a script run twice) grants once.
+        if (state.paymentRefs.has(grantRef(reference))) return [];
+        return [
+          {
+            type: 'CreditsGranted',
+            data: {
+              account_id: command.accountId,
+              credits_cents: command.creditsCents,
+              reference,
+              key_id: command.keyId,
+              granted_by: command.grantedBy,
+              granted_at: at,
             },
           },
         ];

@@ -41,6 +41,17 @@ const charged = (price: number, requestId = 'req-1'): CreditsEvent => ({
     charged_at: at,
   },
 });
+const granted = (credits: number, reference = 'PO-1234'): CreditsEvent => ({
+  type: 'CreditsGranted',
+  data: {
+    account_id: acct,
+    credits_cents: credits,
+    reference,
+    key_id: 'key_1',
+    granted_by: 'operator',
+    granted_at: at,
+  },
+});
 const autopayOn: CreditsEvent = {
   type: 'AutopayEnabled',
   data: { account_id: acct, payment_method_id: 'pm_1', pack_id: 'pack_99', enabled_at: at },
@@ -87,6 +98,20 @@ const purchase = (
   source: 'checkout',
   keyId: 'key_1',
   autopayAttemptId: null,
+  now,
+  ...over,
+});
+
+const grant = (
+  reference: string,
+  over: Partial<Extract<CreditsCommand, { type: 'GrantCredits' }>> = {},
+): CreditsCommand => ({
+  type: 'GrantCredits',
+  accountId: acct,
+  creditsCents: 25_000,
+  reference,
+  keyId: 'key_1',
+  grantedBy: 'operator',
   now,
   ...over,
 });
@@ -142,6 +167,68 @@ describe('credits decider', () => {
     assert.equal(state.chargedCents, 800);
     assert.equal(state.charges, 3);
     assert.deepEqual([...state.paymentRefs].sort(), ['cs_1', 'cs_2']);
+  });
+
+  describe('operator grants (ADR 0061)', () => {
+    it('grants credits under a reference', () =>
+      spec
+        .given([])
+        .when(grant('PO-1234'))
+        .then([granted(25_000)]));
+
+    it('grants a reference once: the same reference again is a no-op, whatever the amount', () => {
+      spec
+        .given([granted(25_000)])
+        .when(grant('PO-1234'))
+        .then([]);
+      spec
+        .given([granted(25_000), charged(350)])
+        .when(grant('PO-1234', { creditsCents: 99 }))
+        .then([]);
+      spec
+        .given([granted(25_000)])
+        .when(grant('PO-1235'))
+        .then([granted(25_000, 'PO-1235')]);
+    });
+
+    it('keeps grant and payment references apart: neither makes the other a no-op', () => {
+      spec
+        .given([purchased(2900, 'cs_1')])
+        .when(grant('cs_1'))
+        .then([granted(25_000, 'cs_1')]);
+      spec
+        .given([granted(25_000, 'cs_1')])
+        .when(purchase('cs_1'))
+        .then([purchased(2900)]);
+    });
+
+    it('counts grants in the balance, apart from purchases; a charge spends them', () => {
+      const state = fold(creditsDecider, [purchased(2900), granted(25_000), charged(350)]);
+      assert.equal(state.balanceCents, 2900 + 25_000 - 350);
+      assert.equal(state.purchasedCents, 2900);
+      assert.equal(state.grantedCents, 25_000);
+      spec
+        .given([granted(350)])
+        .when(charge(350))
+        .then([charged(350)]);
+    });
+
+    it('refuses an amount that is not 1 cent to 1,000,000 USD, or a reference empty, padded or over 200 characters', () => {
+      for (const creditsCents of [0, -100, 12.5, 100_000_001])
+        spec
+          .given([])
+          .when(grant('PO-1', { creditsCents }))
+          .thenThrows((e) => e.code === 'VALIDATION_FAILED' && e.extra.details[0].path === 'amount');
+      for (const reference of ['', '  ', ' PO-1', 'x'.repeat(201)])
+        spec
+          .given([])
+          .when(grant(reference))
+          .thenThrows((e) => e.code === 'VALIDATION_FAILED' && e.extra.details[0].path === 'reference');
+      spec
+        .given([])
+        .when(grant('x'.repeat(200), { creditsCents: 100_000_000 }))
+        .then([granted(100_000_000, 'x'.repeat(200))]);
+    });
   });
 
   describe('autopay (D19)', () => {

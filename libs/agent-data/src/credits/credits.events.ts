@@ -6,9 +6,12 @@ export type PaymentProviderName = 'stripe' | 'sandbox';
 /** How a purchase came about: a hosted checkout, a direct top-up charge, or autopay (D19). */
 export type PurchaseSource = 'checkout' | 'topup' | 'autopay';
 
+/** Who granted credits without a payment: only the operator, from the CLI (ADR 0061). */
+export type CreditsGrantor = 'operator';
+
 /**
  * Stored event types of `credits-{account}` streams: the prepaid credits ledger. Names are
- * stable: never rename. Money is integer cents. Balance = purchases − charges.
+ * stable: never rename. Money is integer cents. Balance = purchases + grants − charges.
  */
 export type CreditsEvent =
   | {
@@ -28,6 +31,20 @@ export type CreditsEvent =
         /** The autopay attempt this purchase settles, if any. */
         autopay_attempt_id: string | null;
         purchased_at: string;
+      };
+    }
+  | {
+      type: 'CreditsGranted';
+      data: {
+        account_id: string;
+        /** Credits granted, in cents (nothing was paid through this service). */
+        credits_cents: number;
+        /** The operator's reference (a purchase order, a contract): the grant is idempotent by it. */
+        reference: string;
+        /** The agent key the grant was addressed to. */
+        key_id: string;
+        granted_by: CreditsGrantor;
+        granted_at: string;
       };
     }
   | {
@@ -71,6 +88,7 @@ export type CreditsEventType = CreditsEvent['type'];
 
 export const CREDITS_EVENT_TYPES: CreditsEventType[] = [
   'CreditsPurchased',
+  'CreditsGranted',
   'MeterCharged',
   'AutopayEnabled',
   'AutopayDisabled',

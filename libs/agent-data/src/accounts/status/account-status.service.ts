@@ -31,6 +31,15 @@ export function ledgerEntryView(entry: {
         payment_reference: e.data.payment_reference,
         at: e.data.purchased_at,
       };
+    case 'CreditsGranted':
+      return {
+        ...base,
+        amount_usd: usd(e.data.credits_cents),
+        reference: e.data.reference,
+        granted_by: e.data.granted_by,
+        key_id: e.data.key_id,
+        at: e.data.granted_at,
+      };
     case 'MeterCharged':
       return {
         ...base,
@@ -108,6 +117,7 @@ export class AccountStatusService implements AgentAccountStatusProvider {
       },
       balance_usd: usd(state.balanceCents),
       purchased_usd: usd(state.purchasedCents),
+      granted_usd: usd(state.grantedCents),
       charged_usd: usd(state.chargedCents),
       paid_calls: state.charges,
       recent_ledger: entries.map(ledgerEntryView),

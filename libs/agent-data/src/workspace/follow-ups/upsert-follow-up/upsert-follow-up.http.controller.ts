@@ -1,0 +1,53 @@
+import { Body, Controller, Inject, Param, Put, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { Operation } from '#http';
+import { CLOCK, type Clock } from '#kernel';
+import { agentEnvelope } from '../../../catalog/catalog-context.js';
+import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/workspace.guard.js';
+import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
+import { followUpParams, type UpsertFollowUpBody, upsertFollowUpBody } from '../../workspace.schemas.js';
+import { UpsertFollowUpCommand } from './upsert-follow-up.command.js';
+
+interface Reply {
+  code(status: number): unknown;
+}
+
+@Controller('api/v1/workspace/companies')
+export class UpsertFollowUpController {
+  constructor(
+    private readonly commands: CommandBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Put(':id/follow-ups/:key')
+  @WorkspaceRoute('write.workspace.followup')
+  @Operation({
+    summary: 'Create or update a follow-up',
+    description:
+      '`{title, due_at, assignee?, status: open|done}` under the client’s key: 201 when created, 200 when updated or unchanged (the same PUT again changes nothing). Turning it done records `workspace.followup.completed`. Meter `write.workspace.followup`.',
+    tags: WORKSPACE_TAGS,
+    operationId: 'workspaceUpsertFollowUp',
+    params: followUpParams,
+    body: upsertFollowUpBody,
+    responses: {
+      200: { description: 'The follow-up (updated or unchanged).' },
+      201: { description: 'The follow-up (created).' },
+      404: { description: 'WORKSPACE_COMPANY_NOT_FOUND; not charged.' },
+      ...WORKSPACE_RESPONSES,
+    },
+    security: WORKSPACE_SECURITY,
+  })
+  async upsert(
+    @Param() params: z.output<typeof followUpParams>,
+    @Body() body: UpsertFollowUpBody,
+    @CurrentTenant() tenant: TenantCaller,
+    @Res({ passthrough: true }) reply: Reply,
+  ) {
+    const { followUp, created } = await this.commands.execute(
+      new UpsertFollowUpCommand(tenant, params.id, params.key, body),
+    );
+    reply.code(created ? 201 : 200);
+    return agentEnvelope(this.clock.now(), followUp);
+  }
+}
