@@ -3,8 +3,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateTenantCommand, type CreatedTenant, GrantCreditsCommand, IssueTenantKeyCommand } from '#agent-data';
-import { ProjectionStore } from '#projections';
+import {
+  CreateTenantCommand,
+  type CreatedTenant,
+  GrantCreditsCommand,
+  IssueTenantKeyCommand,
+  WORKSPACE_PROJECTION,
+} from '#agent-data';
+import { ProjectionRunner, ProjectionStore } from '#projections';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { pay, withKey } from '../agent-data/support/agent-client.js';
 
@@ -303,6 +309,17 @@ describe('enterprise workspace: tenants, records, the tenant event stream (real 
     );
     assert.deepEqual(empty.body.data.data, []);
     assert.equal(empty.body.data.next_cursor, answered.body.data.next_cursor, 'the cursor is kept on an empty page');
+  });
+
+  it('a projection rebuild keeps the tenant event stream identical (ids, order, cursors, data)', async () => {
+    const before = await call(tenant.key.api_key, 'GET', '/workspace/events?limit=1000');
+    assert.ok(before.body.data.data.length > 10);
+    const [result] = await api.app.get(ProjectionRunner).rebuild(WORKSPACE_PROJECTION);
+    assert.ok(result, 'the workspace projection was rebuilt');
+    const after = await call(tenant.key.api_key, 'GET', '/workspace/events?limit=1000');
+    assert.deepEqual(after.body.data, before.body.data);
+    const memo = await call(tenant.key.api_key, 'GET', `/workspace/companies/${companyId}/memo`);
+    assert.equal(memo.headers.get('etag'), '"3"', 'the read models are rebuilt too');
   });
 
   it("another tenant's ids answer 404 on every route, like ids that never existed, and cost nothing", async () => {

@@ -6,6 +6,7 @@ export * from './http/zod-validation.js';
 export * from './http/operation-validation.guard.js';
 export * from './http/public-url.js';
 export * from './http/pagination.js';
+export * from './http/find-page.js';
 export * from './openapi/operation.metadata.js';
 export * from './openapi/operation.decorator.js';
 export * from './openapi/schema-collector.js';

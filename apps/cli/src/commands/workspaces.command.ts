@@ -1,5 +1,7 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import { CreateTenantCommand, IssueTenantKeyCommand } from '#agent-data';
+import { AppError } from '#kernel';
+import { UsageError } from '../usage-error.js';
 import { asUsageError } from './accounts.command.js';
 import type { WorkspacesCliCommand } from './workspaces.args.js';
 
@@ -17,6 +19,9 @@ export async function runWorkspaces(
     }
     await write(JSON.stringify(await commands.execute(new IssueTenantKeyCommand(cmd.tenantId, cmd.name))));
   } catch (error) {
+    // An unknown tenant is a wrong argument, like a malformed id (exit 2).
+    if (error instanceof AppError && error.code === 'TENANT_NOT_FOUND')
+      throw new UsageError(`--tenant ${cmd.kind === 'workspaces-keys-create' ? cmd.tenantId : ''}: ${error.message}`);
     throw asUsageError(error);
   }
 }

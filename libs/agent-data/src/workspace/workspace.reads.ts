@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Doc, Filter, Sort } from '#documents';
 import { Errors } from '#kernel';
-import { invalidCursor, type ListPage, toListPage } from '#http';
+import { findPage, type ListPage } from '#http';
 import { ProjectionStore } from '#projections';
 import {
   COMPANIES_COLLECTION,
@@ -38,20 +38,13 @@ export class WorkspaceReads {
   }
 
   /** A page of a tenant's documents (D6 list body); a cursor from another list is 400. */
-  async page<T extends Doc, V>(
+  page<T extends Doc, V>(
     name: string,
     filter: Filter,
     sort: Sort,
-    limit: number,
-    cursor: string | undefined,
+    page: { limit: number; cursor?: string | undefined },
     view: (doc: T) => V,
   ): Promise<ListPage<V>> {
-    try {
-      const result = await this.collection<T>(name).find(filter, { sort, limit, ...(cursor ? { after: cursor } : {}) });
-      return toListPage(result, view);
-    } catch (error) {
-      if ((error as Error).name === 'InvalidFilterError') throw invalidCursor();
-      throw error;
-    }
+    return findPage(this.collection<T>(name), filter, sort, page, view);
   }
 }

@@ -100,8 +100,8 @@ export const upsertFollowUpBody = z
   .strict();
 export type UpsertFollowUpBody = z.output<typeof upsertFollowUpBody>;
 
-export const listFollowUpsQuery = listQuerySchema.strict();
-export const listVersionsQuery = listQuerySchema.strict();
+/** limit and cursor only (follow-ups, memo versions). */
+export const pageQuery = listQuerySchema.strict();
 
 export const MAX_WAIT_SECONDS = 30;
 export const listEventsQuery = z

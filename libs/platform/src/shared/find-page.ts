@@ -1,25 +1,9 @@
 import { type AppError } from '#kernel';
-import { invalidCursor, type ListPage, toListPage } from '#http';
-import type { Doc, Filter, Sort } from '#documents';
+import type { Doc } from '#documents';
 import type { ReadonlyCollection } from '#projections';
 
-/** One D6 page of a read-model collection; a cursor from another list or filter → 400. */
-export async function findPage<D extends Doc, T>(
-  collection: ReadonlyCollection<D>,
-  filter: Filter,
-  sort: Sort,
-  page: { limit: number; cursor?: string | undefined },
-  map: (doc: D) => T,
-): Promise<ListPage<T>> {
-  let result;
-  try {
-    result = await collection.find(filter, { sort, limit: page.limit, ...(page.cursor ? { after: page.cursor } : {}) });
-  } catch (error) {
-    if ((error as Error).name === 'InvalidFilterError') throw invalidCursor();
-    throw error;
-  }
-  return toListPage(result, map);
-}
+/** One D6 page of a read-model collection (shared by every list; it lives in the http lib). */
+export { findPage } from '#http';
 
 /** A document of the caller's account, or the 404 given: another account's looks like a missing one. */
 export async function getOwned<D extends Doc & { account_id: string }>(

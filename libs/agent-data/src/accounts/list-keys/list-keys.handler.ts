@@ -1,6 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { API_KEYS_COLLECTION, API_KEYS_PROJECTION, type ApiKeyDoc } from '#access';
-import { invalidCursor, type ListPage, toListPage } from '#http';
+import { findPage, type ListPage } from '#http';
 import { ProjectionStore } from '#projections';
 import { type AgentKeyView, ListAgentKeysQuery } from './list-keys.query.js';
 
@@ -9,16 +9,8 @@ export class ListAgentKeysHandler implements IQueryHandler<ListAgentKeysQuery, L
   constructor(private readonly projections: ProjectionStore) {}
 
   async execute({ accountId, currentKeyId, limit, cursor }: ListAgentKeysQuery): Promise<ListPage<AgentKeyView>> {
-    let result;
-    try {
-      result = await this.projections
-        .collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION)
-        .find({ account_id: accountId }, { sort: [['created_at', -1]], limit, ...(cursor ? { after: cursor } : {}) });
-    } catch (error) {
-      if ((error as Error).name === 'InvalidFilterError') throw invalidCursor();
-      throw error;
-    }
-    return toListPage(result, (doc) => ({
+    const keys = this.projections.collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION);
+    return findPage(keys, { account_id: accountId }, [['created_at', -1]], { limit, cursor }, (doc) => ({
       id: doc.id,
       name: doc.name,
       prefix: doc.display_prefix,

@@ -10,6 +10,9 @@ import { CreateCheckoutLinkCommand } from './checkout-link.command.js';
 import type { CheckoutLink, CheckoutLinkParams } from './checkout-link.schema.js';
 import { CheckoutLinkSigner } from './checkout-link.signature.js';
 
+/** The key a checkout is bound to: its id and account. */
+type BoundKey = Pick<ApiKeyDoc, 'id' | 'account_id'>;
+
 @CommandHandler(CreateCheckoutLinkCommand)
 export class CreateCheckoutLinkHandler implements ICommandHandler<CreateCheckoutLinkCommand, CheckoutLink> {
   constructor(
@@ -53,9 +56,11 @@ export class CreateCheckoutLinkHandler implements ICommandHandler<CreateCheckout
     params: CheckoutLinkParams,
     caller: CreateCheckoutLinkCommand['caller'],
     baseUrl: string,
-  ): Promise<ApiKeyDoc | null> {
+  ): Promise<BoundKey | null> {
     const keyId = params.key_id ?? caller?.keyId;
     if (!keyId) return null;
+    // The request's own key was authenticated already: no lookup, no proof needed.
+    if (caller && keyId === caller.keyId) return { id: caller.keyId, account_id: caller.accountId };
     const key = await this.projections.collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION).get(keyId);
     const active = key !== null && key.surface === 'agent' && key.revoked_at === null;
     if (caller && active && key.account_id === caller.accountId) return key;

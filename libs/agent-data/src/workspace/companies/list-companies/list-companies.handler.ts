@@ -28,8 +28,7 @@ export class ListWorkspaceCompaniesHandler implements IQueryHandler<
       COMPANIES_COLLECTION,
       filter,
       sort,
-      params.limit,
-      params.cursor,
+      { limit: params.limit, cursor: params.cursor },
       companyView,
     );
   }

@@ -13,6 +13,12 @@ export class ListDealsHandler implements IQueryHandler<ListDealsQuery, ListPage<
   execute({ tenantId, stage, limit, cursor }: ListDealsQuery): Promise<ListPage<DealView>> {
     const filter: Filter = { tenant_id: tenantId };
     if (stage) filter.stage = stage;
-    return this.reads.page<DealDoc, DealView>(DEALS_COLLECTION, filter, [['created_at', -1]], limit, cursor, dealView);
+    return this.reads.page<DealDoc, DealView>(
+      DEALS_COLLECTION,
+      filter,
+      [['created_at', -1]],
+      { limit, cursor },
+      dealView,
+    );
   }
 }

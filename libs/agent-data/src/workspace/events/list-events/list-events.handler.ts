@@ -1,7 +1,5 @@
-import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { Filter } from '#documents';
-import { CLOCK, type Clock } from '#kernel';
 import { EVENTS_COLLECTION, type TenantEventDoc } from '../../workspace.projection.js';
 import { WorkspaceReads } from '../../workspace.reads.js';
 import { tenantEventView } from '../../workspace.views.js';
@@ -14,10 +12,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 @QueryHandler(ListTenantEventsQuery)
 export class ListTenantEventsHandler implements IQueryHandler<ListTenantEventsQuery, TenantEventPage> {
-  constructor(
-    private readonly reads: WorkspaceReads,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  constructor(private readonly reads: WorkspaceReads) {}
 
   async execute({ tenantId, after, limit, types, waitSeconds }: ListTenantEventsQuery): Promise<TenantEventPage> {
     const from = decodeEventCursor(after);

@@ -15,8 +15,7 @@ export class ListFollowUpsHandler implements IQueryHandler<ListFollowUpsQuery, L
       FOLLOW_UPS_COLLECTION,
       { tenant_id: tenantId, company_id: companyId },
       [['due_at', 1]],
-      limit,
-      cursor,
+      { limit, cursor },
       followUpView,
     );
   }

@@ -6,7 +6,7 @@ import { CLOCK, type Clock } from '#kernel';
 import { agentEnvelope } from '../../../catalog/catalog-context.js';
 import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/workspace.guard.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
-import { listVersionsQuery, workspaceCompanyParams } from '../../workspace.schemas.js';
+import { pageQuery, workspaceCompanyParams } from '../../workspace.schemas.js';
 import { ListMemoVersionsQuery } from './list-memo-versions.query.js';
 
 @Controller('api/v1/workspace/companies')
@@ -24,7 +24,7 @@ export class ListMemoVersionsController {
     tags: WORKSPACE_TAGS,
     operationId: 'workspaceListMemoVersions',
     params: workspaceCompanyParams,
-    query: listVersionsQuery,
+    query: pageQuery,
     responses: {
       200: { description: 'A page of versions ({data, has_more, next_cursor}) in the envelope.' },
       404: { description: 'WORKSPACE_COMPANY_NOT_FOUND; not charged.' },
@@ -34,7 +34,7 @@ export class ListMemoVersionsController {
   })
   async list(
     @Param() params: z.output<typeof workspaceCompanyParams>,
-    @Query() query: z.output<typeof listVersionsQuery>,
+    @Query() query: z.output<typeof pageQuery>,
     @CurrentTenant() tenant: TenantCaller,
   ) {
     return agentEnvelope(

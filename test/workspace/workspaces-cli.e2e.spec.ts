@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { API_MAIN, CLI_MAIN, LiveProcess, run } from '../e2e/support/processes.js';
+
+const json = (out: string) => JSON.parse(out.trim()) as Record<string, any>;
+
+describe('svc workspaces (the CLI beside a running api, built mains)', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  let api: LiveProcess;
+  let url: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svc-e2e-workspaces-'));
+    env = { SVC_DATA_DIR: join(dir, 'data') };
+    api = LiveProcess.start(API_MAIN, [], { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+    const line = await api.waitForLine((l) => l.includes('listening on http://'), 20_000, 'the listening line');
+    url = /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
+  });
+  after(async () => {
+    await api.stop('SIGTERM');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const companies = (key: string) => fetch(`${url}/api/v1/workspace/companies`, { headers: { 'x-api-key': key } });
+
+  it('creates a tenant and more keys; the running api serves the workspace to them once funded; bad input exits 2', async () => {
+    const created = await run(CLI_MAIN, ['workspaces', 'create', '--name', 'Acme Ventures'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const tenant = json(created.stdout);
+    assert.match(tenant.tenant_id, /^tn_/);
+    assert.equal(tenant.name, 'Acme Ventures');
+    assert.match(tenant.key.api_key, /^svc_test_/);
+    assert.equal((await companies(tenant.key.api_key)).status, 402, 'a tenant key, no credits yet');
+
+    const granted = await run(
+      CLI_MAIN,
+      ['credits', 'grant', '--key', tenant.key.id, '--usd', '50', '--reference', 'PO-9'],
+      env,
+    );
+    assert.equal(granted.code, 0, granted.stderr);
+    const listed = await companies(tenant.key.api_key);
+    assert.equal(listed.status, 200, await listed.clone().text());
+    assert.equal(listed.headers.get('x-credits-charged'), '3.00');
+
+    const more = await run(
+      CLI_MAIN,
+      ['workspaces', 'keys', 'create', '--tenant', tenant.tenant_id, '--name', 'ci'],
+      env,
+    );
+    assert.equal(more.code, 0, more.stderr);
+    const second = json(more.stdout);
+    assert.equal(second.account_id, tenant.account_id);
+    assert.equal((await companies(second.api_key)).status, 200, 'the second key reaches the same workspace');
+
+    const unknown = await run(
+      CLI_MAIN,
+      ['workspaces', 'keys', 'create', '--tenant', 'tn_01JAAAAAAAAAAAAAAAAAAAAAAA', '--name', 'x'],
+      env,
+    );
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /No tenant with this id/);
+    const noName = await run(CLI_MAIN, ['workspaces', 'create'], env);
+    assert.equal(noName.code, 2);
+    assert.match(noName.stderr, /--name N is required/);
+  });
+});
