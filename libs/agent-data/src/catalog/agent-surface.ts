@@ -6,7 +6,7 @@
  * table): the guidance documents, the manifest and the registry packs are all built from it, so
  * they list the same operations with the same meters. Paths are relative to /api/v1.
  *
- * Rows the spec lists but this service does not serve yet (workspace webhooks, the MCP endpoint
+ * Rows the spec lists but this service does not serve yet (the MCP endpoint
  * and so every MCP tool, most descriptors) are `planned`. The documents never offer a planned route
  * as callable: an object describing one carries `status: "planned"`, a name → URL map keeps it
  * out and lists it under a `planned_…` sibling, and a single link to it is null.
@@ -375,6 +375,7 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     group: 'workspace',
     auth: 'tenant_key',
     summary: 'List deals',
+    meter: 'read.workspace.company',
   },
   {
     name: 'workspace_update_deal',
@@ -409,9 +410,24 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     path: '/workspace/webhooks/subscriptions',
     group: 'workspace',
     auth: 'tenant_key',
-    summary: 'Create a webhook subscription; each push is charged deliver.workspace.webhook',
+    summary: 'Create a webhook subscription; each successful push is charged deliver.workspace.webhook',
     meter: 'write.workspace.webhook',
-    status: 'planned',
+  },
+  {
+    name: 'workspace_webhooks',
+    method: 'GET',
+    path: '/workspace/webhooks/subscriptions',
+    group: 'workspace',
+    auth: 'tenant_key',
+    summary: 'List webhook subscriptions (with held_for_credits)',
+  },
+  {
+    name: 'workspace_delete_webhook',
+    method: 'DELETE',
+    path: '/workspace/webhooks/subscriptions/{id}',
+    group: 'workspace',
+    auth: 'tenant_key',
+    summary: 'Delete a webhook subscription',
   },
   {
     name: 'workspace_webhook_deliveries',
@@ -419,8 +435,7 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     path: '/workspace/webhooks/deliveries',
     group: 'workspace',
     auth: 'tenant_key',
-    summary: 'List webhook deliveries',
-    status: 'planned',
+    summary: 'List webhook deliveries with their attempts',
   },
   {
     name: 'mcp',

@@ -36,6 +36,27 @@ const charge = (accountId: string, price: number, n: number): CreditsCommand => 
   now,
 });
 
+const keyedCharge = (accountId: string, chargeKey: string): CreditsCommand => ({
+  type: 'ChargeMeter',
+  accountId,
+  meter: 'deliver.workspace.webhook',
+  priceCents: 100,
+  requestId: `dlv-${chargeKey}`,
+  keyId: null,
+  autopayThresholdCents: 1000,
+  newAutopayAttemptId: () => 'att_k',
+  chargeKey,
+  now,
+});
+const settle = (accountId: string, chargeKey: string, refund: boolean): CreditsCommand => ({
+  type: 'SettleCharge',
+  accountId,
+  chargeKey,
+  refund,
+  reason: refund ? 'http_503' : undefined,
+  now,
+});
+
 describe('CreditLedger (hot-stream state over the embedded store)', () => {
   let dir: string;
   let events: SqliteEventStore;
@@ -145,8 +166,53 @@ describe('CreditLedger (hot-stream state over the embedded store)', () => {
     assert.deepEqual([...loaded.state.paymentRefs], ['cs_1']);
     assert.equal(loaded.revision, 25);
 
+    // A snapshot of an older shape (version 2: no open charges) is ignored: the state is refolded.
+    const snapshots = documents.collection(CREDITS_SNAPSHOTS_COLLECTION);
+    await snapshots.upsert({ ...snap, version: 2, state: { ...(snap.state as object), balanceCents: -1 } });
+    const refolded = await new CreditLedger(events, documents, { snapshotEvery: 10 }).state('acct_snap');
+    assert.equal(refolded.state.balanceCents, 10_000 - 25 * 7);
+    assert.equal(refolded.state.openCharges.size, 0);
+
     const small = new CreditLedger(events, documents, { maxAccounts: 3 });
     for (const id of ['acct_l1', 'acct_l2', 'acct_l3', 'acct_l4', 'acct_l5']) await small.state(id);
     assert.equal(small.cachedAccounts, 3);
+  });
+
+  it('a keyed charge survives a restart (from the stream or a snapshot): still charged once, then settled', async () => {
+    const key = 'dlv_1:a1';
+    const before = new CreditLedger(events, documents, { snapshotEvery: 2 });
+    await before.execute('acct_key', purchase('acct_key', 'cs_1', 1000));
+    const first = await before.execute('acct_key', keyedCharge('acct_key', key));
+    assert.equal(first.events.length, 1);
+    await before.flushSnapshots();
+    const snap = await documents.collection(CREDITS_SNAPSHOTS_COLLECTION).get('acct_key');
+    assert.equal(snap?.revision, 1, 'the snapshot holds the open charge');
+
+    // "Restarts": one process loads from the snapshot, one from the stream alone.
+    for (const after of [
+      new CreditLedger(events, documents, { snapshotEvery: 2 }),
+      new CreditLedger(events, null, { snapshotEvery: 0 }),
+    ]) {
+      const loaded = (await after.state('acct_key')).state;
+      assert.deepEqual([...loaded.openCharges], [[key, { meter: 'deliver.workspace.webhook', priceCents: 100 }]]);
+      const again = await after.execute('acct_key', keyedCharge('acct_key', key));
+      assert.deepEqual(again.events, []);
+      assert.equal(again.position, null);
+      assert.equal(again.state.balanceCents, 900);
+    }
+
+    const settler = new CreditLedger(events, documents);
+    const refunded = await settler.execute('acct_key', settle('acct_key', key, true));
+    assert.deepEqual(
+      refunded.events.map((e) => e.type),
+      ['MeterChargeSettled'],
+    );
+    assert.equal(refunded.state.balanceCents, 1000);
+    assert.equal(refunded.state.refundedCents, 100);
+    assert.deepEqual((await settler.execute('acct_key', settle('acct_key', key, true))).events, []);
+    const replayed = await replay('acct_key');
+    assert.equal(replayed.balanceCents, 1000);
+    assert.equal(replayed.charges, 1);
+    assert.equal(replayed.openCharges.size, 0);
   });
 });

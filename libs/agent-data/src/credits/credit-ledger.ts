@@ -1,6 +1,6 @@
 import type { Doc, DocumentStore } from '#documents';
 import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '#eventstore';
-import { creditsDecider, type CreditsCommand, type CreditsState } from './credits.decider.js';
+import { creditsDecider, type CreditsCommand, type CreditsState, type OpenCharge } from './credits.decider.js';
 import { type CreditsEvent, creditsStream } from './credits.events.js';
 
 export interface LedgerResult {
@@ -53,14 +53,35 @@ export interface Reservation {
 }
 
 export const CREDITS_SNAPSHOTS_COLLECTION = 'credits_snapshots';
-// Bumped whenever CreditsState changes shape (2: grantedCents): older snapshots are refolded.
-const SNAPSHOT_VERSION = 2;
+// Bumped whenever CreditsState changes shape (2: grantedCents; 3: openCharges, refundedCents):
+// older snapshots are ignored and the state refolded from the stream.
+const SNAPSHOT_VERSION = 3;
 const SNAPSHOT_FLUSH_MS = 250;
 
 interface SnapshotDoc extends Doc {
   version: number;
   revision: number;
-  state: Omit<CreditsState, 'paymentRefs'> & { paymentRefs: string[] };
+  /** Sets and maps as arrays (documents are JSON). */
+  state: Omit<CreditsState, 'paymentRefs' | 'openCharges'> & {
+    paymentRefs: string[];
+    openCharges: Array<{ key: string } & OpenCharge>;
+  };
+}
+
+function toSnapshotState(state: CreditsState): SnapshotDoc['state'] {
+  return {
+    ...state,
+    paymentRefs: [...state.paymentRefs],
+    openCharges: [...state.openCharges].map(([key, c]) => ({ key, meter: c.meter, priceCents: c.priceCents })),
+  };
+}
+
+function fromSnapshotState(state: SnapshotDoc['state']): CreditsState {
+  return {
+    ...state,
+    paymentRefs: new Set(state.paymentRefs),
+    openCharges: new Map(state.openCharges.map((c) => [c.key, { meter: c.meter, priceCents: c.priceCents }])),
+  };
 }
 
 /**
@@ -311,7 +332,7 @@ export class CreditLedger {
     // A snapshot ahead of the stream (a store restored from an older backup) is ignored.
     const head = await this.events.streamRevision(creditsStream(accountId));
     if (head === null || head < doc.revision) return null;
-    return { state: { ...doc.state, paymentRefs: new Set(doc.state.paymentRefs) }, revision: doc.revision };
+    return { state: fromSnapshotState(doc.state), revision: doc.revision };
   }
 
   private writeSnapshot(entry: Entry): void {
@@ -321,7 +342,7 @@ export class CreditLedger {
       id: entry.accountId,
       version: SNAPSHOT_VERSION,
       revision: entry.revision,
-      state: { ...entry.state, paymentRefs: [...entry.state.paymentRefs] },
+      state: toSnapshotState(entry.state),
     });
     if (this.snapshotTimer) return;
     // Coalesced: one embedded-store transaction (one fsync) for every snapshot due meanwhile,

@@ -13,13 +13,27 @@ export type AutopaySetting =
   | { status: 'off'; reason: 'never_enabled' | 'requested' | 'payment_failed' }
   | { status: 'on'; paymentMethodId: string; packId: PackId };
 
+/** A keyed charge not settled yet (kept or refunded). */
+export interface OpenCharge {
+  meter: string;
+  priceCents: number;
+}
+
 export interface CreditsState {
   balanceCents: number;
   purchasedCents: number;
   /** Credits the operator granted (no payment); part of the balance like purchases. */
   grantedCents: number;
+  /** Every charge, refunded or not (a refund does not undo the count). */
   chargedCents: number;
   charges: number;
+  /** Cents given back by refunded keyed charges; part of the balance. */
+  refundedCents: number;
+  /**
+   * Keyed charges awaiting settlement, by charge key: a second charge with an open key is a
+   * no-op. Settling removes the key, so this stays as small as the work in flight.
+   */
+  openCharges: ReadonlyMap<string, OpenCharge>;
   /**
    * References already credited: a second fulfilment of one is a no-op. Grant references are
    * kept prefixed (see grantRef), so a grant never collides with a payment reference.
@@ -47,6 +61,20 @@ export type CreditsCommand =
        * command; a generator, because almost no charge needs one).
        */
       newAutopayAttemptId: () => string;
+      /**
+       * Makes the charge idempotent by this key (e.g. a webhook delivery attempt): while the key
+       * is open, charging it again decides nothing. Settled later with SettleCharge.
+       */
+      chargeKey?: string;
+      now: Date;
+    }
+  | {
+      type: 'SettleCharge';
+      accountId: string;
+      chargeKey: string;
+      /** Give the price back (the paid work failed) rather than keep it. */
+      refund: boolean;
+      reason?: string;
       now: Date;
     }
   | {
@@ -107,6 +135,8 @@ export const initialCreditsState: CreditsState = Object.freeze({
   grantedCents: 0,
   chargedCents: 0,
   charges: 0,
+  refundedCents: 0,
+  openCharges: new Map<string, OpenCharge>(),
   paymentRefs: new Set<string>(),
   autopay: { status: 'off', reason: 'never_enabled' },
   autopayPending: null,
@@ -125,14 +155,29 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
 
   evolve(state, event) {
     switch (event.type) {
-      case 'MeterCharged':
-        // The hot path: a small object copy, the reference set is shared.
-        return {
+      case 'MeterCharged': {
+        // The hot path: a small object copy, the reference set and open charges are shared.
+        const next = {
           ...state,
           balanceCents: state.balanceCents - event.data.price_cents,
           chargedCents: state.chargedCents + event.data.price_cents,
           charges: state.charges + 1,
         };
+        if (event.data.charge_key === undefined) return next;
+        const open = new Map(state.openCharges);
+        open.set(event.data.charge_key, { meter: event.data.meter, priceCents: event.data.price_cents });
+        return { ...next, openCharges: open };
+      }
+      case 'MeterChargeSettled': {
+        const open = new Map(state.openCharges);
+        open.delete(event.data.charge_key);
+        return {
+          ...state,
+          balanceCents: state.balanceCents + event.data.refunded_cents,
+          refundedCents: state.refundedCents + event.data.refunded_cents,
+          openCharges: open,
+        };
+      }
       case 'CreditsPurchased': {
         const refs = new Set(state.paymentRefs);
         refs.add(event.data.payment_reference);
@@ -190,6 +235,12 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
       case 'ChargeMeter': {
         if (!Number.isInteger(command.priceCents) || command.priceCents < 0)
           throw new Error(`invalid price ${command.priceCents}`);
+        const key = command.chargeKey;
+        if (key !== undefined) {
+          if (key === '') throw new Error('empty charge key');
+          // Already charged (a retry after a crash, another dispatcher): not an error.
+          if (state.openCharges.has(key)) return [];
+        }
         if (state.balanceCents < command.priceCents)
           throw new InsufficientCreditsError(command.meter, command.priceCents, state.balanceCents);
         const charged: CreditsEvent = {
@@ -200,6 +251,8 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
             price_cents: command.priceCents,
             request_id: command.requestId,
             key_id: command.keyId,
+            // Ordinary charges keep their stored shape: no charge_key at all.
+            ...(key !== undefined ? { charge_key: key } : {}),
             charged_at: at,
           },
         };
@@ -218,6 +271,25 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
               balance_cents: after,
               threshold_cents: command.autopayThresholdCents,
               triggered_at: at,
+            },
+          },
+        ];
+      }
+      case 'SettleCharge': {
+        // Idempotent: settling a key already settled (or never charged) decides nothing.
+        const open = state.openCharges.get(command.chargeKey);
+        if (!open) return [];
+        return [
+          {
+            type: 'MeterChargeSettled',
+            data: {
+              account_id: command.accountId,
+              charge_key: command.chargeKey,
+              meter: open.meter,
+              price_cents: open.priceCents,
+              refunded_cents: command.refund ? open.priceCents : 0,
+              reason: command.reason ?? null,
+              settled_at: at,
             },
           },
         ];

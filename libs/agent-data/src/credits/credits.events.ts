@@ -11,7 +11,8 @@ export type CreditsGrantor = 'operator';
 
 /**
  * Stored event types of `credits-{account}` streams: the prepaid credits ledger. Names are
- * stable: never rename. Money is integer cents. Balance = purchases + grants − charges.
+ * stable: never rename. Money is integer cents.
+ * Balance = purchases + grants − charges + refunds (of settled keyed charges).
  */
 export type CreditsEvent =
   | {
@@ -55,7 +56,26 @@ export type CreditsEvent =
         price_cents: number;
         request_id: string;
         key_id: string | null;
+        /**
+         * Only on a keyed charge (absent otherwise, as before): the caller's idempotency key, e.g.
+         * a webhook delivery attempt. The charge stays open until a MeterChargeSettled.
+         */
+        charge_key?: string;
         charged_at: string;
+      };
+    }
+  | {
+      type: 'MeterChargeSettled';
+      data: {
+        account_id: string;
+        charge_key: string;
+        /** Meter and price of the keyed charge being settled. */
+        meter: string;
+        price_cents: number;
+        /** 0 when the charge is kept; its price when refunded (back into the balance). */
+        refunded_cents: number;
+        reason: string | null;
+        settled_at: string;
       };
     }
   | {
@@ -90,6 +110,7 @@ export const CREDITS_EVENT_TYPES: CreditsEventType[] = [
   'CreditsPurchased',
   'CreditsGranted',
   'MeterCharged',
+  'MeterChargeSettled',
   'AutopayEnabled',
   'AutopayDisabled',
   'AutopayTriggered',

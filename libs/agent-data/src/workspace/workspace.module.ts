@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ProjectionsModule, ReadYourWrites } from '#projections';
+import { WebhookChannelModule } from '#webhooks';
 import { TenantGuard } from './auth/workspace.guard.js';
 import { AddWorkspaceCompanyHandler } from './companies/add-company/add-company.handler.js';
 import { AddWorkspaceCompanyController } from './companies/add-company/add-company.http.controller.js';
@@ -29,16 +30,29 @@ import { UpdateMemoController } from './memo/update-memo/update-memo.http.contro
 import { CreateTenantHandler } from './tenants/create-tenant/create-tenant.handler.js';
 import { IssueTenantKeyHandler } from './tenants/issue-tenant-key/issue-tenant-key.handler.js';
 import { TenantDirectory } from './tenants/tenant-directory.js';
+import { CreateSubscriptionHandler } from './webhooks/create-subscription/create-subscription.handler.js';
+import { CreateSubscriptionController } from './webhooks/create-subscription/create-subscription.http.controller.js';
+import { DeleteSubscriptionController } from './webhooks/delete-subscription/delete-subscription.http.controller.js';
+import { ListWorkspaceDeliveriesController } from './webhooks/list-deliveries/list-deliveries.http.controller.js';
+import { ListSubscriptionsHandler } from './webhooks/list-subscriptions/list-subscriptions.handler.js';
+import { ListSubscriptionsController } from './webhooks/list-subscriptions/list-subscriptions.http.controller.js';
+import { workspaceChannel } from './webhooks/workspace.channel.js';
+import { WorkspaceDeliveryMeter } from './webhooks/workspace-delivery.meter.js';
 import { workspaceProjection } from './workspace.projection.js';
 import { WorkspaceReads } from './workspace.reads.js';
 
 /**
  * The enterprise workspace (issue 14): tenants and their keys (CLI), companies, memos, deals,
- * follow-ups and the tenant event stream, every route metered through the (global)
+ * follow-ups, the tenant event stream and webhook subscriptions, every record route metered through the (global)
  * AgentBillingModule's `@Metered` and reachable only with a tenant-bound key.
  */
 @Module({
-  imports: [CqrsModule.forRoot(), ProjectionsModule.forFeature([workspaceProjection])],
+  imports: [
+    CqrsModule.forRoot(),
+    ProjectionsModule.forFeature([workspaceProjection]),
+    // Subscriptions: the webhook engine's `workspace` channel, each push metered (ADR 0062).
+    WebhookChannelModule.forChannel(workspaceChannel, { hooks: WorkspaceDeliveryMeter }),
+  ],
   controllers: [
     ListWorkspaceCompaniesController,
     AddWorkspaceCompanyController,
@@ -52,6 +66,10 @@ import { WorkspaceReads } from './workspace.reads.js';
     UpsertFollowUpController,
     ListFollowUpsController,
     ListTenantEventsController,
+    CreateSubscriptionController,
+    ListSubscriptionsController,
+    DeleteSubscriptionController,
+    ListWorkspaceDeliveriesController,
   ],
   providers: [
     ReadYourWrites,
@@ -72,6 +90,8 @@ import { WorkspaceReads } from './workspace.reads.js';
     UpsertFollowUpHandler,
     ListFollowUpsHandler,
     ListTenantEventsHandler,
+    CreateSubscriptionHandler,
+    ListSubscriptionsHandler,
   ],
 })
 export class WorkspaceModule {}

@@ -91,7 +91,7 @@ export interface TenantEventDoc {
 export const followUpDocId = (companyId: string, key: string) => `${companyId}:${key}`;
 
 /** The data of a stored event as the tenant stream shows it (tenant_id is implied). */
-function publicData(event: WorkspaceEvent): Record<string, unknown> {
+export function publicData(event: WorkspaceEvent): Record<string, unknown> {
   const { tenant_id: _tenant, ...rest } = event.data as Record<string, unknown> & { tenant_id: string };
   if (event.type === 'WorkspaceCompanyAdded') {
     const { snapshot: _snapshot, ...company } = rest;
@@ -100,7 +100,7 @@ function publicData(event: WorkspaceEvent): Record<string, unknown> {
   return rest;
 }
 
-function occurredAt(event: WorkspaceEvent): string {
+export function occurredAt(event: WorkspaceEvent): string {
   const d = event.data as Record<string, unknown>;
   for (const field of ['added_at', 'updated_at', 'created_at', 'changed_at', 'completed_at'])
     if (typeof d[field] === 'string') return d[field];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_SECRET_LENGTH, MAX_URL_LENGTH, MIN_SECRET_BYTES } from '#webhooks';
+import { DELIVERY_STATUSES, MAX_SECRET_LENGTH, MAX_URL_LENGTH, MIN_SECRET_BYTES } from '#webhooks';
 import { PLATFORM_EVENT_TYPES } from '../platform-events/platform-event.js';
 
 const url = z
@@ -94,7 +94,9 @@ export const deliverySchema = z
     webhook_id: z.string(),
     event_id: z.string(),
     event_type: z.string(),
-    state: z.enum(['pending', 'succeeded', 'failed', 'cancelled']),
+    state: z
+      .enum(DELIVERY_STATUSES)
+      .describe('`held` only for channels whose owner pays per push (workspace subscriptions), never here.'),
     created_at: z.string(),
     attempts: z.array(deliveryAttemptSchema).describe('Oldest first (the latest 25).'),
     next_attempt_at: z

@@ -5,7 +5,12 @@ import {
   type DeliveryRef,
   type DeliveryState,
 } from '../engine/delivery.decider.js';
-import { type DeliveryAttemptData, deliveryStream } from '../engine/delivery.events.js';
+import {
+  type DeliveriesReleasedEvent,
+  type DeliveryAttemptData,
+  deliveryReleaseStream,
+  deliveryStream,
+} from '../engine/delivery.events.js';
 import type { DeliveryDoc } from '../engine/webhooks.projection.js';
 
 const RECORD_BATCH = 128;
@@ -83,6 +88,59 @@ export class AttemptRecorder {
         position: result.position ?? 0,
       };
     }
+  }
+
+  /**
+   * Records that the owner could not pay for this push (not an attempt). Null when the stream
+   * moved meanwhile or there is nothing to hold: the delivery is looked at again.
+   */
+  async hold(
+    doc: DeliveryDoc,
+    revision: number,
+    hold: { ownerId: string; reason: string; manual: boolean; now: Date },
+  ): Promise<{ revision: number; position: number } | null> {
+    const events = deliveryDecider.decide(
+      {
+        type: 'HoldDelivery',
+        delivery: {
+          deliveryId: doc.id,
+          webhookId: doc.webhook_id,
+          channel: this.channel,
+          eventId: doc.event_id,
+          eventType: doc.event_type,
+        },
+        ownerId: hold.ownerId,
+        reason: hold.reason,
+        kind: hold.manual ? 'manual' : 'automatic',
+        requestId: doc.manual_request_id,
+        now: hold.now,
+      },
+      {
+        attempts: doc.attempt_count,
+        automaticAttempts: doc.automatic_attempts,
+        succeeded: doc.state === 'succeeded',
+        final: doc.state === 'failed' ? 'exhausted' : null,
+        pendingRequest: doc.manual_request_id,
+      },
+    );
+    if (events.length === 0) return null;
+    try {
+      const result = await this.events.append(deliveryStream(doc.id), events, revision === -1 ? 'no_stream' : revision);
+      return { revision: result.nextExpectedRevision, position: result.position };
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) return null;
+      throw error;
+    }
+  }
+
+  /** Every held delivery of the owner becomes due again. */
+  async release(ownerId: string, reason: string, now: Date): Promise<number> {
+    const event: DeliveriesReleasedEvent = {
+      type: 'WebhookDeliveriesReleased',
+      data: { channel: this.channel, owner_id: ownerId, reason, released_at: now.toISOString() },
+    };
+    const result = await this.events.append(deliveryReleaseStream(this.channel, ownerId), [event], 'any');
+    return result.position;
   }
 
   private coalesced<T>(append: () => Promise<T>): Promise<T> {

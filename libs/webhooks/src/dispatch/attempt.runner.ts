@@ -91,6 +91,10 @@ export class AttemptRunner {
         attemptKey,
       };
       const decision = (await this.deps.hooks?.beforeSend?.(context)) ?? { send: true as const };
+      if ('hold' in decision) {
+        await this.hold(doc, revision, context, decision.hold);
+        return;
+      }
       const startedAt = this.deps.clock.now();
       sent = true;
       const outcome: AttemptOutcome = decision.send
@@ -108,14 +112,16 @@ export class AttemptRunner {
         : { statusCode: null, durationMs: 0, error: decision.error, responseBody: null, succeeded: false };
       const completedAt = this.deps.clock.now();
       releaseHost();
-      await this.deps.hooks?.afterAttempt?.(context, outcome).catch((error: unknown) => {
-        this.logger.warn(`dispatcher ${this.channel.name}: afterAttempt hook failed for ${doc.id}: ${message(error)}`);
-      });
       // Once sent, the lease is kept: if recording fails, nobody resends before it expires.
       const recorded = await this.recorder.record(doc, revision, { manual, startedAt, completedAt, outcome });
       this.notes.recorded(doc.id, recorded.revision);
       this.notes.appended(recorded.position);
       this.notes.attempted(outcome.succeeded);
+      // After the record: a crash before it retries this very attempt (same attemptKey), so a
+      // hook settling per attempt never settles one twice nor one that did not happen.
+      await this.deps.hooks?.afterAttempt?.(context, outcome).catch((error: unknown) => {
+        this.logger.warn(`dispatcher ${this.channel.name}: afterAttempt hook failed for ${doc.id}: ${message(error)}`);
+      });
       const attempted = recorded.data;
       if (attempted.final) {
         await this.disabler.disable({
@@ -128,6 +134,26 @@ export class AttemptRunner {
       }
     } finally {
       if (!sent) await this.deps.leases.release(attemptKey).catch(() => undefined);
+    }
+  }
+
+  /**
+   * The owner cannot pay: WebhookDeliveryHeld instead of an attempt. Then, if the owner can pay
+   * after all (credits arrived between the refusal and the hold: their release may have passed
+   * before the hold and found nothing), release the owner's holds at once.
+   */
+  private async hold(doc: DeliveryDoc, revision: number, context: AttemptContext, reason: string): Promise<void> {
+    const held = await this.recorder.hold(doc, revision, {
+      ownerId: doc.owner_id,
+      reason,
+      manual: context.kind === 'manual',
+      now: this.deps.clock.now(),
+    });
+    if (!held) return;
+    this.notes.recorded(doc.id, held.revision);
+    this.notes.appended(held.position);
+    if (await this.deps.hooks?.afterHold?.(context)) {
+      this.notes.appended(await this.recorder.release(doc.owner_id, 'credits_available', this.deps.clock.now()));
     }
   }
 }

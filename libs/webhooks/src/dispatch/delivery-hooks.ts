@@ -17,17 +17,28 @@ export interface AttemptContext {
   attemptKey: string;
 }
 
-export type BeforeSendDecision = { send: true } | { send: false; error: string };
+/**
+ * - `send`: go on;
+ * - `error`: record a failed attempt without sending (it follows the retry schedule);
+ * - `hold`: the owner cannot pay: record WebhookDeliveryHeld instead of an attempt; the delivery
+ *   leaves the schedule until the owner's holds are released (the channel's ReleaseSource, or
+ *   `afterHold` answering true).
+ */
+export type BeforeSendDecision = { send: true } | { send: false; error: string } | { send: false; hold: string };
 
 /**
  * The seam for a channel's own policy around each push, e.g. the agent surface's
- * `deliver.workspace.webhook` meter: charge in `beforeSend` (idempotent by `attemptKey`), and
- * refuse with `{send: false, error: 'insufficient_credits'}` to record a failed attempt without
- * sending (it follows the retry schedule like any failure). `afterAttempt` sees the outcome
- * (refund a charge for a failed push, count usage, ...). A hook that throws leaves the attempt
- * unmade and unrecorded; it is tried again on the next pass.
+ * `deliver.workspace.webhook` meter: charge in `beforeSend` (idempotent by `attemptKey`: the
+ * same attempt tried again after a crash must not charge twice), or hold when the owner cannot
+ * pay. `afterHold` runs once the hold is recorded: answer true when the owner can pay after all
+ * (credits that arrived between the refusal and the hold, which a release already passed) and
+ * the owner's held deliveries are released at once. `afterAttempt` runs once the attempt is
+ * recorded and sees its outcome (settle the charge: keep it, or refund a failed push). A
+ * `beforeSend` that throws leaves the attempt unmade and unrecorded; it is tried again on the
+ * next pass. An `afterAttempt` that throws is logged (the attempt stands).
  */
 export interface DeliveryHooks {
   beforeSend?(attempt: AttemptContext): Promise<BeforeSendDecision>;
+  afterHold?(attempt: AttemptContext): Promise<boolean>;
   afterAttempt?(attempt: AttemptContext, outcome: AttemptOutcome): Promise<void>;
 }

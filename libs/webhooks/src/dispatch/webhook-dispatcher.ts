@@ -6,6 +6,7 @@ import type { Clock } from '#kernel';
 import type { EventStore } from '#eventstore';
 import type { ProjectionRunner, ProjectionStore, ReadonlyCollection } from '#projections';
 import { channelNames, type ChannelNames, type WebhookChannel } from '../engine/channel.js';
+import { DELIVERIES_RELEASED } from '../engine/delivery.events.js';
 import type { WebhookSecrets } from '../engine/secrets.store.js';
 import type { DeliveryDoc, PayloadDoc, WebhookDoc } from '../engine/webhooks.projection.js';
 import type { WebhookSender } from '../sending/webhook-sender.js';
@@ -313,6 +314,9 @@ export class WebhookDispatcher {
   private watch(after: number): void {
     const prefixes = [
       ...this.channel.source.storedEventTypes,
+      // Released holds are due again.
+      ...(this.channel.releases?.releaseEventTypes ?? []),
+      DELIVERIES_RELEASED,
       'WebhookTestRequested',
       'WebhookRedeliveryRequested',
       'WebhookUpdated',
@@ -329,7 +333,8 @@ export class WebhookDispatcher {
           if (
             event.type.startsWith('Webhook') &&
             event.type !== 'WebhookTestRequested' &&
-            event.type !== 'WebhookRedeliveryRequested'
+            event.type !== 'WebhookRedeliveryRequested' &&
+            event.type !== DELIVERIES_RELEASED
           )
             this.webhooksChanged = true;
           this.dirty = true;

@@ -41,6 +41,22 @@ export interface EnvelopeSource {
 }
 
 /**
+ * For a channel whose hooks hold deliveries (an owner that cannot pay): which stored events
+ * release an owner's held deliveries. Owners are found through aliases (the account whose
+ * credits arrive → the tenant owning the webhooks), kept by the channel's projection from the
+ * events that bind them, so a rebuild releases exactly as the first run did. Both functions
+ * must be pure functions of the event.
+ */
+export interface ReleaseSource {
+  /** Events binding an alias to an owner (e.g. a tenant's opening names its account). */
+  aliasEventTypes: readonly string[];
+  toAlias(event: RecordedEvent): { alias: string; ownerId: string } | null;
+  /** Events after which the alias's owner can pay again (e.g. credits purchased or granted). */
+  releaseEventTypes: readonly string[];
+  releasedAlias(event: RecordedEvent): string | null;
+}
+
+/**
  * One use of the delivery engine: the platform's `/v1/webhooks`, the agent surface's workspace
  * subscriptions. Same signing, schedule, dispatcher and records; its own owners, event types,
  * id prefix, read models (`webhooks-{name}` projection) and hooks (metering, see DeliveryHooks).
@@ -56,6 +72,7 @@ export interface WebhookChannel {
   /** Type of the test event (`webhook.test`), sent whatever the subscription (D13). */
   testEventType: string;
   source: EnvelopeSource;
+  releases?: ReleaseSource;
 }
 
 /** Stored/projection names derived from a channel. */
@@ -68,6 +85,7 @@ export function channelNames(channel: Pick<WebhookChannel, 'name'>) {
     subscriptions: `${channel.name}_webhook_subscriptions`,
     deliveries: `${channel.name}_webhook_deliveries`,
     payloads: `${channel.name}_webhook_payloads`,
+    aliases: `${channel.name}_webhook_owner_aliases`,
   };
 }
 export type ChannelNames = ReturnType<typeof channelNames>;

@@ -39,7 +39,16 @@ export type DeliveryCommand =
       completedAt: Date;
       outcome: AttemptOutcome;
     }
-  | { type: 'RequestRedelivery'; delivery: DeliveryRef; requestId: string; now: Date };
+  | { type: 'RequestRedelivery'; delivery: DeliveryRef; requestId: string; now: Date }
+  | {
+      type: 'HoldDelivery';
+      delivery: DeliveryRef;
+      ownerId: string;
+      reason: string;
+      kind: 'automatic' | 'manual';
+      requestId?: string | null;
+      now: Date;
+    };
 
 export const initialDeliveryState: DeliveryState = {
   attempts: 0,
@@ -74,6 +83,9 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
       }
       case 'WebhookRedeliveryRequested':
         return { ...state, pendingRequest: event.data.request_id };
+      case 'WebhookDeliveryHeld':
+        // Not an attempt: the schedule and the counts stay where they were.
+        return state;
       default:
         return assertNever(event);
     }
@@ -133,6 +145,30 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
               event_type: delivery.eventType,
               request_id: command.requestId,
               requested_at: command.now.toISOString(),
+            },
+          },
+        ];
+      }
+      case 'HoldDelivery': {
+        // A delivery that went out or gave up has nothing left to hold, unless a redelivery waits.
+        const manual = command.kind === 'manual';
+        if (!manual && (state.succeeded || state.final !== null)) return [];
+        if (manual && state.pendingRequest === null) return [];
+        const { delivery } = command;
+        return [
+          {
+            type: 'WebhookDeliveryHeld',
+            data: {
+              delivery_id: delivery.deliveryId,
+              webhook_id: delivery.webhookId,
+              channel: delivery.channel,
+              event_id: delivery.eventId,
+              event_type: delivery.eventType,
+              owner_id: command.ownerId,
+              reason: command.reason,
+              manual,
+              request_id: manual ? (command.requestId ?? null) : null,
+              held_at: command.now.toISOString(),
             },
           },
         ];

@@ -172,4 +172,70 @@ describe('delivery decider', () => {
         },
       ]);
   });
+
+  describe('holds (the owner cannot pay)', () => {
+    const hold = (kind: 'automatic' | 'manual' = 'automatic', requestId: string | null = null): DeliveryCommand => ({
+      type: 'HoldDelivery',
+      delivery,
+      ownerId: 'tn_1',
+      reason: 'insufficient_credits',
+      kind,
+      requestId,
+      now: at(2),
+    });
+
+    it('given a pending delivery, when held, then it records the hold and the schedule does not move', () => {
+      const failed = history([attempt(fail500, 0)]);
+      spec
+        .given(failed)
+        .when(hold())
+        .then([
+          {
+            type: 'WebhookDeliveryHeld',
+            data: {
+              delivery_id: 'del_1',
+              webhook_id: 'wh_1',
+              channel: 'platform',
+              event_id: 'evt_1',
+              event_type: 'agent.completed',
+              owner_id: 'tn_1',
+              reason: 'insufficient_credits',
+              manual: false,
+              request_id: null,
+              held_at: at(2).toISOString(),
+            },
+          },
+        ]);
+      // The next attempt after the hold is the second automatic one, not the third.
+      const held = [...failed, ...deliveryDecider.decide(hold(), fold(deliveryDecider, failed))];
+      const next = deliveryDecider.decide(attempt(fail500, 3), fold(deliveryDecider, held));
+      assert.equal(data(next[0]!).automatic, 2);
+    });
+
+    it('given a delivery that succeeded or gave up, when held automatically, then nothing', () => {
+      spec
+        .given(history([attempt(ok, 0)]))
+        .when(hold())
+        .then([]);
+      spec
+        .given(
+          history([
+            attempt(fail500, 0),
+            attempt(fail500, 1),
+            attempt(fail500, 6),
+            attempt(fail500, 36),
+            attempt(fail500, 156),
+          ]),
+        )
+        .when(hold())
+        .then([]);
+    });
+
+    it('given no redelivery asked for, when a manual push is held, then nothing', () => {
+      spec
+        .given(history([attempt(ok, 0)]))
+        .when(hold('manual', 'req_1'))
+        .then([]);
+    });
+  });
 });

@@ -33,8 +33,28 @@ export interface DeliveryAttemptData {
   final: FinalFailure | null;
 }
 
+/**
+ * The owner could not pay for this push (a channel's hook said so before sending): the delivery
+ * waits, out of the retry schedule, until the owner's holds are released. Not an attempt.
+ */
+export interface DeliveryHeldData {
+  delivery_id: string;
+  webhook_id: string;
+  channel: string;
+  event_id: string;
+  event_type: string;
+  owner_id: string;
+  /** Why, as the hook put it (`insufficient_credits`). */
+  reason: string;
+  /** The held push was an asked-for redelivery. */
+  manual: boolean;
+  request_id: string | null;
+  held_at: string;
+}
+
 export type DeliveryEvent =
   | { type: 'WebhookDeliveryAttempted'; data: DeliveryAttemptData }
+  | { type: 'WebhookDeliveryHeld'; data: DeliveryHeldData }
   | {
       type: 'WebhookRedeliveryRequested';
       data: {
@@ -49,4 +69,21 @@ export type DeliveryEvent =
     };
 
 export type DeliveryEventType = DeliveryEvent['type'];
-export const DELIVERY_EVENT_TYPES: DeliveryEventType[] = ['WebhookDeliveryAttempted', 'WebhookRedeliveryRequested'];
+export const DELIVERY_EVENT_TYPES: DeliveryEventType[] = [
+  'WebhookDeliveryAttempted',
+  'WebhookDeliveryHeld',
+  'WebhookRedeliveryRequested',
+];
+
+/** `webhookrelease-{channel}-{owner}`: releases of an owner's held deliveries. */
+export const deliveryReleaseStream = (channel: string, ownerId: string) => `webhookrelease-${channel}-${ownerId}`;
+
+/**
+ * Every held delivery of this owner becomes due again (appended when the owner can pay again
+ * and the channel's own release events may have passed the hold: see AttemptRunner).
+ */
+export interface DeliveriesReleasedEvent {
+  type: 'WebhookDeliveriesReleased';
+  data: { channel: string; owner_id: string; reason: string; released_at: string };
+}
+export const DELIVERIES_RELEASED = 'WebhookDeliveriesReleased';

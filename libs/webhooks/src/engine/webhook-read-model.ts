@@ -54,13 +54,14 @@ export class WebhookReadModel {
     return result.items.length;
   }
 
-  /** Newest first (D6 keyset pages). */
-  async listWebhooks(
+  /** Newest first (D6 keyset pages); `view` shapes each (a channel may show more, e.g. holds). */
+  async listWebhooks<T = WebhookView>(
     channel: string,
     owner: WebhookOwner,
     limit: number,
     cursor?: string,
-  ): Promise<ListPage<WebhookView>> {
+    view: (doc: WebhookDoc) => T = toWebhookView as unknown as (doc: WebhookDoc) => T,
+  ): Promise<ListPage<T>> {
     const { names } = this.channels.get(channel);
     const collection = this.projections.collection<WebhookDoc>(names.projection, names.webhooks);
     try {
@@ -76,34 +77,31 @@ export class WebhookReadModel {
           ...(cursor ? { after: cursor } : {}),
         },
       );
-      return toListPage(result, toWebhookView);
+      return toListPage(result, view);
     } catch (error) {
       if ((error as Error).name === 'InvalidFilterError') throw invalidCursor();
       throw error;
     }
   }
 
-  /** A webhook's deliveries, newest first (D6 keyset pages). */
+  /** A webhook's deliveries (or, by `{ownerId}`, all of an owner's), newest first (D6 keyset pages). */
   async listDeliveries(
     channel: string,
-    webhookId: string,
+    of: string | { ownerId: string },
     limit: number,
     cursor?: string,
   ): Promise<ListPage<DeliveryView>> {
     const { names } = this.channels.get(channel);
     const collection = this.projections.collection<DeliveryDoc>(names.projection, names.deliveries);
     try {
-      const result = await collection.find(
-        { webhook_id: webhookId },
-        {
-          sort: [
-            ['created_at', -1],
-            ['id', -1],
-          ],
-          limit,
-          ...(cursor ? { after: cursor } : {}),
-        },
-      );
+      const result = await collection.find(typeof of === 'string' ? { webhook_id: of } : { owner_id: of.ownerId }, {
+        sort: [
+          ['created_at', -1],
+          ['id', -1],
+        ],
+        limit,
+        ...(cursor ? { after: cursor } : {}),
+      });
       return toListPage(result, toDeliveryView);
     } catch (error) {
       if ((error as Error).name === 'InvalidFilterError') throw invalidCursor();

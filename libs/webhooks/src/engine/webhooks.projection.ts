@@ -5,7 +5,14 @@ import type { RecordedEvent } from '#eventstore';
 import type { ProjectionContext, ProjectionDefinition } from '#projections';
 import { type ChannelNames, channelNames, type WebhookChannel, type WebhookEnvelope } from './channel.js';
 import { deliveryIdFor } from './delivery-id.js';
-import { DELIVERY_EVENT_TYPES, type DeliveryAttemptData, type DeliveryEvent } from './delivery.events.js';
+import {
+  DELIVERIES_RELEASED,
+  DELIVERY_EVENT_TYPES,
+  type DeliveriesReleasedEvent,
+  type DeliveryAttemptData,
+  type DeliveryEvent,
+  type DeliveryHeldData,
+} from './delivery.events.js';
 import { type DisableReason, WEBHOOK_EVENT_TYPES, type WebhookEvent } from './webhook.events.js';
 
 export interface WebhookDoc extends Doc {
@@ -36,6 +43,8 @@ export interface WebhookDoc extends Doc {
     status_code: number | null;
     attempt_started_at: string;
   } | null;
+  /** Deliveries of this webhook held because its owner could not pay (absent on old documents). */
+  held_count?: number;
 }
 
 /** One per (active webhook, subscribed type): what the fan-out looks up. */
@@ -58,7 +67,9 @@ export interface AttemptView {
   succeeded: boolean;
 }
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+/** `held`: the owner could not pay for its next push; it waits for a release, out of the schedule. */
+export const DELIVERY_STATUSES = ['pending', 'held', 'succeeded', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export interface DeliveryDoc extends Doc {
   webhook_id: string;
@@ -81,6 +92,13 @@ export interface DeliveryDoc extends Doc {
   /** Revision of the delivery stream this document reflects (-1: no event yet). */
   revision: number;
   target: string;
+  /** Set while held (a pending push or an asked-for redelivery waits for the owner to pay). */
+  held_at?: string | null;
+}
+
+/** An alias of an owner (ReleaseSource), e.g. the account of a tenant. */
+export interface OwnerAliasDoc extends Doc {
+  owner_id: string;
 }
 
 export interface PayloadDoc extends Doc {
@@ -99,7 +117,8 @@ export function targetOf(url: string): string {
   }
 }
 
-function dueAt(doc: Pick<DeliveryDoc, 'state' | 'next_attempt_at' | 'manual_requested_at'>): string | null {
+function dueAt(doc: Pick<DeliveryDoc, 'state' | 'next_attempt_at' | 'manual_requested_at' | 'held_at'>): string | null {
+  if (doc.held_at) return null;
   const times: string[] = [];
   if (doc.state === 'pending' && doc.next_attempt_at) times.push(doc.next_attempt_at);
   if (doc.manual_requested_at) times.push(doc.manual_requested_at);
@@ -132,10 +151,23 @@ const iso = (value: unknown, fallback: string): string => {
 export function webhooksProjection(channel: WebhookChannel): ProjectionDefinition {
   const names = channelNames(channel);
   const sourceTypes = new Set(channel.source.storedEventTypes);
+  const releases = channel.releases;
+  const aliasTypes = new Set(releases?.aliasEventTypes ?? []);
+  const releaseTypes = new Set(releases?.releaseEventTypes ?? []);
   return {
     name: names.projection,
-    version: 1,
-    eventTypes: [...WEBHOOK_EVENT_TYPES, ...DELIVERY_EVENT_TYPES, ...channel.source.storedEventTypes],
+    // 2: held deliveries and their releases (ADR 0062).
+    version: 2,
+    eventTypes: [
+      ...new Set([
+        ...WEBHOOK_EVENT_TYPES,
+        ...DELIVERY_EVENT_TYPES,
+        DELIVERIES_RELEASED,
+        ...channel.source.storedEventTypes,
+        ...aliasTypes,
+        ...releaseTypes,
+      ]),
+    ],
     collections: [
       {
         name: names.webhooks,
@@ -187,16 +219,48 @@ export function webhooksProjection(channel: WebhookChannel): ProjectionDefinitio
               ['state', 1],
             ],
           },
+          // An owner's deliveries across its webhooks, newest first.
+          {
+            fields: [
+              ['owner_id', 1],
+              ['created_at', -1],
+              ['id', -1],
+            ],
+          },
+          // Releasing an owner's held deliveries.
+          {
+            fields: [
+              ['owner_id', 1],
+              ['held_at', 1],
+            ],
+          },
         ],
       },
       { name: names.payloads },
+      { name: names.aliases },
     ],
     async handle(raw: RecordedEvent, ctx: ProjectionContext) {
+      // One stored type may be both a source and a release or alias (not today): all apply.
+      if (releases && aliasTypes.has(raw.type)) {
+        const alias = releases.toAlias(raw);
+        if (alias) ctx.upsert(names.aliases, { id: alias.alias, owner_id: alias.ownerId } satisfies OwnerAliasDoc);
+      }
+      if (releases && releaseTypes.has(raw.type)) {
+        const alias = releases.releasedAlias(raw);
+        const owner = alias ? await ctx.get<OwnerAliasDoc>(names.aliases, alias) : null;
+        if (owner) await releaseHeld(ctx, names, owner.owner_id);
+      }
       if (sourceTypes.has(raw.type)) {
         const sourced = channel.source.toEnvelope(raw);
         if (sourced) await fanOut(ctx, names, sourced.ownerId, sourced.envelope, raw, null);
         return;
       }
+      if (raw.type === DELIVERIES_RELEASED) {
+        const d = (raw as unknown as DeliveriesReleasedEvent).data;
+        if (d.channel === channel.name) await releaseHeld(ctx, names, d.owner_id);
+        return;
+      }
+      if (!raw.type.startsWith('Webhook')) return;
       const event = raw as unknown as WebhookEvent | DeliveryEvent;
       if ((event.data as { channel?: string }).channel !== channel.name) return;
       switch (event.type) {
@@ -302,6 +366,9 @@ export function webhooksProjection(channel: WebhookChannel): ProjectionDefinitio
         case 'WebhookDeliveryAttempted':
           await applyAttempt(ctx, names, event.data, raw.revision);
           return;
+        case 'WebhookDeliveryHeld':
+          await applyHold(ctx, names, event.data, raw.revision);
+          return;
         case 'WebhookRedeliveryRequested': {
           const d = event.data;
           const doc = await ctx.get<DeliveryDoc>(names.deliveries, d.delivery_id);
@@ -404,8 +471,12 @@ async function applyAttempt(
   // The document already reflects this event of its stream (or the delivery is unknown): the
   // attempt is counted nowhere twice.
   if (!doc || doc.revision >= revision) return;
+  // An attempt was made: whatever was held is not any more.
+  const wasHeld = Boolean(doc.held_at);
   {
     doc.revision = revision;
+    doc.held_at = null;
+    if (doc.state === 'held') doc.state = 'pending';
     doc.attempt_count = Math.max(doc.attempt_count, d.number);
     if (d.automatic !== null) doc.automatic_attempts = Math.max(doc.automatic_attempts, d.automatic);
     doc.attempts = [
@@ -441,6 +512,10 @@ async function applyAttempt(
   const webhook = await ctx.get<WebhookDoc>(names.webhooks, d.webhook_id);
   if (!webhook || webhook.status === 'deleted') return;
   let changed = false;
+  if (wasHeld) {
+    webhook.held_count = Math.max(0, (webhook.held_count ?? 0) - 1);
+    changed = true;
+  }
   if (d.automatic !== null) {
     const count = d.succeeded ? 0 : webhook.failure_count + 1;
     if (count !== webhook.failure_count) {
@@ -462,6 +537,64 @@ async function applyAttempt(
   if (changed) ctx.upsert(names.webhooks, webhook);
 }
 
+/** The owner could not pay: the delivery leaves the schedule until released. */
+async function applyHold(
+  ctx: ProjectionContext,
+  names: ChannelNames,
+  d: DeliveryHeldData,
+  revision: number,
+): Promise<void> {
+  const doc = await ctx.get<DeliveryDoc>(names.deliveries, d.delivery_id);
+  if (!doc || doc.revision >= revision) return;
+  doc.revision = revision;
+  const wasHeld = Boolean(doc.held_at);
+  if (doc.state === 'pending') doc.state = 'held';
+  else if (!d.manual || doc.manual_request_id === null) {
+    // Nothing left to hold (it went out, gave up, or was cancelled meanwhile).
+    ctx.upsert(names.deliveries, doc);
+    return;
+  }
+  doc.held_at = d.held_at;
+  doc.dispatch_at = dueAt(doc);
+  ctx.upsert(names.deliveries, doc);
+  if (!wasHeld) await countHeld(ctx, names, doc.webhook_id, +1);
+}
+
+/**
+ * Every held delivery of the owner is due again, from the time it was held (so they go out in
+ * their order, and the time does not depend on whose clock wrote the release).
+ */
+async function releaseHeld(ctx: ProjectionContext, names: ChannelNames, ownerId: string): Promise<void> {
+  const perWebhook = new Map<string, number>();
+  let after: string | undefined;
+  do {
+    const page: FindResult<DeliveryDoc> = await ctx.find<DeliveryDoc>(
+      names.deliveries,
+      { owner_id: ownerId, held_at: { $gt: '' } },
+      { limit: 500, ...(after ? { after } : {}) },
+    );
+    for (const doc of page.items) {
+      if (doc.state === 'held') {
+        doc.state = 'pending';
+        doc.next_attempt_at = doc.held_at ?? doc.next_attempt_at;
+      }
+      doc.held_at = null;
+      doc.dispatch_at = dueAt(doc);
+      ctx.upsert(names.deliveries, doc);
+      perWebhook.set(doc.webhook_id, (perWebhook.get(doc.webhook_id) ?? 0) + 1);
+    }
+    after = page.nextCursor ?? undefined;
+  } while (after);
+  for (const [webhookId, n] of perWebhook) await countHeld(ctx, names, webhookId, -n);
+}
+
+async function countHeld(ctx: ProjectionContext, names: ChannelNames, webhookId: string, delta: number): Promise<void> {
+  const webhook = await ctx.get<WebhookDoc>(names.webhooks, webhookId);
+  if (!webhook) return;
+  webhook.held_count = Math.max(0, (webhook.held_count ?? 0) + delta);
+  ctx.upsert(names.webhooks, webhook);
+}
+
 /** Stops a webhook's automatic retries (and, when deleted, its asked-for redeliveries too). */
 async function cancelPending(
   ctx: ProjectionContext,
@@ -470,15 +603,18 @@ async function cancelPending(
   dropManual: boolean,
 ): Promise<void> {
   let after: string | undefined;
+  let unheld = 0;
   do {
     const page: FindResult<DeliveryDoc> = await ctx.find<DeliveryDoc>(
       names.deliveries,
-      { webhook_id: webhookId, state: 'pending' },
+      { webhook_id: webhookId, state: { $in: ['pending', 'held'] } },
       { limit: 500, ...(after ? { after } : {}) },
     );
     for (const doc of page.items) {
+      if (doc.held_at) unheld++;
       doc.state = 'cancelled';
       doc.next_attempt_at = null;
+      doc.held_at = null;
       if (dropManual) {
         doc.manual_request_id = null;
         doc.manual_requested_at = null;
@@ -488,6 +624,7 @@ async function cancelPending(
     }
     after = page.nextCursor ?? undefined;
   } while (after);
+  if (unheld > 0) await countHeld(ctx, names, webhookId, -unheld);
   if (!dropManual) return;
   after = undefined;
   do {
@@ -499,6 +636,7 @@ async function cancelPending(
     for (const doc of page.items) {
       doc.manual_request_id = null;
       doc.manual_requested_at = null;
+      doc.held_at = null;
       doc.dispatch_at = dueAt(doc);
       ctx.upsert(names.deliveries, doc);
     }

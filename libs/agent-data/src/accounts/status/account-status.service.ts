@@ -47,7 +47,20 @@ export function ledgerEntryView(entry: {
         meter: e.data.meter,
         request_id: e.data.request_id,
         key_id: e.data.key_id,
+        ...(e.data.charge_key !== undefined ? { charge_key: e.data.charge_key } : {}),
         at: e.data.charged_at,
+      };
+    case 'MeterChargeSettled':
+      // A refunded charge is a credit entry; a kept one moves no money (the charge was the entry).
+      return {
+        ...base,
+        amount_usd: usd(e.data.refunded_cents),
+        kind: e.data.refunded_cents > 0 ? 'refund' : 'kept',
+        meter: e.data.meter,
+        charge_key: e.data.charge_key,
+        price_usd: usd(e.data.price_cents),
+        reason: e.data.reason,
+        at: e.data.settled_at,
       };
     case 'AutopayEnabled':
       return {
@@ -119,6 +132,7 @@ export class AccountStatusService implements AgentAccountStatusProvider {
       purchased_usd: usd(state.purchasedCents),
       granted_usd: usd(state.grantedCents),
       charged_usd: usd(state.chargedCents),
+      refunded_usd: usd(state.refundedCents),
       paid_calls: state.charges,
       recent_ledger: entries.map(ledgerEntryView),
       autopay: { ...autopayView(state), threshold_usd: usd(this.config.autopayThresholdCents ?? 1000) },

@@ -73,6 +73,9 @@ export class TenantGuard implements CanActivate {
 export const WorkspaceRoute = (meter: MeterName) =>
   applyDecorators(UseGuards(AgentKeyGuard, TenantGuard), Metered(meter));
 
+/** A workspace route that is not metered (managing the tenant's own webhook subscriptions). */
+export const TenantRoute = () => applyDecorators(UseGuards(AgentKeyGuard, TenantGuard));
+
 /** The tenant caller of a workspace route. */
 export const CurrentTenant = createParamDecorator((_data: unknown, context: ExecutionContext): TenantCaller => {
   const tenant = context.switchToHttp().getRequest<WorkspaceRequest>().tenant;

@@ -10,6 +10,8 @@ export class ListDeliveriesHandler implements IQueryHandler<ListDeliveriesQuery,
   constructor(private readonly reads: WebhookReadModel) {}
 
   async execute(query: ListDeliveriesQuery): Promise<ListPage<DeliveryView>> {
+    if (query.webhookId === null)
+      return this.reads.listDeliveries(query.channel, { ownerId: query.owner.id }, query.limit, query.cursor);
     await this.reads.webhook(query.channel, query.owner, query.webhookId);
     return this.reads.listDeliveries(query.channel, query.webhookId, query.limit, query.cursor);
   }

@@ -7,7 +7,8 @@ export class ListDeliveriesQuery extends Query<ListPage<DeliveryView>> {
   constructor(
     readonly channel: string,
     readonly owner: WebhookOwner,
-    readonly webhookId: string,
+    /** null: every delivery of the owner's webhooks. */
+    readonly webhookId: string | null,
     readonly limit: number,
     readonly cursor?: string,
   ) {
