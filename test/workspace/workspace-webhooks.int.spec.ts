@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
 import { Webhook } from 'standardwebhooks';
-import { CreateTenantCommand, type CreatedTenant, GrantCreditsCommand } from '#agent-data';
-import { WebhookDispatchers } from '#webhooks';
+import { CreateTenantCommand, type CreatedTenant, GrantCreditsCommand, WorkspaceDeliveryMeter } from '#agent-data';
+import { type AttemptContext, WebhookDispatchers } from '#webhooks';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { pay, status, withKey } from '../agent-data/support/agent-client.js';
 import { TestReceiver } from '../webhooks/support/receiver.js';
@@ -248,6 +248,34 @@ describe('workspace webhooks: subscriptions, metered pushes, held for credits (r
     await call(acme.key.api_key, 'POST', '/workspace/companies', { name: 'After Co', domain: 'after.example' });
     await drain();
     assert.equal(receiver.at('/acme').length, pushes);
+  });
+
+  it('the same attempt tried again (a dispatcher that crashed before recording it) is charged once, settled once', async () => {
+    const tenant: CreatedTenant = await commands.execute(new CreateTenantCommand('Retry Partners'));
+    await grant(tenant, 3_00);
+    const meter = api.app.get(WorkspaceDeliveryMeter);
+    const attempt: AttemptContext = {
+      channel: 'workspace',
+      owner: { kind: 'tenant', id: tenant.tenant_id },
+      webhookId: 'sub_01RETRY00000000000000000000',
+      deliveryId: 'del_01RETRY00000000000000000000',
+      eventId: 'evt_retry',
+      eventType: 'workspace.deal.created',
+      kind: 'automatic',
+      attemptKey: 'del_01RETRY00000000000000000000:a1',
+    };
+    // Two dispatchers racing for it, then the retry after the crash.
+    const decisions = await Promise.all([meter.beforeSend(attempt), meter.beforeSend(attempt)]);
+    decisions.push(await meter.beforeSend(attempt));
+    assert.deepEqual(decisions, [{ send: true }, { send: true }, { send: true }]);
+    assert.equal(await balance(tenant), 2, 'one charge of 1.00');
+    const failed = { statusCode: 500, durationMs: 1, error: null, responseBody: null, succeeded: false };
+    await meter.afterAttempt(attempt, failed);
+    await meter.afterAttempt(attempt, failed);
+    assert.equal(await balance(tenant), 3, 'one refund');
+    // A new attempt is a new charge.
+    await meter.beforeSend({ ...attempt, attemptKey: 'del_01RETRY00000000000000000000:a2' });
+    assert.equal(await balance(tenant), 2);
   });
 
   async function firstCompany(): Promise<string> {

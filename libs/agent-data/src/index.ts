@@ -178,3 +178,5 @@ export {
   type IssuedTenantKey,
 } from './workspace/tenants/issue-tenant-key/issue-tenant-key.command.js';
 export { workspaceProjection, WORKSPACE_PROJECTION } from './workspace/workspace.projection.js';
+export { WorkspaceDeliveryMeter } from './workspace/webhooks/workspace-delivery.meter.js';
+export { workspaceChannel, WORKSPACE_CHANNEL } from './workspace/webhooks/workspace.channel.js';
