@@ -185,8 +185,8 @@ describe('routes the agent documents advertise as available exist (real HTTP)', 
 
   it('every endpoint table row marked planned is not served yet (mark it available once it is)', async () => {
     const capabilities = documents.get('capabilities') as any;
+    // None today (every row is served); the check stands for the next planned row.
     const planned = capabilities.operations.filter((op: any) => op.status === 'planned');
-    assert.ok(planned.length > 0);
     for (const op of planned)
       assert.ok(
         MISSING.has(await request(op.method, concrete(op.url))),

@@ -35,7 +35,13 @@ export {
   type Segment,
   type GuidanceData,
 } from './catalog/guidance.document.js';
-export { SERVICE_NAME, SERVICE_DESCRIPTION, meterEntries } from './catalog/information.parts.js';
+export {
+  SERVICE_NAME,
+  SERVICE_DESCRIPTION,
+  SERVICE_SHORT_DESCRIPTION,
+  SERVICE_VERSION,
+  meterEntries,
+} from './catalog/information.parts.js';
 export { buildPublicStatus, buildTrust, type StatusInput } from './catalog/status.documents.js';
 export { buildCapabilities, buildQuickstart, buildManifest } from './catalog/capabilities.documents.js';
 export { buildValueProof, buildOffers, buildGrowth, buildConversion } from './catalog/purchase.documents.js';
@@ -43,6 +49,24 @@ export { buildAcquisition, buildTraffic } from './catalog/acquisition.documents.
 export { buildRecovery, buildErrorCatalog } from './catalog/recovery.documents.js';
 export { buildLeadsInfo } from './catalog/leads/leads-info.document.js';
 export { buildRegistryIndex, buildRegistryPack, openAiFunctionName } from './catalog/registry-pack.document.js';
+export {
+  buildAgentFeed,
+  buildAiPlugin,
+  buildMcpServerJson,
+  buildServiceAgent,
+  mcpServerName,
+  MCP_SERVER_SCHEMA_URL,
+  SITE_PAGE_PATHS,
+} from './catalog/descriptors/descriptor.documents.js';
+export { buildLlmsTxt } from './catalog/descriptors/llms-txt.document.js';
+export {
+  SITE_DOCUMENTS,
+  SITE_DOCUMENT_NAMES,
+  renderSiteDocument,
+  type SiteDocument,
+  type SiteDocumentName,
+} from './catalog/descriptors/site-documents.js';
+export { GetDescriptorQuery } from './catalog/descriptors/get-descriptor/get-descriptor.query.js';
 export * from './catalog/leads/lead.events.js';
 export { CatalogModule } from './catalog/catalog.module.js';
 export {
@@ -66,7 +90,14 @@ export {
 } from './auth/agent-auth.js';
 export { Metered, MeteredGuard, METER_METADATA } from './metering/metered.js';
 export { MeteringService, type Charged, type MeteredCaller } from './metering/metering.service.js';
-export { insufficientCredits, fundingActions, type NextAction } from './metering/payment-required.js';
+export { insufficientCredits, fundingActions } from './metering/payment-required.js';
+export {
+  nextActionsFor,
+  OPERATION_DOCS_STATUSES,
+  type NextAction,
+  type NextActionsInput,
+} from './catalog/next-actions.js';
+export { agentNextActionsEnricher, type AgentNextActionsOptions } from './catalog/next-actions.enricher.js';
 export * from './credits/credits.events.js';
 export {
   creditsDecider,
@@ -172,6 +203,8 @@ export {
 } from './discovery/top-companies/top-companies.schema.js';
 export { CompaniesModule } from './companies/companies.module.js';
 export { WorkspaceModule } from './workspace/workspace.module.js';
+export { McpModule } from './mcp/mcp.module.js';
+export { MCP_INSTRUCTIONS } from './mcp/mcp.service.js';
 export { CreateTenantCommand, type CreatedTenant } from './workspace/tenants/create-tenant/create-tenant.command.js';
 export {
   IssueTenantKeyCommand,

@@ -5,6 +5,7 @@ export * from './http/all-exceptions.filter.js';
 export * from './http/zod-validation.js';
 export * from './http/operation-validation.guard.js';
 export * from './http/public-url.js';
+export * from './http/cacheable-response.js';
 export * from './http/pagination.js';
 export * from './http/find-page.js';
 export * from './openapi/operation.metadata.js';

@@ -1,6 +1,6 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AccessModule } from '#access';
-import { AgentBillingModule, CatalogModule, CompaniesModule, WorkspaceModule } from '#agent-data';
+import { AgentBillingModule, CatalogModule, CompaniesModule, McpModule, WorkspaceModule } from '#agent-data';
 import type { AppConfig } from '#kernel';
 import { PlatformAccountRateLimits, PlatformKeyAccounts, PlatformModule, PlatformWebhooksModule } from '#platform';
 
@@ -20,5 +20,6 @@ export function featureModules(_config: AppConfig): Array<Type | DynamicModule> 
     AgentBillingModule,
     CompaniesModule,
     WorkspaceModule,
+    McpModule,
   ];
 }

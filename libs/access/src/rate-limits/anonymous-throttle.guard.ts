@@ -42,7 +42,12 @@ export class AnonymousThrottleGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const kind = this.reflector.get<AnonymousWrite>(ANONYMOUS_WRITE, context.getHandler());
-    const request = context.switchToHttp().getRequest<ThrottledRequest>();
+    await this.check(kind, context.switchToHttp().getRequest<ThrottledRequest>());
+    return true;
+  }
+
+  /** Counts one anonymous write of `kind` from the request's address; 429 when over a limit. */
+  async check(kind: AnonymousWrite, request: ThrottledRequest): Promise<void> {
     const now = this.clock.now();
     const limits = this.config.anonymousLimits;
     const address = request.ip ?? 'unknown';
@@ -64,7 +69,6 @@ export class AnonymousThrottleGuard implements CanActivate {
     const all = await checkCounter(this.store, 'anon-all', [{ seconds: 60, limit: limits.globalPerMinute }], now);
     if (!own.allowed) throw throttled(own, request, 'from your address');
     if (!all.allowed) throw throttled(all, request, 'from all clients together');
-    return true;
   }
 }
 

@@ -6,10 +6,10 @@
  * table): the guidance documents, the manifest and the registry packs are all built from it, so
  * they list the same operations with the same meters. Paths are relative to /api/v1.
  *
- * Rows the spec lists but this service does not serve yet (the MCP endpoint
- * and so every MCP tool, most descriptors) are `planned`. The documents never offer a planned route
- * as callable: an object describing one carries `status: "planned"`, a name → URL map keeps it
- * out and lists it under a `planned_…` sibling, and a single link to it is null.
+ * A row the spec lists but this service does not serve yet is marked `planned` (none today). The
+ * documents never offer a planned route as callable: an object describing one carries `status:
+ * "planned"`, a name → URL map keeps it out and lists it under a `planned_…` sibling, and a
+ * single link to it is null.
  */
 import type { MeterName } from './meters.js';
 
@@ -444,7 +444,6 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     group: 'mcp',
     auth: 'key_optional',
     summary: 'Remote MCP endpoint: the same operations as tools',
-    status: 'planned',
   },
 ] satisfies AgentEndpoint[]);
 
@@ -514,7 +513,13 @@ export const MCP_TOOLS: readonly McpTool[] = Object.freeze([
     meter: 'write.workspace.note',
     auth: 'tenant_key',
   },
-  { name: 'svc.workspace.list_deals', endpoint: 'workspace_deals', description: 'List deals', auth: 'tenant_key' },
+  {
+    name: 'svc.workspace.list_deals',
+    endpoint: 'workspace_deals',
+    description: 'List deals',
+    meter: 'read.workspace.company',
+    auth: 'tenant_key',
+  },
   {
     name: 'svc.workspace.upsert_followup',
     endpoint: 'workspace_followup',
@@ -594,15 +599,8 @@ export const DESCRIPTOR_PATHS = Object.freeze({
 });
 export type DescriptorName = keyof typeof DESCRIPTOR_PATHS;
 
-/** Descriptors not served yet (404): only the OpenAPI document is. */
-export const PLANNED_DESCRIPTORS: ReadonlySet<DescriptorName> = new Set([
-  'llms_txt',
-  'agent_feed',
-  'ai_plugin',
-  'service_agent',
-  'mcp_server',
-  'well_known_mcp_server',
-]);
+/** Descriptors not served yet (404): none, all are (descriptors/site-documents.ts and the OpenAPI document). */
+export const PLANNED_DESCRIPTORS: ReadonlySet<DescriptorName> = new Set<DescriptorName>([]);
 
 export function descriptorStatus(name: DescriptorName): RouteStatus {
   return PLANNED_DESCRIPTORS.has(name) ? 'planned' : 'available';

@@ -30,6 +30,7 @@ export class CatalogContextProvider {
       env: this.config.env,
       rateLimitPerMinute: this.config.agentRateLimitPerMinute,
       autopayThresholdCents: this.config.autopayThresholdCents,
+      contactEmail: this.config.contactEmail,
     };
   }
 
@@ -37,12 +38,17 @@ export class CatalogContextProvider {
     return agentEnvelope(this.clock.now(), data);
   }
 
-  /**
-   * A fixed document (a pure function of the context) in a fresh envelope. Built once per
-   * document and base URL: the prices, environment and limits do not change while the app
-   * runs. The cache is bounded (oldest out), since base URLs come from Host headers.
-   */
+  /** A fixed document (a pure function of the context) in a fresh envelope (see `cached`). */
   document<T>(name: string, request: RequestOrigin | undefined, build: (ctx: CatalogContext) => T): AgentEnvelope<T> {
+    return this.envelope(this.cached(name, request, build));
+  }
+
+  /**
+   * A fixed document, built once per document and base URL: the prices, environment and limits
+   * do not change while the app runs. The cache is bounded (oldest out), since base URLs come
+   * from Host headers.
+   */
+  cached<T>(name: string, request: RequestOrigin | undefined, build: (ctx: CatalogContext) => T): T {
     const ctx = this.forRequest(request);
     const key = `${name} ${ctx.baseUrl}`;
     let data = this.documents.get(key) as T | undefined;
@@ -50,6 +56,6 @@ export class CatalogContextProvider {
       data = build(ctx);
       this.documents.set(key, data);
     }
-    return this.envelope(data);
+    return data;
   }
 }

@@ -18,6 +18,8 @@ export interface CatalogContext {
   rateLimitPerMinute: number;
   /** Autopay tops up when a charge leaves the balance under this (SVC_AUTOPAY_THRESHOLD_USD, D19). */
   autopayThresholdCents: number;
+  /** SVC_CONTACT_EMAIL, named by the public descriptors; unset = a placeholder. */
+  contactEmail?: string;
 }
 
 /** The agent API root: {baseUrl}/api/v1 (the spec's {agent_base_url}). */

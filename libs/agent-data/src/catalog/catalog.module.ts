@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { CatalogContextProvider } from './catalog-context.provider.js';
+import { GetDescriptorHandler } from './descriptors/get-descriptor/get-descriptor.handler.js';
+import { GetDescriptorController } from './descriptors/get-descriptor/get-descriptor.http.controller.js';
 import { GetInformationDocumentHandler } from './get-document/get-document.handler.js';
 import { GetInformationDocumentController } from './get-document/get-document.http.controller.js';
 import { GetGuidanceHandler } from './get-guidance/get-guidance.handler.js';
@@ -13,8 +15,9 @@ import { SubmitLeadHandler } from './leads/submit-lead/submit-lead.handler.js';
 import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.controller.js';
 
 /**
- * The agent surface's catalogue and guidance documents (/api/v1/agents/catalog, quote, ...)
- * and operator-pilot leads. CatalogContextProvider (effective meter prices, public base URL)
+ * The agent surface's catalogue and guidance documents (/api/v1/agents/catalog, quote, ...),
+ * the public descriptors at the site root (/llms.txt, /agent-feed.json, /.well-known/…) and
+ * operator-pilot leads. CatalogContextProvider (effective meter prices, public base URL)
  * is exported for other agent-data modules.
  */
 @Module({
@@ -25,6 +28,7 @@ import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.contr
     GetStatusController,
     GetRegistryPackController,
     SubmitLeadController,
+    GetDescriptorController,
   ],
   providers: [
     CatalogContextProvider,
@@ -33,6 +37,7 @@ import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.contr
     GetStatusHandler,
     GetRegistryPackHandler,
     SubmitLeadHandler,
+    GetDescriptorHandler,
   ],
   exports: [CatalogContextProvider],
 })

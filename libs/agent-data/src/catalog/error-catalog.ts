@@ -3,6 +3,9 @@
  * answer under /api/v1 has `type` = {base}/api/v1/agents/errors#{code}; each code here is that
  * anchor. `agentError(code, ...)` builds an AppError whose status and word come from this table,
  * so a code cannot be answered without being documented (a test also scans the sources).
+ * Every 4xx body also carries `next_actions[{action, method, url, description}]` with absolute
+ * URLs (next-actions.ts; an error with its own, like the 402, keeps them): `action` below says
+ * the same in words.
  */
 import { AppError } from '#kernel';
 
@@ -261,6 +264,20 @@ export const AGENT_ERRORS = Object.freeze([
     'not_found',
     'The workspace has no company with this id (an id of another tenant answers the same). Not charged.',
     'GET /api/v1/workspace/companies lists the companies of the workspace.',
+  ),
+  e(
+    'METHOD_NOT_ALLOWED',
+    405,
+    'method_not_allowed',
+    'The path exists but not with this method; the Allow header lists the methods it takes (the MCP endpoint takes POST only: it is stateless).',
+    'Send the request with a method from Allow.',
+  ),
+  e(
+    'TOOL_NOT_FOUND',
+    404,
+    'not_found',
+    'An MCP tools/call named a tool this server does not have (a tool error, not an HTTP status).',
+    'Call tools/list for the tool names (svc.signup, svc.get_top_discovery, ...).',
   ),
   e(
     'WORKSPACE_COMPANY_EXISTS',

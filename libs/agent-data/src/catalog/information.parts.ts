@@ -33,6 +33,13 @@ export const SERVICE_DESCRIPTION =
   'billed per successful call from prepaid credits; enterprise tenants also get a private workspace, a tenant event stream and webhooks. ' +
   'The same operations are MCP tools.';
 
+/** At most 100 characters: what registries show in a list (MCP server.json, the OpenAI plugin manifest). */
+export const SERVICE_SHORT_DESCRIPTION =
+  'Venture intelligence for agents: startup discovery, company profiles and scores, paid per call.';
+
+/** The version of the agent surface that descriptors announce (MCP server.json `version`). */
+export const SERVICE_VERSION = '1.0.0';
+
 export const usdText = (cents: number) => `${centsToUsd(cents)} USD`;
 
 export function meterEntries(ctx: CatalogContext) {

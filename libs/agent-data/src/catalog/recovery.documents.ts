@@ -13,7 +13,8 @@ import { STARTER_PACK_ID } from './packs.js';
 export function buildRecovery(ctx: CatalogContext) {
   const codes = (status: number) => AGENT_ERRORS.filter((x) => x.status === status).map((x) => x.code);
   return {
-    summary: 'Every error is problem+json with a stable code; its type URL points at the entry of the error catalogue.',
+    summary:
+      'Every error is problem+json with a stable code; its type URL points at the entry of the error catalogue. Every 4xx also lists next_actions: requests to make, with absolute URLs.',
     by_status: [
       {
         status: 401,
@@ -91,7 +92,7 @@ export function buildErrorCatalog(ctx: CatalogContext) {
     format: {
       content_type: 'application/problem+json',
       fields: ['type', 'title', 'status', 'error', 'message', 'code'],
-      note: 'type is this catalogue with the code as fragment; 400 VALIDATION_FAILED adds details[{path, message}]; 402 adds meter, price_usd, balance_usd and next_actions[]; 429 adds retry_after.',
+      note: 'type is this catalogue with the code as fragment; every 4xx adds next_actions[{action, method, url, description}] (absolute URLs, the most useful first: how to get a key on 401, the operation documentation on 400, the list to pick an id from on 404, the resource to read again on 409/412, when to retry on 429); 400 VALIDATION_FAILED adds details[{path, message}]; 402 adds meter, price_usd and balance_usd; 429 adds retry_after.',
     },
     type_base: typeBase,
     errors: [...AGENT_ERRORS]

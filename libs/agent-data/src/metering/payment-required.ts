@@ -2,14 +2,7 @@ import { AppError } from '#kernel';
 import { STARTER_PACK_ID } from '../catalog/packs.js';
 import type { CheckoutLinkBinding } from '../billing/checkout-link/checkout-link.signature.js';
 import { checkoutLinkUrl, PATHS, usdString } from '../billing/links.js';
-
-export interface NextAction {
-  action: string;
-  method: 'GET' | 'POST';
-  url: string;
-  pack_id?: string;
-  description: string;
-}
+import type { NextAction } from '../catalog/next-actions.js';
 
 /**
  * What an agent can do to fund a call it could not pay for (D18 `next_actions`). `binding` is the

@@ -79,14 +79,23 @@ export interface FollowUpDoc {
 /** One event of the tenant event stream (GET /workspace/events). */
 export interface TenantEventDoc {
   [key: string]: unknown;
-  /** The stored event's id: stable across rebuilds. */
+  /**
+   * `{tenant}:{position, 16 digits}`: a tenant's events sit next to each other in the store's key
+   * order, so a page is one range read instead of a lookup per event (measured: 0.76 → 0.25 ms
+   * per 100-event page on SQLite, docs/performance.md).
+   */
   id: string;
+  /** The stored event's id, the public id: stable across rebuilds. */
+  event_id: string;
   tenant_id: string;
   position: number;
   type: string;
   occurred_at: string;
   data_json: string;
 }
+
+export const tenantEventDocId = (tenantId: string, position: number) =>
+  `${tenantId}:${String(position).padStart(16, '0')}`;
 
 export const followUpDocId = (companyId: string, key: string) => `${companyId}:${key}`;
 
@@ -110,7 +119,8 @@ export function occurredAt(event: WorkspaceEvent): string {
 /** Read models of the workspace (lists, current memo) and the per-tenant event stream. */
 export const workspaceProjection: ProjectionDefinition = {
   name: WORKSPACE_PROJECTION,
-  version: 1,
+  // 2: tenant events keyed by tenant and position.
+  version: 2,
   eventTypes: WORKSPACE_EVENT_TYPES,
   collections: [
     { name: TENANTS_COLLECTION, indexes: [{ fields: [['owner_account_id', 1]] }] },
@@ -173,7 +183,8 @@ export const workspaceProjection: ProjectionDefinition = {
     const type = PUBLIC_EVENT_TYPES[event.type];
     if (type !== null) {
       const doc: TenantEventDoc = {
-        id: raw.id,
+        id: tenantEventDocId(event.data.tenant_id, raw.position),
+        event_id: raw.id,
         tenant_id: event.data.tenant_id,
         position: raw.position,
         type,

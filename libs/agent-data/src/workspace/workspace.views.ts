@@ -80,7 +80,7 @@ export function followUpView(doc: FollowUpDoc): FollowUpView {
 
 export function tenantEventView(doc: TenantEventDoc): TenantEventView {
   return {
-    id: doc.id,
+    id: doc.event_id,
     type: doc.type,
     occurred_at: doc.occurred_at,
     data: JSON.parse(doc.data_json) as Record<string, unknown>,

@@ -1,12 +1,11 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
-import { PROBLEM_JSON_PREFIXES, toErrorResponse } from './error-response.js';
+import { type ErrorResponseOptions, PROBLEM_JSON_PREFIXES, toErrorResponse } from './error-response.js';
 
-export interface AllExceptionsFilterOptions {
-  /** Paths answered with application/problem+json (default `/api/v1`). */
-  problemPrefixes?: readonly string[];
-  /** Origin put before problem `type` URIs (the public URL); relative when absent. */
-  problemTypeBase?: string;
-}
+/**
+ * `problemPrefixes` (default `/api/v1`), `problemTypeBase` and `enrich`, the hook that adds a
+ * product's fields to problem+json bodies (see ProblemEnricher).
+ */
+export type AllExceptionsFilterOptions = ErrorResponseOptions;
 
 /**
  * Thrown by a guard that answered the request itself (e.g. a free `HEAD` preflight that must
@@ -66,15 +65,22 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const path = url.split('?')[0] ?? '/';
       const response = toErrorResponse(
         exception,
-        { method: request?.method, path },
+        { method: request?.method, path, url, raw: request },
         {
           problemPrefixes: this.options.problemPrefixes ?? PROBLEM_JSON_PREFIXES,
           problemTypeBase: this.options.problemTypeBase,
+          enrich: this.options.enrich,
         },
       );
       if (response.unexpected) {
         const stack = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
         this.logger.error(`${request?.method ?? '?'} ${path} failed (request ${request?.id ?? '?'}): ${stack}`);
+      }
+      if (response.enrichFailure !== undefined) {
+        const failure = response.enrichFailure;
+        this.logger.error(
+          `problem enricher failed on ${request?.method ?? '?'} ${path} (request ${request?.id ?? '?'}): ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}`,
+        );
       }
       send(reply, response.status, response.headers, JSON.stringify(response.body));
     } catch (failure) {

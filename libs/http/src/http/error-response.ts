@@ -17,6 +17,38 @@ export interface ErrorResponse {
   headers: Record<string, string>;
   /** True for server faults: the caller logs the original error with its stack. */
   unexpected: boolean;
+  /** What the problem enricher threw, if it did (the body is then sent without its additions). */
+  enrichFailure?: unknown;
+}
+
+/** What a problem enricher knows of the failed request. */
+export interface ProblemContext {
+  method: string;
+  /** The request path, without the query. */
+  path: string;
+  /** The request target as sent: path and query. */
+  url: string;
+  status: number;
+  /** The headers the error response will carry (Retry-After, WWW-Authenticate, ...), as set. */
+  headers: Readonly<Record<string, string>>;
+  /** The framework's request object (Fastify's), e.g. for the public base URL. */
+  request: unknown;
+}
+
+/**
+ * Adds fields to a problem+json body before it is sent (a product's `next_actions`, say),
+ * changing `problem` in place. Runs on errors only, so the success path never pays for it.
+ */
+export type ProblemEnricher = (problem: Record<string, unknown>, context: ProblemContext) => void;
+
+/** How toErrorResponse shapes a body. */
+export interface ErrorResponseOptions {
+  /** Paths answered with application/problem+json (default `/api/v1`). */
+  problemPrefixes?: readonly string[];
+  /** Origin put before problem `type` URIs (the public URL); relative when absent. */
+  problemTypeBase?: string;
+  /** Applied to problem+json bodies only. */
+  enrich?: ProblemEnricher;
 }
 
 const ERROR_WORDS: Record<number, string> = {
@@ -176,15 +208,20 @@ export function isProblemPath(path: string, prefixes: readonly string[] = PROBLE
   return prefixes.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
-/** Builds status, body and headers; on problem paths adds RFC 9457 `type`, `title`, `status`. */
+/**
+ * Builds status, body and headers; on problem paths adds RFC 9457 `type`, `title`, `status`,
+ * then lets `options.enrich` add its fields. `request.url` (path and query) and `request.raw`
+ * (the framework's request) are only read by the enricher.
+ */
 export function toErrorResponse(
   exception: unknown,
-  request: { method?: string; path: string },
-  options: { problemPrefixes?: readonly string[]; problemTypeBase?: string } = {},
+  request: { method?: string; path: string; url?: string; raw?: unknown },
+  options: ErrorResponseOptions = {},
 ): ErrorResponse {
   const { error, unexpected } = toAppError(exception, request);
   let body = error.body();
   const headers: Record<string, string> = { ...error.headers };
+  let enrichFailure: unknown;
   if (isProblemPath(request.path, options.problemPrefixes)) {
     body = {
       type: `${options.problemTypeBase ?? ''}/api/v1/agents/errors#${error.code}`,
@@ -193,8 +230,26 @@ export function toErrorResponse(
       ...body,
     };
     headers['content-type'] = 'application/problem+json; charset=utf-8';
+    if (options.enrich) {
+      // On a copy: an enricher that throws halfway leaves the documented body as it was (the
+      // caller logs the failure).
+      const enriched = { ...body };
+      try {
+        options.enrich(enriched, {
+          method: request.method ?? 'GET',
+          path: request.path,
+          url: request.url ?? request.path,
+          status: error.status,
+          headers,
+          request: request.raw,
+        });
+        body = enriched;
+      } catch (failure) {
+        enrichFailure = failure;
+      }
+    }
   } else {
     headers['content-type'] = 'application/json; charset=utf-8';
   }
-  return { status: error.status, body, headers, unexpected };
+  return { status: error.status, body, headers, unexpected, ...(enrichFailure === undefined ? {} : { enrichFailure }) };
 }

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
 import { Errors } from '#kernel';
+import { type CacheableDocument, cacheableDocument, sendCacheable } from '../http/cacheable-response.js';
 import { OpenApiService } from './openapi.service.js';
 
 /** The swagger-ui-dist files the reference page loads, served from node_modules (no CDN). */
@@ -46,15 +47,35 @@ const INIT = `window.onload = function () {
 `;
 
 interface Reply {
+  code(status: number): Reply;
   header(name: string, value: string): Reply;
+  send(body?: string): unknown;
+}
+
+interface Request {
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /** GET /docs/api (interactive reference), /docs/api/openapi.v1.yaml and .json. Public. */
 @Controller('docs/api')
 export class DocsController {
   private readonly cache = new Map<string, Buffer>();
+  /** The two descriptions with their ETags: the document is fixed once the app is up. */
+  private readonly descriptions = new Map<'yaml' | 'json', CacheableDocument>();
 
   constructor(private readonly openapi: OpenApiService) {}
+
+  private description(format: 'yaml' | 'json'): CacheableDocument {
+    let found = this.descriptions.get(format);
+    if (!found) {
+      found =
+        format === 'yaml'
+          ? cacheableDocument(this.openapi.yaml(), 'application/yaml; charset=utf-8')
+          : cacheableDocument(JSON.stringify(this.openapi.document()), 'application/json; charset=utf-8');
+      this.descriptions.set(format, found);
+    }
+    return found;
+  }
 
   @Get()
   @Header('content-type', 'text/html; charset=utf-8')
@@ -62,16 +83,15 @@ export class DocsController {
     return PAGE;
   }
 
+  // ETag, 304 and a five-minute Cache-Control: agents and registries poll these descriptions.
   @Get('openapi.v1.yaml')
-  @Header('content-type', 'application/yaml; charset=utf-8')
-  yaml(): string {
-    return this.openapi.yaml();
+  yaml(@Req() request: Request, @Res() reply: Reply): void {
+    sendCacheable(request, reply, this.description('yaml'));
   }
 
   @Get('openapi.v1.json')
-  @Header('content-type', 'application/json; charset=utf-8')
-  json(): string {
-    return JSON.stringify(this.openapi.document());
+  json(@Req() request: Request, @Res() reply: Reply): void {
+    sendCacheable(request, reply, this.description('json'));
   }
 
   @Get('assets/:file')

@@ -56,11 +56,71 @@ const PROBLEM_SCHEMA: JsonSchema = {
         type: { type: 'string', format: 'uri-reference' },
         title: { type: 'string' },
         status: { type: 'integer' },
+        next_actions: {
+          type: 'array',
+          description:
+            'What to do next, first the most useful; on every 4xx. Each is a request to make: method and absolute url.',
+          items: {
+            type: 'object',
+            properties: {
+              action: { type: 'string', description: 'Machine word, e.g. get_api_key, read_operation_docs.' },
+              method: { type: 'string', description: 'HTTP method of the request to make.' },
+              url: { type: 'string', format: 'uri' },
+              description: { type: 'string' },
+              operation_id: { type: 'string', description: 'The operation the documentation link points at.' },
+              retry_after_seconds: { type: 'integer', description: 'Wait this long before the request (429).' },
+            },
+            required: ['action', 'method', 'url'],
+          },
+        },
       },
       required: ['type', 'title', 'status'],
     },
   ],
 };
+
+/** The documented operation a request went to. */
+export interface OperationRef {
+  operationId: string;
+  /** Upper case, e.g. `PATCH`. */
+  method: string;
+  /** The OpenAPI path template, e.g. `/api/v1/companies/{id}`. */
+  path: string;
+}
+
+/**
+ * A lookup from a request's method and concrete path to its documented operation. A literal
+ * segment wins over a parameter (`/keys/active` before `/keys/{id}`). Built once per document.
+ */
+export function operationLookup(
+  doc: Pick<OpenApiDocument, 'paths'>,
+): (method: string, path: string) => OperationRef | undefined {
+  const byMethod = new Map<string, Array<{ segments: string[]; ref: OperationRef }>>();
+  for (const [template, operations] of Object.entries(doc.paths)) {
+    const segments = template.split('/');
+    for (const [method, operation] of Object.entries(operations)) {
+      const operationId = (operation as { operationId?: unknown } | null)?.operationId;
+      if (typeof operationId !== 'string') continue;
+      const ref = { operationId, method: method.toUpperCase(), path: template };
+      const list = byMethod.get(ref.method) ?? [];
+      list.push({ segments, ref });
+      byMethod.set(ref.method, list);
+    }
+  }
+  const isParam = (s: string) => s.startsWith('{') && s.endsWith('}');
+  // Literal segments first, position by position.
+  const rank = (segments: string[]) => segments.map((s) => (isParam(s) ? '1' : '0')).join('');
+  for (const list of byMethod.values()) list.sort((a, b) => rank(a.segments).localeCompare(rank(b.segments)));
+  return (method, path) => {
+    const segments = (path.length > 1 ? path.replace(/\/+$/, '') : path).split('/');
+    const candidates = byMethod.get(method.toUpperCase()) ?? [];
+    return candidates.find(
+      (c) =>
+        c.segments.length === segments.length &&
+        c.segments.every((s, i) => (isParam(s) ? segments[i] !== '' : s === segments[i])),
+    )?.ref;
+  };
+}
 
 /** Nest route path to an OpenAPI path template: `/things/:id` → `/things/{id}`. */
 export function toOpenApiPath(path: string): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { buildOpenApiDocument, findNonStrictObjects, toOpenApiPath } from './openapi-document.js';
+import { buildOpenApiDocument, findNonStrictObjects, operationLookup, toOpenApiPath } from './openapi-document.js';
 import { checkOpenApiDocument } from './openapi-structure.js';
 import type { OperationSpec } from './operation.metadata.js';
 
@@ -76,6 +76,34 @@ describe('buildOpenApiDocument', () => {
   it('converts Nest paths to templates', () => {
     assert.equal(toOpenApiPath('//v1/things/:id/'), '/v1/things/{id}');
     assert.equal(toOpenApiPath('/'), '/');
+  });
+});
+
+describe('operationLookup', () => {
+  const ok = { 200: { description: 'ok' } };
+  const doc = buildOpenApiDocument(info, [
+    route('GET', '/api/v1/things/:id', { summary: 'read', operationId: 'getThing', responses: ok }),
+    route('GET', '/api/v1/things/active', { summary: 'active', operationId: 'activeThings', responses: ok }),
+    route('PATCH', '/api/v1/things/:id/memo', { summary: 'memo', operationId: 'updateMemo', responses: ok }),
+    route('GET', '/api/v1/hidden', { summary: 'hidden', hidden: true, responses: ok }),
+  ]);
+  const find = operationLookup(doc);
+
+  it('finds the operation of a concrete path by method, a literal segment before a parameter', () => {
+    assert.deepEqual(find('GET', '/api/v1/things/t_1'), {
+      operationId: 'getThing',
+      method: 'GET',
+      path: '/api/v1/things/{id}',
+    });
+    assert.equal(find('get', '/api/v1/things/active')?.operationId, 'activeThings');
+    assert.equal(find('PATCH', '/api/v1/things/t_1/memo/')?.operationId, 'updateMemo');
+  });
+
+  it('finds nothing for another method, another shape, an empty segment or an undocumented route', () => {
+    assert.equal(find('DELETE', '/api/v1/things/t_1'), undefined);
+    assert.equal(find('GET', '/api/v1/things/t_1/memo'), undefined);
+    assert.equal(find('GET', '/api/v1/things//memo'), undefined);
+    assert.equal(find('GET', '/api/v1/hidden'), undefined);
   });
 });
 

@@ -8,6 +8,8 @@ import {
   buildOpenApiDocument,
   type OpenApiDocument,
   type OpenApiInfo,
+  operationLookup,
+  type OperationRef,
   type OperationRoute,
 } from './openapi-document.js';
 
@@ -22,6 +24,7 @@ const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : [v 
 @Injectable()
 export class OpenApiService {
   private cached?: { json: OpenApiDocument; yaml: string };
+  private lookup?: (method: string, path: string) => OperationRef | undefined;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -64,6 +67,12 @@ export class OpenApiService {
 
   yaml(): string {
     return this.build().yaml;
+  }
+
+  /** The documented operation a request (method, concrete path) went to; undefined for none. */
+  operationAt(method: string, path: string): OperationRef | undefined {
+    this.lookup ??= operationLookup(this.document());
+    return this.lookup(method, path);
   }
 
   private build(): { json: OpenApiDocument; yaml: string } {

@@ -138,6 +138,8 @@ export const configSchema = z.object({
   SVC_PUBLIC_URL: url(['http', 'https']).optional(),
   /** Without SVC_PUBLIC_URL (test mode only), the Host names links may be built from. */
   SVC_ALLOWED_HOSTS: hostList.optional(),
+  /** Where people and registries write about the service (the public descriptors and legal page). */
+  SVC_CONTACT_EMAIL: z.email({ message: 'expected an email address' }).optional(),
   /** HTTP server limits: a request must arrive whole, and its headers, within these. */
   SVC_HTTP_REQUEST_TIMEOUT_MS: int(30_000, 1000, 600_000),
   SVC_HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100, 600_000),
@@ -214,6 +216,8 @@ export interface AppConfig {
   publicUrl?: string;
   /** SVC_ALLOWED_HOSTS: Host names trusted for links when publicUrl is unset (test mode only). */
   allowedHosts: string[];
+  /** SVC_CONTACT_EMAIL: the contact the public descriptors name; unset = a placeholder. */
+  contactEmail?: string;
   /** The HTTP server's limits (slow or idle clients are cut off). */
   http: HttpServerLimits;
   runProjections: boolean;
@@ -328,6 +332,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: c.LOG_LEVEL,
     publicUrl: c.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
     allowedHosts: c.SVC_ALLOWED_HOSTS ?? defaultAllowedHosts(c.HOST),
+    contactEmail: c.SVC_CONTACT_EMAIL,
     http: {
       requestTimeoutMs: c.SVC_HTTP_REQUEST_TIMEOUT_MS,
       headersTimeoutMs: c.SVC_HTTP_HEADERS_TIMEOUT_MS,

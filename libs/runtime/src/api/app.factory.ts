@@ -9,10 +9,12 @@ import {
   clientErrorResponse,
   createLogger,
   fastifyLoggingOptions,
+  OpenApiService,
   placeValidationGuardsLast,
   toErrorResponse,
 } from '#http';
 import { type AppConfig, configWarnings } from '#kernel';
+import { agentNextActionsEnricher } from '#agent-data';
 import { AppModule } from './app.module.js';
 import type { ApiAppOptions } from './api-app.options.js';
 
@@ -26,7 +28,17 @@ export type { ApiAppOptions };
  */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = createLogger(config, options.logStream ? { stream: options.logStream } : {});
-  const filter = new AllExceptionsFilter({ problemTypeBase: config.publicUrl });
+  // Every 4xx of the agent surface says what to do next; a 400 links the documentation of its
+  // operation, known once the app (and so the OpenAPI document) exists.
+  const documented: { openapi?: OpenApiService } = {};
+  const errorOptions = {
+    problemTypeBase: config.publicUrl,
+    enrich: agentNextActionsEnricher({
+      config,
+      operationAt: (method, path) => documented.openapi?.operationAt(method, path),
+    }),
+  };
+  const filter = new AllExceptionsFilter(errorOptions);
   for (const warning of configWarnings(config)) logger.warn({ context: 'Config' }, warning);
   const limits = config.http;
   const adapter = new FastifyAdapter({
@@ -57,8 +69,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     frameworkErrors(error: Error, request: FastifyRequest, reply: FastifyReply) {
       const response = toErrorResponse(
         error,
-        { method: request.method, path: request.url.split('?')[0] ?? '/' },
-        { problemTypeBase: config.publicUrl },
+        { method: request.method, path: request.url.split('?')[0] ?? '/', url: request.url, raw: request },
+        errorOptions,
       );
       void reply.code(response.status).headers(response.headers).send(JSON.stringify(response.body));
     },
@@ -72,6 +84,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     },
   );
   app.useLogger(app.get(AppLogger));
+  documented.openapi = app.get(OpenApiService);
   // Routes read their guards when the app initialises (listen): validation goes last before that.
   placeValidationGuardsLast(app);
   app

@@ -7,6 +7,8 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { type AddCompanyBody, addCompanyBody } from '../../workspace.schemas.js';
 import { AddWorkspaceCompanyCommand } from './add-company.command.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { workspaceCompanyDetailSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/companies')
 export class AddWorkspaceCompanyController {
@@ -26,7 +28,10 @@ export class AddWorkspaceCompanyController {
     operationId: 'workspaceAddCompany',
     body: addCompanyBody,
     responses: {
-      201: { description: 'The workspace company, with the copied profile and score.' },
+      201: {
+        description: 'The workspace company, with the copied profile and score.',
+        schema: envelopeSchema(workspaceCompanyDetailSchema, 'WorkspaceCompanyResponse'),
+      },
       404: { description: 'COMPANY_NOT_FOUND: no company of the universe has this id; not charged.' },
       409: { description: 'WORKSPACE_COMPANY_EXISTS: the workspace has this domain already; not charged.' },
       ...WORKSPACE_RESPONSES,

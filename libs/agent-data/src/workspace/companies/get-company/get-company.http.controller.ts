@@ -8,6 +8,8 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { workspaceCompanyParams } from '../../workspace.schemas.js';
 import { GetWorkspaceCompanyQuery } from './get-company.query.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { workspaceCompanyDetailSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/companies')
 export class GetWorkspaceCompanyController {
@@ -25,7 +27,10 @@ export class GetWorkspaceCompanyController {
     operationId: 'workspaceGetCompany',
     params: workspaceCompanyParams,
     responses: {
-      200: { description: 'The company in the envelope.' },
+      200: {
+        description: 'The company in the envelope.',
+        schema: envelopeSchema(workspaceCompanyDetailSchema, 'WorkspaceCompanyDetailResponse'),
+      },
       404: { description: 'WORKSPACE_COMPANY_NOT_FOUND; not charged.' },
       ...WORKSPACE_RESPONSES,
     },

@@ -8,6 +8,8 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { listCompaniesQuery } from '../../workspace.schemas.js';
 import { ListWorkspaceCompaniesQuery } from './list-companies.query.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { workspaceCompanyPageSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/companies')
 export class ListWorkspaceCompaniesController {
@@ -26,7 +28,10 @@ export class ListWorkspaceCompaniesController {
     operationId: 'workspaceListCompanies',
     query: listCompaniesQuery,
     responses: {
-      200: { description: 'A page of companies ({data, has_more, next_cursor}) in the envelope.' },
+      200: {
+        description: 'A page of companies ({data, has_more, next_cursor}) in the envelope.',
+        schema: envelopeSchema(workspaceCompanyPageSchema, 'WorkspaceCompanyPageResponse'),
+      },
       ...WORKSPACE_RESPONSES,
     },
     security: WORKSPACE_SECURITY,

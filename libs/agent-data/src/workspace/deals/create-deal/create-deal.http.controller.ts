@@ -7,6 +7,8 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { type CreateDealBody, createDealBody } from '../../workspace.schemas.js';
 import { CreateDealCommand } from './create-deal.command.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { dealSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/deals')
 export class CreateDealController {
@@ -26,7 +28,10 @@ export class CreateDealController {
     operationId: 'workspaceCreateDeal',
     body: createDealBody,
     responses: {
-      201: { description: 'The deal in the envelope.' },
+      201: {
+        description: 'The deal in the envelope.',
+        schema: envelopeSchema(dealSchema, 'WorkspaceDealCreatedResponse'),
+      },
       404: { description: 'WORKSPACE_COMPANY_NOT_FOUND; not charged.' },
       ...WORKSPACE_RESPONSES,
     },

@@ -8,6 +8,8 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { listDealsQuery } from '../../workspace.schemas.js';
 import { ListDealsQuery } from './list-deals.query.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { dealPageSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/deals')
 export class ListDealsController {
@@ -25,7 +27,10 @@ export class ListDealsController {
     operationId: 'workspaceListDeals',
     query: listDealsQuery,
     responses: {
-      200: { description: 'A page of deals ({data, has_more, next_cursor}) in the envelope.' },
+      200: {
+        description: 'A page of deals ({data, has_more, next_cursor}) in the envelope.',
+        schema: envelopeSchema(dealPageSchema, 'WorkspaceDealPageResponse'),
+      },
       ...WORKSPACE_RESPONSES,
     },
     security: WORKSPACE_SECURITY,

@@ -8,6 +8,8 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { dealParams, type UpdateDealBody, updateDealBody } from '../../workspace.schemas.js';
 import { UpdateDealCommand } from './update-deal.command.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { dealSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/deals')
 export class UpdateDealController {
@@ -27,7 +29,10 @@ export class UpdateDealController {
     params: dealParams,
     body: updateDealBody,
     responses: {
-      200: { description: 'The deal after the change, in the envelope.' },
+      200: {
+        description: 'The deal after the change, in the envelope.',
+        schema: envelopeSchema(dealSchema, 'WorkspaceDealResponse'),
+      },
       404: { description: 'DEAL_NOT_FOUND; not charged.' },
       409: { description: 'DEAL_STAGE_TRANSITION_NOT_ALLOWED with from, to and allowed; not charged.' },
       ...WORKSPACE_RESPONSES,

@@ -8,6 +8,8 @@ import { WORKSPACE_PUBLIC_EVENT_TYPES } from '../../workspace.events.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { type ListEventsQuery, listEventsQuery } from '../../workspace.schemas.js';
 import { ListTenantEventsQuery } from './list-events.query.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { tenantEventPageSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/events')
 export class ListTenantEventsController {
@@ -24,7 +26,13 @@ export class ListTenantEventsController {
     tags: WORKSPACE_TAGS,
     operationId: 'workspaceListEvents',
     query: listEventsQuery,
-    responses: { 200: { description: 'A page of the stream in the envelope.' }, ...WORKSPACE_RESPONSES },
+    responses: {
+      200: {
+        description: 'A page of the stream in the envelope.',
+        schema: envelopeSchema(tenantEventPageSchema, 'TenantEventPageResponse'),
+      },
+      ...WORKSPACE_RESPONSES,
+    },
     security: WORKSPACE_SECURITY,
   })
   async list(@Query() query: ListEventsQuery, @CurrentTenant() tenant: TenantCaller) {

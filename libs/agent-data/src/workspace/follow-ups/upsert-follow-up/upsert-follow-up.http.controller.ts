@@ -8,6 +8,8 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { followUpParams, type UpsertFollowUpBody, upsertFollowUpBody } from '../../workspace.schemas.js';
 import { UpsertFollowUpCommand } from './upsert-follow-up.command.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { followUpSchema } from '../../workspace.response-schemas.js';
 
 interface Reply {
   code(status: number): unknown;
@@ -31,8 +33,11 @@ export class UpsertFollowUpController {
     params: followUpParams,
     body: upsertFollowUpBody,
     responses: {
-      200: { description: 'The follow-up (updated or unchanged).' },
-      201: { description: 'The follow-up (created).' },
+      200: {
+        description: 'The follow-up (updated or unchanged).',
+        schema: envelopeSchema(followUpSchema, 'WorkspaceFollowUpResponse'),
+      },
+      201: { description: 'The follow-up (created).', schema: envelopeSchema(followUpSchema) },
       404: { description: 'WORKSPACE_COMPANY_NOT_FOUND; not charged.' },
       ...WORKSPACE_RESPONSES,
     },

@@ -9,6 +9,8 @@ import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../w
 import { workspaceCompanyParams } from '../../workspace.schemas.js';
 import type { MemoView } from '../../workspace.views.js';
 import { GetMemoQuery } from './get-memo.query.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { memoSchema } from '../../workspace.response-schemas.js';
 
 interface Reply {
   header(name: string, value: string): unknown;
@@ -31,7 +33,10 @@ export class GetMemoController {
     operationId: 'workspaceGetMemo',
     params: workspaceCompanyParams,
     responses: {
-      200: { description: 'The memo in the envelope; ETag: "<version>".' },
+      200: {
+        description: 'The memo in the envelope; ETag: "<version>".',
+        schema: envelopeSchema(memoSchema, 'WorkspaceMemoResponse'),
+      },
       404: { description: 'WORKSPACE_COMPANY_NOT_FOUND; not charged.' },
       ...WORKSPACE_RESPONSES,
     },

@@ -9,6 +9,8 @@ import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../w
 import { updateMemoBody, workspaceCompanyParams } from '../../workspace.schemas.js';
 import type { MemoView } from '../../workspace.views.js';
 import { UpdateMemoCommand } from './update-memo.command.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { memoSchema } from '../../workspace.response-schemas.js';
 
 interface Reply {
   header(name: string, value: string): unknown;
@@ -41,7 +43,7 @@ export class UpdateMemoController {
     params: workspaceCompanyParams,
     body: updateMemoBody,
     responses: {
-      200: { description: 'The memo after the write; ETag: "<version>".' },
+      200: { description: 'The memo after the write; ETag: "<version>".', schema: envelopeSchema(memoSchema) },
       404: { description: 'WORKSPACE_COMPANY_NOT_FOUND; not charged.' },
       412: { description: 'MEMO_VERSION_CONFLICT: If-Match names an older version; current_version; not charged.' },
       ...WORKSPACE_RESPONSES,

@@ -7,6 +7,8 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { type CreateSubscriptionBody, createSubscriptionBody } from '../workspace-webhooks.schemas.js';
 import { CreateSubscriptionCommand } from './create-subscription.command.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { subscriptionSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/webhooks/subscriptions')
 export class CreateSubscriptionController {
@@ -26,7 +28,10 @@ export class CreateSubscriptionController {
     operationId: 'workspaceCreateWebhookSubscription',
     body: createSubscriptionBody,
     responses: {
-      201: { description: 'The subscription in the envelope (with `secret` when it was generated).' },
+      201: {
+        description: 'The subscription in the envelope (with `secret` when it was generated).',
+        schema: envelopeSchema(subscriptionSchema, 'WorkspaceSubscriptionResponse'),
+      },
       409: { description: 'WEBHOOK_LIMIT_REACHED: the tenant has the most subscriptions it may have; not charged.' },
       ...WORKSPACE_RESPONSES,
     },

@@ -9,6 +9,8 @@ import { CurrentTenant, type TenantCaller, TenantRoute } from '../../auth/worksp
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { WORKSPACE_CHANNEL } from '../workspace.channel.js';
 import { listWorkspaceDeliveriesQuery } from '../workspace-webhooks.schemas.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { workspaceDeliveryPageSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/webhooks/deliveries')
 export class ListWorkspaceDeliveriesController {
@@ -27,7 +29,10 @@ export class ListWorkspaceDeliveriesController {
     operationId: 'workspaceListWebhookDeliveries',
     query: listWorkspaceDeliveriesQuery,
     responses: {
-      200: { description: 'A page of deliveries ({data, has_more, next_cursor}) in the envelope.' },
+      200: {
+        description: 'A page of deliveries ({data, has_more, next_cursor}) in the envelope.',
+        schema: envelopeSchema(workspaceDeliveryPageSchema, 'WorkspaceDeliveryPageResponse'),
+      },
       404: { description: 'WEBHOOK_NOT_FOUND: `subscription_id` is not a subscription of this workspace.' },
       ...WORKSPACE_RESPONSES,
     },

@@ -8,6 +8,8 @@ import { CurrentTenant, type TenantCaller, TenantRoute } from '../../auth/worksp
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { listSubscriptionsQuery } from '../workspace-webhooks.schemas.js';
 import { ListSubscriptionsQuery } from './list-subscriptions.query.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { subscriptionPageSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/webhooks/subscriptions')
 export class ListSubscriptionsController {
@@ -26,7 +28,10 @@ export class ListSubscriptionsController {
     operationId: 'workspaceListWebhookSubscriptions',
     query: listSubscriptionsQuery,
     responses: {
-      200: { description: 'A page of subscriptions ({data, has_more, next_cursor}) in the envelope.' },
+      200: {
+        description: 'A page of subscriptions ({data, has_more, next_cursor}) in the envelope.',
+        schema: envelopeSchema(subscriptionPageSchema, 'WorkspaceSubscriptionPageResponse'),
+      },
       ...WORKSPACE_RESPONSES,
     },
     security: WORKSPACE_SECURITY,

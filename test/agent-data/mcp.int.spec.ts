@@ -1,0 +1,293 @@
+// Over 200 lines on purpose: one started app whose steps build on each other (a key, credits, a
+// tenant's records), comparing every MCP tool with its REST twin.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CommandBus } from '@nestjs/cqrs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateTenantCommand, type CreatedTenant, GrantCreditsCommand, MCP_TOOLS } from '#agent-data';
+import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
+import { pay, payInSandbox, status, withKey } from './support/agent-client.js';
+
+type Json = Record<string, any>;
+
+const TOOL_NAMES = [
+  'svc.signup',
+  'svc.get_top_discovery',
+  'svc.get_company',
+  'svc.get_company_score',
+  'svc.workspace.list_companies',
+  'svc.workspace.get_memo',
+  'svc.workspace.update_memo',
+  'svc.workspace.update_deal',
+  'svc.workspace.list_deals',
+  'svc.workspace.upsert_followup',
+  'svc.workspace.list_events',
+  'svc.workspace.create_webhook',
+  'svc.workspace.list_webhook_deliveries',
+];
+
+describe('MCP endpoint: the svc.* tools through the SDK client, each against its REST twin', () => {
+  let api: TestApi;
+  const clients: Client[] = [];
+  let funded: string;
+  let tenant: CreatedTenant;
+  let other: CreatedTenant;
+
+  before(async () => {
+    api = await startTestApi({ env: { SVC_BOOTSTRAP: 'false', SVC_DEMO_DATA: 'true' } });
+    const commands = api.app.get(CommandBus);
+    tenant = await commands.execute(new CreateTenantCommand('Acme Ventures'));
+    other = await commands.execute(new CreateTenantCommand('Other Capital'));
+    await commands.execute(new GrantCreditsCommand({ keyId: tenant.key.id, creditsCents: 500_00, reference: 'PO-1' }));
+    await commands.execute(new GrantCreditsCommand({ keyId: other.key.id, creditsCents: 50_00, reference: 'PO-1' }));
+    const issued = await pay(api.url);
+    assert.equal((await payInSandbox(issued.starter_checkout.url)).status, 303);
+    funded = issued.key.api_key;
+    await waitUntil(async () => (await status(api.url, funded)).balance_usd > 0, 10_000, 'credits');
+  });
+  after(async () => {
+    for (const c of clients) await c.close().catch(() => undefined);
+    await api?.close();
+  });
+
+  async function connect(key?: string): Promise<Client> {
+    const client = new Client({ name: 'mcp-test', version: '1.0.0' });
+    const headers: Record<string, string> = key ? { 'x-api-key': key } : {};
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${api.url}/api/v1/mcp`), { requestInit: { headers } }),
+    );
+    clients.push(client);
+    return client;
+  }
+
+  async function rest(key: string | null, method: string, path: string, body?: unknown) {
+    const init: RequestInit = {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    };
+    const res = await fetch(`${api.url}/api/v1${path}`, key ? withKey(key, init) : init);
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as Json };
+  }
+
+  const call = async (client: Client, name: string, args: Json = {}) =>
+    (await client.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      structuredContent: Json;
+      content: Array<{ type: string; text: string }>;
+      _meta?: Json;
+    };
+
+  it('initialize tells how to start; tools/list needs no key and lists the thirteen tools with schemas and hints', async () => {
+    const client = await connect();
+    assert.match(client.getInstructions() ?? '', /svc\.signup/);
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      TOOL_NAMES,
+    );
+    for (const tool of tools) {
+      assert.ok(tool.description && tool.description.length > 40, `${tool.name} has a description`);
+      assert.equal(tool.inputSchema.type, 'object');
+      assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an output schema`);
+      assert.equal(typeof tool.annotations?.readOnlyHint, 'boolean');
+      assert.equal(typeof tool.annotations?.idempotentHint, 'boolean');
+    }
+    const top = tools.find((t) => t.name === 'svc.get_top_discovery')!;
+    assert.equal(top.annotations?.readOnlyHint, true);
+    assert.deepEqual(Object.keys(top.inputSchema.properties ?? {}).sort(), [
+      'country',
+      'cursor',
+      'limit',
+      'sector',
+      'stage',
+    ]);
+    // The catalogue's tool table and the served tools agree, meters included.
+    assert.deepEqual(
+      MCP_TOOLS.map((t) => t.name),
+      TOOL_NAMES,
+    );
+  });
+
+  it('without a key: svc.signup issues one; a paid tool answers 401 with how to get a key', async () => {
+    const client = await connect();
+    const signup = await call(client, 'svc.signup', { agent_name: 'mcp-test' });
+    assert.equal(signup.isError, undefined);
+    assert.match(signup.structuredContent.key.api_key, /^svc_test_/);
+    assert.match(signup.structuredContent.starter_checkout.url, /^http/);
+    const paid = await call(client, 'svc.get_top_discovery', { limit: 3 });
+    assert.equal(paid.isError, true);
+    assert.equal(paid.structuredContent.status, 401);
+    const actions = paid.structuredContent.next_actions as Json[];
+    assert.equal(actions[0]!.tool, 'svc.signup', 'it says how to get a key over MCP');
+    assert.ok(
+      actions.some((a) => /\/agents\/signup$/.test(a.url)),
+      'and over REST',
+    );
+  });
+
+  it('an unfunded key gets the 402 body REST gives, as a tool error, and nothing is charged', async () => {
+    const unfunded = (await pay(api.url)).key.api_key;
+    const viaRest = await rest(unfunded, 'GET', '/discovery/top?limit=3');
+    assert.equal(viaRest.status, 402);
+    const viaMcp = await call(await connect(unfunded), 'svc.get_top_discovery', { limit: 3 });
+    assert.equal(viaMcp.isError, true);
+    const body = viaMcp.structuredContent;
+    for (const field of ['status', 'code', 'meter', 'price_usd', 'balance_usd', 'required_usd'])
+      assert.deepEqual(body[field], viaRest.body[field], field);
+    assert.deepEqual(
+      body.next_actions.map((a: Json) => a.action),
+      viaRest.body.next_actions.map((a: Json) => a.action),
+    );
+    assert.match(body.next_actions[0].url, /checkout-link.*sig=/, 'a signed checkout link for this key');
+    assert.equal(viaMcp._meta?.credits_charged_usd, 0);
+    assert.equal((await status(api.url, unfunded)).balance_usd, 0);
+  });
+
+  it('data tools answer what REST answers and charge the same', async () => {
+    const client = await connect(funded);
+    const balance = async () => (await status(api.url, funded)).balance_usd as number;
+    const viaRest = await rest(funded, 'GET', '/discovery/top?limit=3');
+    const b0 = await balance();
+    const viaMcp = await call(client, 'svc.get_top_discovery', { limit: 3 });
+    assert.equal(viaMcp.isError, undefined, JSON.stringify(viaMcp.structuredContent));
+    assert.deepEqual(viaMcp.structuredContent, viaRest.body.data);
+    assert.equal(viaMcp._meta?.credits_charged_usd, Number(viaRest.headers.get('x-credits-charged')));
+    assert.equal(Math.round((b0 - (await balance())) * 100), Math.round(viaMcp._meta!.credits_charged_usd * 100));
+    assert.equal(viaMcp._meta?.credits_balance_usd, await balance());
+    assert.deepEqual(JSON.parse(viaMcp.content[0]!.text), viaMcp.structuredContent, 'a text rendering too');
+
+    const id = viaRest.body.data.data[0].company.id;
+    for (const [tool, path] of [
+      ['svc.get_company', `/companies/${id}`],
+      ['svc.get_company_score', `/companies/${id}/score`],
+    ] as const) {
+      const r = await rest(funded, 'GET', path);
+      assert.equal(r.status, 200, path);
+      const m = await call(client, tool, { id });
+      assert.deepEqual(m.structuredContent, r.body.data, tool);
+      assert.equal(m._meta?.credits_charged_usd, Number(r.headers.get('x-credits-charged')), tool);
+    }
+
+    // Bad arguments: the REST 400, nothing charged.
+    const before = await balance();
+    const bad = await call(client, 'svc.get_top_discovery', { limit: 1000 });
+    assert.equal(bad.isError, true);
+    assert.equal(bad.structuredContent.status, 400);
+    assert.equal(bad.structuredContent.code, 'VALIDATION_FAILED');
+    assert.ok(bad.structuredContent.next_actions.length > 0);
+    const unknown = await call(client, 'svc.get_company', { id, extra: 1 });
+    assert.equal(unknown.structuredContent.status, 400);
+    const missing = await call(client, 'svc.get_company', { id: 'cmp_01NOSUCHCOMPANY0000000000000' });
+    assert.equal(missing.structuredContent.status, 404);
+    assert.equal(await balance(), before);
+  });
+
+  it('workspace tools: each the same as its REST twin, with the same charges; another tenant’s ids are 404', async () => {
+    const key = tenant.key.api_key;
+    const client = await connect(key);
+    const company = await rest(key, 'POST', '/workspace/companies', { name: 'Zeta Robotics', domain: 'zeta.example' });
+    assert.equal(company.status, 201);
+    const companyId = company.body.data.id;
+    const deal = await rest(key, 'POST', '/workspace/deals', { company_id: companyId, name: 'Seed', stage: 'sourced' });
+    const dealId = deal.body.data.id;
+
+    const pairs: Array<[string, Json, string, string, unknown?]> = [
+      ['svc.workspace.list_companies', {}, 'GET', '/workspace/companies'],
+      ['svc.workspace.get_memo', { company_id: companyId }, 'GET', `/workspace/companies/${companyId}/memo`],
+      ['svc.workspace.list_deals', { stage: 'sourced' }, 'GET', '/workspace/deals?stage=sourced'],
+      ['svc.workspace.list_events', { limit: 50 }, 'GET', '/workspace/events?limit=50'],
+      ['svc.workspace.list_webhook_deliveries', {}, 'GET', '/workspace/webhooks/deliveries'],
+    ];
+    for (const [tool, args, method, path] of pairs) {
+      const r = await rest(key, method, path);
+      assert.equal(r.status, 200, `${path}: ${JSON.stringify(r.body)}`);
+      const m = await call(client, tool, args);
+      assert.equal(m.isError, undefined, `${tool}: ${JSON.stringify(m.structuredContent)}`);
+      assert.deepEqual(m.structuredContent, r.body.data, tool);
+      assert.equal(m._meta?.credits_charged_usd, Number(r.headers.get('x-credits-charged') ?? 0), tool);
+    }
+
+    // Writes: the tool's result is what a REST read shows afterwards.
+    const memo = await call(client, 'svc.workspace.update_memo', { company_id: companyId, body: '# Thesis' });
+    assert.equal(memo.structuredContent.version, 1);
+    assert.equal(memo._meta?.credits_charged_usd, 6);
+    assert.deepEqual(
+      (await rest(key, 'GET', `/workspace/companies/${companyId}/memo`)).body.data,
+      memo.structuredContent,
+    );
+    const stale = await call(client, 'svc.workspace.update_memo', {
+      company_id: companyId,
+      body: 'late',
+      if_match_version: 0,
+    });
+    assert.equal(stale.structuredContent.status, 412);
+    assert.equal(stale.structuredContent.code, 'MEMO_VERSION_CONFLICT');
+    const moved = await call(client, 'svc.workspace.update_deal', { deal_id: dealId, stage: 'screening' });
+    assert.equal(moved.structuredContent.stage, 'screening');
+    assert.equal(moved._meta?.credits_charged_usd, 6);
+    const followUp = await call(client, 'svc.workspace.upsert_followup', {
+      company_id: companyId,
+      key: 'call-founder',
+      title: 'Call the founder',
+      due_at: '2026-12-01T09:00:00Z',
+    });
+    assert.equal(followUp.structuredContent.status, 'open');
+    assert.equal(followUp._meta?.credits_charged_usd, 3);
+    const sub = await call(client, 'svc.workspace.create_webhook', {
+      url: 'https://hooks.example/acme',
+      events: ['workspace.deal.stage_changed'],
+    });
+    assert.match(sub.structuredContent.id, /^sub_/);
+    assert.ok(sub.structuredContent.secret, 'the generated secret is shown once');
+    assert.equal(sub._meta?.credits_charged_usd, 4);
+
+    // Another tenant: the same 404 as for an id that never existed, nothing charged.
+    const otherClient = await connect(other.key.api_key);
+    const otherBalance = (await status(api.url, other.key.api_key)).balance_usd;
+    for (const [tool, args] of [
+      ['svc.workspace.get_memo', { company_id: companyId }],
+      ['svc.workspace.get_memo', { company_id: 'wco_000000000000000000000000' }],
+      ['svc.workspace.update_memo', { company_id: companyId, body: 'x' }],
+      ['svc.workspace.update_deal', { deal_id: dealId, stage: 'ic' }],
+      [
+        'svc.workspace.upsert_followup',
+        { company_id: companyId, key: 'k', title: 't', due_at: '2026-12-01T09:00:00Z' },
+      ],
+    ] as const) {
+      const r = await call(otherClient, tool, args);
+      assert.equal(r.isError, true, tool);
+      assert.equal(r.structuredContent.status, 404, `${tool}: ${JSON.stringify(r.structuredContent)}`);
+    }
+    assert.equal((await status(api.url, other.key.api_key)).balance_usd, otherBalance);
+
+    // A self-serve key: 403 with the way to an enterprise workspace.
+    const selfServe = await call(await connect(funded), 'svc.workspace.list_companies', {});
+    assert.equal(selfServe.structuredContent.status, 403);
+    assert.equal(selfServe.structuredContent.code, 'WORKSPACE_REQUIRES_ENTERPRISE');
+    assert.ok(selfServe.structuredContent.next_actions.some((a: Json) => /\/agents\/leads$/.test(a.url)));
+  });
+
+  it('answers JSON or an event stream as the client prefers; GET and DELETE are 405 (stateless)', async () => {
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+    const post = (accept: string) =>
+      fetch(`${api.url}/api/v1/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept },
+        body: JSON.stringify(message),
+      });
+    const json = await post('application/json, text/event-stream');
+    assert.match(json.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(((await json.json()) as Json).result.tools.length, 13);
+    const sse = await post('text/event-stream, application/json');
+    assert.match(sse.headers.get('content-type') ?? '', /^text\/event-stream/);
+    assert.match(await sse.text(), /^event: message\ndata: .*"tools"/m);
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${api.url}/api/v1/mcp`, { method });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get('allow'), 'POST');
+    }
+  });
+});
