@@ -284,6 +284,23 @@ describe('MCP endpoint: the svc.* tools through the SDK client, each against its
     const sse = await post('text/event-stream, application/json');
     assert.match(sse.headers.get('content-type') ?? '', /^text\/event-stream/);
     assert.match(await sse.text(), /^event: message\ndata: .*"tools"/m);
+    // What the one-exchange path does not take goes through the SDK's transport: a notification
+    // (202), a batch, an unsupported protocol version (400), a client that accepts JSON only (406).
+    const raw = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${api.url}/api/v1/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
+      });
+    assert.equal((await raw({ jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+    const batch = await raw([message, { ...message, id: 2 }]);
+    assert.equal(batch.status, 200);
+    assert.deepEqual(((await batch.json()) as Json[]).map((m) => m.id).sort(), [1, 2]);
+    assert.equal((await raw(message, { 'mcp-protocol-version': '1999-01-01' })).status, 400);
+    assert.equal((await raw(message, { accept: 'application/json' })).status, 406);
+    const unknown = (await (await raw({ jsonrpc: '2.0', id: 7, method: 'no/such' })).json()) as Json;
+    assert.equal(unknown.id, 7);
+    assert.equal(unknown.error.code, -32601, 'method not found');
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${api.url}/api/v1/mcp`, { method });
       assert.equal(res.status, 405, method);

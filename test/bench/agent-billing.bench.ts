@@ -6,26 +6,12 @@
 // Reports requests/s, the ratio to bare Fastify and p99 latency: medians of BENCH_RUNS runs.
 // Env: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 100),
 //      BENCH_ACCOUNTS (default 1000). Aim: paid >= 40% of bare Fastify.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '#eventstore';
-
-const require = createRequire(import.meta.url);
-const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p99: number; p50: number };
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
+import { autocannon, type AutocannonResult, checkLoad, fmt, median, startServer, stop } from './support/bench-kit.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -36,27 +22,7 @@ const PATH = '/api/v1/test-paid/discovery';
 /** The same payload from the same app without key or charge: what the HTTP stack alone costs. */
 const FREE_PATH = '/api/v1/test-paid/free';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-
-async function startServer(args: string[]): Promise<{ child: ChildProcess; url: string; keys: string[] }> {
-  const child = spawn(process.execPath, [SERVER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
-  const ready = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-  });
-  const { url, keys } = JSON.parse(ready) as { url: string; keys: string[] };
-  return { child, url, keys };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
+type Ready = { url: string; keys: string[] };
 
 async function load(url: string, path: string, keys: string[], seconds = SECONDS): Promise<AutocannonResult> {
   let next = 0;
@@ -77,11 +43,7 @@ async function load(url: string, path: string, keys: string[], seconds = SECONDS
       },
     ],
   });
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(
-      `bench run had failures: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
-    );
-  }
+  checkLoad(`${url}${path}`, result);
   return result;
 }
 
@@ -121,9 +83,9 @@ console.log(`agent billing: ${RUNS} runs x ${SECONDS} s, ${CONNECTIONS} connecti
 console.log(`durable commit latency now: ${(await commitLatencyMs()).toFixed(2)} ms`);
 // All servers up at once; each run measures every scenario back to back, so a busy machine
 // colours all of them alike and the ratios stay meaningful.
-const bareServer = await startServer(['bare']);
-const oneServer = await startServer(['app', '1']);
-const manyServer = await startServer(['app', String(ACCOUNTS)]);
+const bareServer = await startServer<Ready>(SERVER, ['bare']);
+const oneServer = await startServer<Ready>(SERVER, ['app', '1']);
+const manyServer = await startServer<Ready>(SERVER, ['app', String(ACCOUNTS)]);
 const scenarios: Scenario[] = [
   { name: 'bare fastify', url: bareServer.url, path: PATH, keys: [], rps: [], p99: [] },
   { name: 'api, unmetered route', url: oneServer.url, path: FREE_PATH, keys: [], rps: [], p99: [] },
@@ -139,7 +101,7 @@ try {
     `  the 1-account ledger holds ${fmt(((await status.json()) as { data: { paid_calls: number } }).data.paid_calls)} durable charges`,
   );
 } finally {
-  await Promise.all([stop(bareServer.child), stop(oneServer.child), stop(manyServer.child)]);
+  await Promise.all([stop(bareServer.process), stop(oneServer.process), stop(manyServer.process)]);
 }
 console.log(`durable commit latency after: ${(await commitLatencyMs()).toFixed(2)} ms`);
 const bareRps = median(scenarios[0]!.rps);

@@ -10,12 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decideAndAppend, type EventStore, loadState, SqliteEventStore } from '#eventstore';
 import { webhookDecider, type WebhookOwner, webhookStream } from '#webhooks';
+import { median } from './support/bench-kit.js';
 
 const GROWN = Number(process.env.BENCH_GROWN_EVENTS ?? 100_000);
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 500);
 const owner: WebhookOwner = { kind: 'platform_account', id: 'acct_bench' };
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 let n = 0;
 function testEvent(now: Date) {

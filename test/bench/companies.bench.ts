@@ -12,27 +12,24 @@
 // Also the server's CPU time per request (from /proc; steadier than req/s on a shared machine).
 // Servers and importer run in child processes; autocannon (the load) runs here. Medians of
 // BENCH_RUNS (default 3) runs of BENCH_SECONDS (default 10) with BENCH_CONNECTIONS (default 100).
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { csvHeaderLine, demoCompanies, type ImportSummary, recordToCsvLine } from '#agent-data';
-
-const require = createRequire(import.meta.url);
-const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number; p50: number };
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
+import {
+  autocannon,
+  type AutocannonResult,
+  checkLoad,
+  fmt,
+  median,
+  spawnChild,
+  startServer,
+  stop,
+  withServerCpu,
+} from './support/bench-kit.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -41,29 +38,6 @@ const IMPORT_COMPANIES = Number(process.env.BENCH_IMPORT_COMPANIES ?? 100_000);
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 20_000);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 200);
 const SERVER = fileURLToPath(new URL('./support/companies-server.js', import.meta.url));
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-
-function child(args: string[]): { process: ChildProcess; firstLine: Promise<string> } {
-  const proc = spawn(process.execPath, ['--enable-source-maps', SERVER, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: proc.stdout! });
-  const firstLine = new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    proc.once('exit', (code) => reject(new Error(`bench child ${args[0]} exited with ${code}`)));
-  });
-  return { process: proc, firstLine };
-}
-
-async function stop(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
-  });
-}
 
 // ---------------------------------------------------------------- import
 
@@ -89,7 +63,7 @@ async function importBench(): Promise<void> {
       const fresh: number[] = [];
       const again: number[] = [];
       for (let run = 0; run < RUNS; run++) {
-        const { firstLine } = child(['import', file, format]);
+        const { firstLine } = spawnChild(SERVER, ['import', file, format]);
         const result = JSON.parse(await firstLine) as { summary: ImportSummary; again: ImportSummary };
         if (result.summary.imported !== IMPORT_COMPANIES || result.again.unchanged !== IMPORT_COMPANIES) {
           throw new Error(`unexpected import result ${JSON.stringify(result)}`);
@@ -116,12 +90,6 @@ interface Server {
   url: string;
   keys: string[];
   ids: string[];
-}
-
-async function startServer(args: string[]): Promise<Server> {
-  const { process: proc, firstLine } = child(args);
-  const { url, keys, ids } = JSON.parse(await firstLine) as { url: string; keys: string[]; ids: string[] };
-  return { process: proc, url, keys, ids };
 }
 
 type Path = 'discovery' | 'company' | 'noop';
@@ -156,17 +124,6 @@ function load(server: Server, path: Path, seconds: number): Promise<AutocannonRe
 
 type Results = Record<string, { rps: number[]; p99: number[]; cpuUs: number[] }>;
 
-/** CPU time (user + system) a process has used, in µs, from /proc (Linux); null elsewhere. */
-function cpuMicros(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime are fields 14 and 15 of the line, in clock ticks (USER_HZ = 100 on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Runs the paths of one server interleaved (run 1 of each, then run 2 of each, ...), so a slow
  * phase of the machine or of the store (a WAL checkpoint after the import) does not land on one
@@ -181,12 +138,12 @@ async function measure(
   for (const [, path] of paths) await load(server, path, 3); // warm-up: JIT, caches, hot account state
   for (let run = 0; run < RUNS; run++) {
     for (const [name, path] of paths) {
-      const cpuBefore = cpuMicros(server.process.pid);
-      const r = await load(server, path, SECONDS);
-      const cpuAfter = cpuMicros(server.process.pid);
-      if (r.non2xx > 0 || r.errors > 0)
-        throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-      const cpuUs = cpuBefore === null || cpuAfter === null ? NaN : (cpuAfter - cpuBefore) / Math.max(1, r['2xx']);
+      const { value: r, cpuUs } = await withServerCpu(
+        server.process.pid,
+        () => load(server, path, SECONDS),
+        (r) => r['2xx'],
+      );
+      checkLoad(name, r);
       const entry = (results[name] ??= { rps: [], p99: [], cpuUs: [] });
       entry.rps.push(r.requests.average);
       entry.p99.push(r.latency.p99);
@@ -203,7 +160,7 @@ async function httpBench(): Promise<void> {
     `\nhttp: ${RUNS} runs x ${SECONDS} s, ${CONNECTIONS} connections; api with ${fmt(COMPANIES)} scored companies and ${ACCOUNTS} funded keys`,
   );
   const results: Results = {};
-  const bare = await startServer(['bare']);
+  const bare = await startServer<Server>(SERVER, ['bare']);
   try {
     await measure(
       bare,
@@ -219,7 +176,7 @@ async function httpBench(): Promise<void> {
     await stop(bare.process);
   }
   const started = performance.now();
-  const app = await startServer(['app', String(COMPANIES), String(ACCOUNTS)]);
+  const app = await startServer<Server>(SERVER, ['app', String(COMPANIES), String(ACCOUNTS)]);
   console.log(`  api ready in ${fmt(performance.now() - started)} ms (import, scoring, funding)`);
   try {
     // paid no-op: the metered route of the billing tests (same charge, no data): the floor.

@@ -10,14 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '#eventstore';
+import { fmt, median } from './support/bench-kit.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const READ_EVENTS = Number(process.env.BENCH_READ_EVENTS ?? 1_000_000);
 const WRITERS = 64;
 const APPEND_SECONDS = 3;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** A typical small domain event. */
 function payload(i: number) {

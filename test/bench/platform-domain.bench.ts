@@ -8,47 +8,23 @@
 //     resolved each time), ms per report;
 // (d) contention: 20 runners claiming one run at a time, claims/s (exactly one wins each).
 // Env: BENCH_RUNS (default 3), BENCH_DURATION (seconds per autocannon run, default 5), BENCH_CONNECTIONS (default 10).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '#kernel';
 import { createApiApp } from '../../libs/runtime/src/api/app.factory.js';
 import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
+import { autocannonChild, type AutocannonResult, checkLoad, fmt, median } from './support/bench-kit.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-interface CannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-
-function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<CannonResult> {
-  const args = [AUTOCANNON, '-j', '-c', String(CONNECTIONS), '-d', String(seconds)];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
-      const result = JSON.parse(out.trim().split('\n').at(-1)!) as CannonResult;
-      if (result.non2xx || result.errors)
-        return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
-      resolve(result);
-    });
-  });
+/** One autocannon run in a child process; throws on a non-2xx answer or an error. */
+async function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<AutocannonResult> {
+  const result = await autocannonChild(url, headers, CONNECTIONS, seconds);
+  checkLoad(url, result);
+  return result;
 }
 
 async function main(): Promise<void> {

@@ -15,59 +15,23 @@
 // this process's CPU time during a run is the server's: reported per request, it is a steadier
 // figure than requests/s on a machine shared with other work.
 // Env: BENCH_RUNS (default 5), BENCH_DURATION (seconds per run, default 5), BENCH_CONNECTIONS (default 10).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { loadConfig } from '#kernel';
 import { createApiApp } from '../../libs/runtime/src/api/app.factory.js';
 import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
+import { autocannonChild, type AutocannonResult, checkLoad, fmt, listenLocal, median } from './support/bench-kit.js';
 import { EMPTY_PAGE, PlatformBenchRoutesModule } from './support/platform-bench-routes.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-
-interface CannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-
-/** One autocannon run in a child process; returns its JSON summary. */
-function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<CannonResult> {
-  const args = [AUTOCANNON, '-j', '-c', String(CONNECTIONS), '-d', String(seconds)];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err}`));
-      try {
-        resolve(JSON.parse(out.trim().split('\n').at(-1)!) as CannonResult);
-      } catch (error) {
-        reject(new Error(`autocannon output not JSON: ${out.slice(0, 500)} ${String(error)}`));
-      }
-    });
-  });
-}
-
-function check(name: string, r: CannonResult): void {
-  if (r.non2xx || r.errors || r.timeouts)
-    throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-}
+/** One autocannon run in a child process (its own core); its JSON summary. */
+const cannon = (url: string, headers: Record<string, string>, seconds: number): Promise<AutocannonResult> =>
+  autocannonChild(url, headers, CONNECTIONS, seconds);
 
 async function main(): Promise<void> {
   console.log(
@@ -76,9 +40,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-platform-'));
   const bare = Fastify({ logger: false });
   bare.get('/v1/repositories', async () => EMPTY_PAGE);
-  await bare.listen({ port: 0, host: '127.0.0.1' });
-  const bareAddress = bare.server.address();
-  const bareUrl = `http://127.0.0.1:${typeof bareAddress === 'object' && bareAddress ? bareAddress.port : 0}/v1/repositories`;
+  const bareUrl = `${await listenLocal(bare)}/v1/repositories`;
 
   const config = loadConfig({
     SVC_DATA_DIR: dir,
@@ -118,7 +80,7 @@ async function main(): Promise<void> {
     } as const;
     type Target = keyof typeof targets;
     // Warm every server up (JIT, caches, connections) before measuring.
-    for (const t of Object.values(targets)) check(`${t.label.trim()} warm-up`, await cannon(t.url, t.headers, 2));
+    for (const t of Object.values(targets)) checkLoad(`${t.label.trim()} warm-up`, await cannon(t.url, t.headers, 2));
 
     const rates: Record<Target, number[]> = { bare: [], plain: [], noop: [], api: [] };
     const cpu: Record<Target, number[]> = { bare: [], plain: [], noop: [], api: [] };
@@ -133,7 +95,7 @@ async function main(): Promise<void> {
         const before = process.cpuUsage();
         const result = await cannon(t.url, t.headers, DURATION);
         const used = process.cpuUsage(before);
-        check(which, result);
+        checkLoad(which, result);
         rates[which].push(result.requests.average);
         cpu[which].push((used.user + used.system) / result.requests.total);
         console.log(

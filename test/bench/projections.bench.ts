@@ -10,14 +10,12 @@ import { join } from 'node:path';
 import { SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { ProjectionRunner, type ProjectionDefinition } from '#projections';
+import { fmt, median } from './support/bench-kit.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const EVENTS = Number(process.env.BENCH_PROJECTION_EVENTS ?? 1_000_000);
 const STREAMS = Number(process.env.BENCH_PROJECTION_STREAMS ?? 10_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** Count events per stream: one document per stream, read-modify-write per event. */
 const streamCounts: ProjectionDefinition = {

@@ -36,6 +36,7 @@ import {
   webhookStream,
 } from '#webhooks';
 import { platformEventPublished, platformWebhookChannel } from '#platform';
+import { fmt, median } from './support/bench-kit.js';
 
 const secretFor = (i: number) => `bench-secret-${i}-0123456789abcdef`;
 
@@ -108,11 +109,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 256);
 const PER_HOST = Number(process.env.BENCH_PER_HOST ?? 16);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

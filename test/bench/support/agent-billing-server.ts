@@ -4,7 +4,7 @@
 //   node agent-billing-server.js app ACCOUNTS      the real API (embedded stores, durable
 //                                                  charges) with a paid test route and ACCOUNTS
 //                                                  funded accounts
-// Prints one JSON line {url, keys} when ready; exits on SIGTERM.
+// Prints one JSON line {url, keys} when ready; exits on SIGTERM/SIGINT.
 import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,17 +12,14 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { startTestApi } from '../../api/support/test-api.js';
 import { PaidRoutesModule } from '../../agent-data/support/paid-routes.module.js';
+import { failed, listenLocal, paidKeys, ready } from './bench-kit.js';
 
 const PAYLOAD = { data: [{ rank: 1, company: 'Acme Robotics' }], account_id: 'acct_01JBENCHBENCHBENCHBENCHBENC' };
 
 async function bare(): Promise<void> {
   const app = Fastify({ logger: false });
   app.get('/api/v1/test-paid/discovery', async () => PAYLOAD);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, keys: [] })}\n`);
-  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+  ready({ url: await listenLocal(app), keys: [] }, () => app.close());
 }
 
 async function api(accounts: number): Promise<void> {
@@ -41,35 +38,9 @@ async function api(accounts: number): Promise<void> {
       SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '100000000',
     },
   });
-  const keys: string[] = [];
-  const fund = async () => {
-    const res = await fetch(`${api.url}/api/v1/agents/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ pack_id: 'pack_10000' }),
-    });
-    const issued = (await res.json()) as { key: { api_key: string }; starter_checkout: { url: string } };
-    const paid = await fetch(`${issued.starter_checkout.url}/pay`, {
-      method: 'POST',
-      headers: { accept: 'application/json' },
-    });
-    if (paid.status !== 200) throw new Error(`funding failed: ${paid.status} ${await paid.text()}`);
-    keys.push(issued.key.api_key);
-  };
-  for (let i = 0; i < accounts; i += 20) await Promise.all(Array.from({ length: Math.min(20, accounts - i) }, fund));
-  process.stdout.write(`${JSON.stringify({ url: api.url, keys })}\n`);
-  process.on(
-    'SIGTERM',
-    () =>
-      void api.close().finally(() => {
-        rmSync(dataDir, { recursive: true, force: true });
-        process.exit(0);
-      }),
-  );
+  const keys = await paidKeys(api.url, accounts);
+  ready({ url: api.url, keys }, () => api.close().finally(() => rmSync(dataDir, { recursive: true, force: true })));
 }
 
 const [mode, count] = process.argv.slice(2);
-(mode === 'bare' ? bare() : api(Number(count ?? 1))).catch((error: unknown) => {
-  process.stderr.write(`bench server failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+(mode === 'bare' ? bare() : api(Number(count ?? 1))).catch(failed);

@@ -7,7 +7,7 @@
 //                                                   charges) with COMPANIES imported and scored,
 //                                                   ACCOUNTS funded agent accounts, and the metered
 //                                                   no-op route of the billing tests (the floor)
-// Servers print one JSON line {url, keys, ids} when ready and exit on SIGTERM.
+// Servers print one JSON line {url, keys, ids} when ready and exit on SIGTERM/SIGINT.
 import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,7 @@ import { EVENT_STORE, type EventStore, SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { PaidRoutesModule } from '../../agent-data/support/paid-routes.module.js';
 import { startTestApi } from '../../api/support/test-api.js';
+import { failed, listenLocal, paidKeys, ready } from './bench-kit.js';
 
 const AS_OF = '2026-11-01';
 
@@ -97,11 +98,7 @@ async function bare(): Promise<void> {
     data: [{ rank: 1, company: 'Acme Robotics' }],
     account_id: 'acct_01JBENCHBENCHBENCHBENCHBENC',
   }));
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, keys: [], ids: ['cmp_BARE'] })}\n`);
-  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+  ready({ url: await listenLocal(app), keys: [], ids: ['cmp_BARE'] }, () => app.close());
 }
 
 async function api(companies: number, accounts: number): Promise<void> {
@@ -126,31 +123,10 @@ async function api(companies: number, accounts: number): Promise<void> {
   await api.app.get(CompanyImporter).run(valueRecords(records), { source: 'bench' });
   const events = api.app.get<EventStore>(EVENT_STORE);
   await api.app.get(ProjectionRunner).waitFor(await events.headPosition(), { timeoutMs: 600_000 });
-  const keys: string[] = [];
-  const fund = async () => {
-    const res = await fetch(`${api.url}/api/v1/agents/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ pack_id: 'pack_10000' }),
-    });
-    const issued = (await res.json()) as { key: { api_key: string }; starter_checkout: { url: string } };
-    const paid = await fetch(`${issued.starter_checkout.url}/pay`, {
-      method: 'POST',
-      headers: { accept: 'application/json' },
-    });
-    if (paid.status !== 200) throw new Error(`funding failed: ${paid.status} ${await paid.text()}`);
-    keys.push(issued.key.api_key);
-  };
-  for (let i = 0; i < accounts; i += 20) await Promise.all(Array.from({ length: Math.min(20, accounts - i) }, fund));
+  const keys = await paidKeys(api.url, accounts);
   const ids = records.slice(0, 1000).map((r) => companyIdFor(r.domain));
-  process.stdout.write(`${JSON.stringify({ url: api.url, keys, ids })}\n`);
-  process.on(
-    'SIGTERM',
-    () =>
-      void api.close().finally(() => {
-        rmSync(dataDir, { recursive: true, force: true });
-        process.exit(0);
-      }),
+  ready({ url: api.url, keys, ids }, () =>
+    api.close().finally(() => rmSync(dataDir, { recursive: true, force: true })),
   );
 }
 
@@ -161,7 +137,4 @@ const run =
     : mode === 'bare'
       ? bare()
       : api(Number(a ?? 20_000), Number(b ?? 200));
-run.catch((error: unknown) => {
-  process.stderr.write(`bench server failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+run.catch(failed);

@@ -1,8 +1,10 @@
+import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -22,6 +24,7 @@ import { workspaceRequiresEnterprise } from '../workspace/auth/workspace.guard.j
 import type { Reservation } from '../credits/credit-ledger.js';
 import { MeteringService } from '../metering/metering.service.js';
 import { TOOL_DEFINITIONS, type ToolContext, type ToolDefinition } from './mcp-tools.js';
+import { SingleExchangeTransport } from './single-exchange.transport.js';
 
 /** What a failed call's structuredContent is: the agent surface's problem+json body (D5). */
 const PROBLEM_SCHEMA = {
@@ -82,6 +85,7 @@ export class McpService {
   private readonly tools: Map<string, PreparedTool>;
   private readonly listed: Tool[];
   private readonly enrich: ReturnType<typeof agentNextActionsEnricher>;
+  private readonly validator = new AjvJsonSchemaValidator();
 
   constructor(
     private readonly queries: QueryBus,
@@ -103,25 +107,48 @@ export class McpService {
 
   /** Serves one HTTP request of the MCP endpoint (the reply is the raw Node response). */
   async handle(request: McpHttpRequest, response: ServerResponse): Promise<void> {
-    const server = new Server(
-      { name: 'svc-agent-data', title: 'Agent data API', version: SERVICE_VERSION },
-      { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS },
-    );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
-    server.setRequestHandler(CallToolRequestSchema, (call, extra) =>
-      this.call(request, call.params.name, call.params.arguments ?? {}, String(extra.requestId)),
-    );
+    const server = this.server(request);
+    response.on('close', () => void server.close());
+    if (SingleExchangeTransport.fits(request.body, request.raw.headers)) {
+      const exchange = new SingleExchangeTransport();
+      await server.connect(exchange);
+      exchange.onmessage?.(request.body, {
+        requestInfo: { headers: request.raw.headers as Record<string, string> },
+      });
+      const answer = await Promise.race([exchange.answer, once(response, 'close').then(() => null)]);
+      if (answer === null) return;
+      const body = JSON.stringify(answer);
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      response.end(body);
+      return;
+    }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       // JSON unless the client prefers a stream: it must accept both (the transport checks).
       enableJsonResponse: prefersJson(request.raw.headers.accept),
     });
-    response.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
+    response.on('close', () => void transport.close());
     await server.connect(transport);
     await transport.handleRequest(request.raw, response, request.body);
+  }
+
+  /** A server for one HTTP request (stateless), its tools calling as this request's caller. */
+  private server(request: McpHttpRequest): Server {
+    const server = new Server(
+      { name: 'svc-agent-data', title: 'Agent data API', version: SERVICE_VERSION },
+      {
+        capabilities: { tools: { listChanged: false } },
+        instructions: MCP_INSTRUCTIONS,
+        // One validator for every request: the SDK builds an Ajv instance per Server otherwise
+        // (763 µs a request, docs/performance.md).
+        jsonSchemaValidator: this.validator,
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
+    server.setRequestHandler(CallToolRequestSchema, (call, extra) =>
+      this.call(request, call.params.name, call.params.arguments ?? {}, String(extra.requestId)),
+    );
+    return server;
   }
 
   private async call(

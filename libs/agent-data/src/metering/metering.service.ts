@@ -116,18 +116,7 @@ export class MeteringService {
     const run = (hold?: Reservation) =>
       this.credits.execute(
         caller.accountId,
-        {
-          type: 'ChargeMeter',
-          accountId: caller.accountId,
-          meter,
-          priceCents: price,
-          requestId,
-          keyId: caller.keyId,
-          autopayThresholdCents: this.config.autopayThresholdCents ?? 1000,
-          newAutopayAttemptId: () => this.ids.next('att'),
-          chargeKey,
-          now: this.clock.now(),
-        },
+        { ...this.chargeCommand(caller, meter, price, requestId), chargeKey },
         hold ? { hold } : {},
       );
     let hold: Reservation | undefined;
@@ -181,25 +170,32 @@ export class MeteringService {
     };
   }
 
+  private chargeCommand(
+    caller: { accountId: string; keyId: string | null },
+    meter: MeterName,
+    priceCents: number,
+    requestId: string,
+  ) {
+    return {
+      type: 'ChargeMeter' as const,
+      accountId: caller.accountId,
+      meter,
+      priceCents,
+      requestId,
+      keyId: caller.keyId,
+      autopayThresholdCents: this.config.autopayThresholdCents ?? 1000,
+      newAutopayAttemptId: () => this.ids.next('att'),
+      now: this.clock.now(),
+    };
+  }
+
   /** Charges one successful call; resolves once the MeterCharged event is durable. */
   async charge(caller: MeteredCaller, meter: MeterName, requestId: string, hold?: Reservation): Promise<Charged> {
     const price = this.priceOf(meter);
     try {
-      const result = await this.credits.execute(
-        caller.accountId,
-        {
-          type: 'ChargeMeter',
-          accountId: caller.accountId,
-          meter,
-          priceCents: price,
-          requestId,
-          keyId: caller.keyId,
-          autopayThresholdCents: this.config.autopayThresholdCents ?? 1000,
-          newAutopayAttemptId: () => this.ids.next('att'),
-          now: this.clock.now(),
-        },
-        { hold },
-      );
+      const result = await this.credits.execute(caller.accountId, this.chargeCommand(caller, meter, price, requestId), {
+        hold,
+      });
       return { meter, priceCents: price, balanceCents: result.state.balanceCents, result };
     } catch (error) {
       if (error instanceof InsufficientCreditsError) {

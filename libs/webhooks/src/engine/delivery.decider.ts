@@ -50,6 +50,15 @@ export type DeliveryCommand =
       now: Date;
     };
 
+/** The fields naming the delivery in each of its events. */
+const refData = (delivery: DeliveryRef) => ({
+  delivery_id: delivery.deliveryId,
+  webhook_id: delivery.webhookId,
+  channel: delivery.channel,
+  event_id: delivery.eventId,
+  event_type: delivery.eventType,
+});
+
 export const initialDeliveryState: DeliveryState = {
   attempts: 0,
   automaticAttempts: 0,
@@ -109,11 +118,7 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
           {
             type: 'WebhookDeliveryAttempted',
             data: {
-              delivery_id: delivery.deliveryId,
-              webhook_id: delivery.webhookId,
-              channel: delivery.channel,
-              event_id: delivery.eventId,
-              event_type: delivery.eventType,
+              ...refData(delivery),
               number: state.attempts + 1,
               automatic,
               manual,
@@ -138,11 +143,7 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
           {
             type: 'WebhookRedeliveryRequested',
             data: {
-              delivery_id: delivery.deliveryId,
-              webhook_id: delivery.webhookId,
-              channel: delivery.channel,
-              event_id: delivery.eventId,
-              event_type: delivery.eventType,
+              ...refData(delivery),
               request_id: command.requestId,
               requested_at: command.now.toISOString(),
             },
@@ -159,11 +160,7 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
           {
             type: 'WebhookDeliveryHeld',
             data: {
-              delivery_id: delivery.deliveryId,
-              webhook_id: delivery.webhookId,
-              channel: delivery.channel,
-              event_id: delivery.eventId,
-              event_type: delivery.eventType,
+              ...refData(delivery),
               owner_id: command.ownerId,
               reason: command.reason,
               manual,

@@ -1,0 +1,54 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * The common exchange of a stateless endpoint without the SDK's HTTP transport: one JSON-RPC
+ * request in, its one answer out, as JSON. The SDK's StreamableHTTPServerTransport converts each
+ * Node request to a Web Request and back (Hono) and parses the message again: measured 525 µs of
+ * a paid call's 1,095 µs (docs/performance.md, "MCP endpoint"). Everything else (an event stream,
+ * batches, notifications, malformed messages) still goes through the SDK's transport.
+ */
+export class SingleExchangeTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  private resolve!: (message: JSONRPCMessage) => void;
+  /** The answer to the request (a result or an error response). */
+  readonly answer = new Promise<JSONRPCMessage>((resolve) => (this.resolve = resolve));
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    // In a JSON answer only the response has a place (the SDK's JSON mode drops the rest too).
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) this.resolve(message);
+  }
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  /**
+   * Whether this exchange can take the request: a single JSON-RPC request, a client that accepts
+   * both JSON and an event stream (as the transport requires) and prefers JSON, and a supported
+   * protocol version header (or an initialize, which negotiates one).
+   */
+  static fits(body: unknown, headers: Record<string, string | string[] | undefined>): body is JSONRPCRequest {
+    if (!isJSONRPCRequest(body)) return false;
+    const accept = header(headers.accept);
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
+    if (accept.indexOf('text/event-stream') < accept.indexOf('application/json')) return false;
+    const version = headers['mcp-protocol-version'];
+    return isInitializeRequest(body) || version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(header(version));
+  }
+}
+
+const header = (value: string | string[] | undefined): string =>
+  Array.isArray(value) ? value.join(',') : (value ?? '');

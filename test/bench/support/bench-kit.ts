@@ -1,0 +1,186 @@
+// What the benches (test/bench/*.bench.ts) and their child servers (support/*-server.ts) share:
+// figures (median, fmt), the load generator (autocannon, in this process or in a child), the
+// server's CPU time from /proc, and the child-server protocol: a server prints one JSON line when
+// it is ready and exits on SIGTERM (or SIGINT).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+import type { FastifyInstance } from 'fastify';
+
+const require = createRequire(import.meta.url);
+
+// ---------------------------------------------------------------- figures
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** A number as the benches print it: grouped thousands, `digits` decimals (whole by default). */
+export const fmt = (n: number, digits = 0) =>
+  digits === 0
+    ? Math.round(n).toLocaleString('en-US')
+    : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+// ---------------------------------------------------------------- load
+
+/** The parts of autocannon's result the benches read. */
+export interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+/** autocannon in this process (so `setupRequest` and `onResponse` callbacks can be used). */
+export function autocannon(opts: Record<string, unknown>): Promise<AutocannonResult> {
+  return (require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>)(opts);
+}
+
+/** One autocannon run in a child process (a GET with these headers); its JSON summary. */
+export function autocannonChild(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+): Promise<AutocannonResult> {
+  const args = [require.resolve('autocannon/autocannon.js'), '-j', '-c', String(connections), '-d', String(seconds)];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').at(-1)!) as AutocannonResult);
+      } catch (error) {
+        reject(new Error(`autocannon output not JSON: ${out.slice(0, 500)} ${String(error)}`));
+      }
+    });
+  });
+}
+
+/** Throws when a load had a non-2xx answer or a connection error. */
+export function checkLoad(name: string, r: AutocannonResult): void {
+  if (r.non2xx > 0 || r.errors > 0)
+    throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+}
+
+// ---------------------------------------------------------------- server CPU
+
+/** CPU time (user + system) a process has used, in µs, from /proc (Linux); null elsewhere. */
+export function cpuMicros(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (USER_HZ = 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs `load` and measures the server process's CPU time meanwhile: µs per request answered
+ * (`answered` of the load's value), NaN where /proc is not there.
+ */
+export async function withServerCpu<T>(
+  pid: number | undefined,
+  load: () => Promise<T>,
+  answered: (value: T) => number,
+): Promise<{ value: T; cpuUs: number }> {
+  const before = cpuMicros(pid);
+  const value = await load();
+  const after = cpuMicros(pid);
+  const cpuUs = before === null || after === null ? NaN : (after - before) / Math.max(1, answered(value));
+  return { value, cpuUs };
+}
+
+// ---------------------------------------------------------------- child servers: the bench side
+
+export interface BenchChild {
+  process: ChildProcess;
+  /** The first line the child prints (a server's ready line, an importer's result). */
+  firstLine: Promise<string>;
+}
+
+/** Starts `node --enable-source-maps SCRIPT ...args`, stdout piped, stderr through. */
+export function spawnChild(script: string, args: string[]): BenchChild {
+  const proc = spawn(process.execPath, ['--enable-source-maps', script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: proc.stdout! });
+  const firstLine = new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    proc.once('exit', (code) => reject(new Error(`bench server ${args[0]} exited with ${code}`)));
+  });
+  return { process: proc, firstLine };
+}
+
+/** Starts a child server and waits for its ready line: that JSON, with the process. */
+export async function startServer<T extends object>(
+  script: string,
+  args: string[],
+): Promise<T & { process: ChildProcess }> {
+  const { process: proc, firstLine } = spawnChild(script, args);
+  return { ...(JSON.parse(await firstLine) as T), process: proc };
+}
+
+/** SIGTERM, and wait for the exit. */
+export async function stop(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    proc.once('exit', () => resolve());
+    proc.kill('SIGTERM');
+  });
+}
+
+// ---------------------------------------------------------------- child servers: the server side
+
+/** Listens on 127.0.0.1, a free port; the base URL. */
+export async function listenLocal(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+/** Prints the ready line; on SIGTERM or SIGINT runs `stop`, then exits. */
+export function ready(line: Record<string, unknown>, stop: () => Promise<unknown>): void {
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+  const exit = () => void stop().finally(() => process.exit(0));
+  process.on('SIGTERM', exit);
+  process.on('SIGINT', exit);
+}
+
+/** A server's start that failed: the stack on stderr, exit 1. */
+export function failed(error: unknown): never {
+  process.stderr.write(`bench server failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+}
+
+/**
+ * `count` new agent keys, each account funded with `packId` paid in the sandbox checkout
+ * (pack_10000: 12,500 USD), 20 at a time.
+ */
+export async function paidKeys(url: string, count: number, packId = 'pack_10000'): Promise<string[]> {
+  const keys: string[] = [];
+  const fund = async () => {
+    const res = await fetch(`${url}/api/v1/agents/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pack_id: packId }),
+    });
+    const issued = (await res.json()) as { key: { api_key: string }; starter_checkout: { url: string } };
+    const paid = await fetch(`${issued.starter_checkout.url}/pay`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+    });
+    if (paid.status !== 200) throw new Error(`funding failed: ${paid.status} ${await paid.text()}`);
+    keys.push(issued.key.api_key);
+  };
+  for (let i = 0; i < count; i += 20) await Promise.all(Array.from({ length: Math.min(20, count - i) }, fund));
+  return keys;
+}

@@ -1,0 +1,77 @@
+// Child process of test/bench/mcp.bench.ts, so the load generator (the parent) and the server do
+// not share a process:
+//   node mcp-server.js app         the real API (embedded stores, durable charges) with the demo
+//                                  companies (SVC_DEMO_DATA=true; imported and projected before it
+//                                  says it is ready) and one agent key whose account is funded by
+//                                  BENCH_GRANTS (default 5) operator grants of 1,000,000 USD
+//   node mcp-server.js bare FILE   bare Fastify answering the bodies in FILE (JSON {rest, mcp}: the
+//                                  discovery page and the tools/call answer, as the app sent them)
+//                                  on GET /api/v1/discovery/top and POST /api/v1/mcp
+// Prints one JSON line when ready (app: {url, key, companies, balance_usd}; bare: {url}) and exits
+// on SIGTERM/SIGINT.
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { CommandBus } from '@nestjs/cqrs';
+import Fastify from 'fastify';
+import { DemoDataSeeder, GrantCreditsCommand, type GrantCreditsResult } from '#agent-data';
+import { EVENT_STORE, type EventStore } from '#eventstore';
+import { ProjectionRunner } from '#projections';
+import { startTestApi } from '../../api/support/test-api.js';
+import { failed, listenLocal, ready } from './bench-kit.js';
+
+/** Operator grants; one is at most 1,000,000 USD (MAX_GRANT_CENTS): 285,714 discovery calls at 3.50 USD. */
+const GRANTS = Number(process.env.BENCH_GRANTS ?? 5);
+
+async function bare(file: string): Promise<void> {
+  const bodies = JSON.parse(readFileSync(file, 'utf8')) as { rest: unknown; mcp: unknown };
+  const app = Fastify({ logger: false });
+  app.get('/api/v1/discovery/top', async () => bodies.rest);
+  app.post('/api/v1/mcp', async () => bodies.mcp);
+  ready({ url: await listenLocal(app) }, () => app.close());
+}
+
+async function app(): Promise<void> {
+  const api = await startTestApi({
+    env: {
+      LOG_LEVEL: 'silent',
+      SVC_BOOTSTRAP: 'false',
+      SVC_DEMO_DATA: 'true',
+      // The per-key rate limit (D7) runs on every paid call, with a budget the load never reaches.
+      SVC_AGENT_RATE_LIMIT_PER_MINUTE: '1000000000',
+    },
+  });
+  const runner = api.app.get(ProjectionRunner);
+  const events = api.app.get<EventStore>(EVENT_STORE);
+  const seeded = await api.app.get(DemoDataSeeder).current;
+  if (!seeded || seeded.kind !== 'seeded') throw new Error(`demo data not seeded: ${JSON.stringify(seeded)}`);
+
+  // A plain agent key (its starter checkout left unpaid), funded by operator grants.
+  const res = await fetch(`${api.url}/api/v1/agents/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  if (res.status !== 201) throw new Error(`issuing a key: ${res.status} ${await res.text()}`);
+  const issued = (await res.json()) as { key: { id: string; api_key: string } };
+  await runner.waitFor(await events.headPosition(), { timeoutMs: 600_000 });
+  const commands = api.app.get(CommandBus);
+  let granted: GrantCreditsResult | undefined;
+  for (let i = 0; i < GRANTS; i++)
+    granted = await commands.execute(
+      new GrantCreditsCommand({ keyId: issued.key.id, creditsCents: 100_000_000, reference: `BENCH-MCP-${i + 1}` }),
+    );
+  await runner.waitFor(await events.headPosition(), { timeoutMs: 600_000 });
+
+  ready(
+    {
+      url: api.url,
+      key: issued.key.api_key,
+      companies: seeded.summary.imported,
+      balance_usd: granted?.balance_usd ?? 0,
+    },
+    () => api.close(),
+  );
+}
+
+const [mode, file] = process.argv.slice(2);
+(mode === 'bare' ? bare(file!) : app()).catch(failed);
