@@ -77,7 +77,7 @@ describe('an agent that starts from /llms.txt reaches its first paid answer in a
       SVC_BOOTSTRAP: 'false',
       LOG_LEVEL: 'info',
     });
-    const line = await api.waitForLine((l) => l.includes('listening on http://'), 30_000, 'the listening line');
+    const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
     site = /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
   });
   after(async () => {

@@ -12,7 +12,7 @@ function startApi(dataDir: string): LiveProcess {
 }
 
 async function urlOf(api: LiveProcess): Promise<string> {
-  const line = await api.waitForLine((l) => l.includes('listening on http://'), 20_000, 'the listening line');
+  const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
   return /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
 }
 
