@@ -4,6 +4,8 @@ import { KEYS_USAGE, type KeysCliCommand, parseKeysArgs } from './commands/keys.
 import { COMPANIES_USAGE, type CompaniesCliCommand, parseCompaniesArgs } from './commands/companies.args.js';
 import { CREDITS_USAGE, type CreditsCliCommand, parseCreditsArgs } from './commands/credits.args.js';
 import { parseWorkspacesArgs, WORKSPACES_USAGE, type WorkspacesCliCommand } from './commands/workspaces.args.js';
+import { AUDIT_USAGE, type AuditCliCommand, parseAuditArgs } from './commands/audit.args.js';
+import { parseUsersArgs, USERS_USAGE, type UsersCliCommand } from './commands/users.args.js';
 import { UsageError } from './usage-error.js';
 
 export const USAGE = `Usage: svc <command> [options]    (npm run svc -- <command> [options])
@@ -23,9 +25,11 @@ Commands:
       --follow                   keep printing new events until interrupted
 ${ACCOUNTS_USAGE}
 ${KEYS_USAGE}
+${USERS_USAGE}
 ${CREDITS_USAGE}
 ${WORKSPACES_USAGE}
 ${COMPANIES_USAGE}
+${AUDIT_USAGE}
   secrets reseal                 seal every stored webhook secret with the current key
                                  (SVC_SECRETS_KEY or SVC_DATA_DIR/secrets.key): plaintext ones
                                  from before sealing, and ones sealed with an older key
@@ -54,9 +58,11 @@ export type CliCommand =
     }
   | AccountsCliCommand
   | KeysCliCommand
+  | UsersCliCommand
   | CreditsCliCommand
   | WorkspacesCliCommand
-  | CompaniesCliCommand;
+  | CompaniesCliCommand
+  | AuditCliCommand;
 
 function nonNegativeInt(flag: string, value: string | undefined, min: number): number {
   if (value === undefined || !/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
@@ -135,8 +141,10 @@ export function parseCliArgs(argv: string[]): CliCommand {
   }
   if (group === 'accounts') return parseAccountsArgs(action, rest);
   if (group === 'keys') return parseKeysArgs(action, rest);
+  if (group === 'users') return parseUsersArgs(action, rest);
   if (group === 'credits') return parseCreditsArgs(action, rest);
   if (group === 'workspaces') return parseWorkspacesArgs(action, rest);
   if (group === 'companies') return parseCompaniesArgs(action, rest);
+  if (group === 'audit') return parseAuditArgs(action, rest);
   throw new UsageError(`unknown command: ${group}`);
 }

@@ -122,6 +122,14 @@ async function main(argv: string[]): Promise<number> {
         await keys.runKeys(app.get(CommandBus), command, writeLine);
         break;
       }
+      case 'users-create': {
+        const [{ CommandBus }, users] = await Promise.all([
+          import('@nestjs/cqrs'),
+          import('./commands/users.command.js'),
+        ]);
+        await users.runUsers(app.get(CommandBus), command, writeLine);
+        break;
+      }
       case 'credits-grant': {
         const [{ CommandBus }, credits] = await Promise.all([
           import('@nestjs/cqrs'),
@@ -138,6 +146,38 @@ async function main(argv: string[]): Promise<number> {
         ]);
         await workspaces.runWorkspaces(app.get(CommandBus), command, writeLine);
         break;
+      }
+      case 'audit-credits':
+      case 'audit-deliveries': {
+        const [{ DOCUMENT_STORE }, { WebhookChannels }, audit] = await Promise.all([
+          import('#documents'),
+          import('#webhooks'),
+          import('./commands/audit.command.js'),
+        ]);
+        const events = app.get(EVENT_STORE);
+        const writeError = (line: string) =>
+          new Promise<void>((resolve) =>
+            process.stderr.write(`${line}\n`) ? resolve() : process.stderr.once('drain', resolve),
+          );
+        // A replay that found a disagreement or a schedule break exits 1, like a failed reseal.
+        return command.kind === 'audit-credits'
+          ? await audit.auditCreditsCommand(
+              { events, documents: app.get(DOCUMENT_STORE) },
+              command,
+              writeLine,
+              writeError,
+              new Date(),
+            )
+          : await audit.auditDeliveriesCommand(
+              events,
+              app
+                .get(WebhookChannels, { strict: false })
+                .all()
+                .map((c) => c.channel),
+              command,
+              writeLine,
+              writeError,
+            );
       }
     }
     return 0;

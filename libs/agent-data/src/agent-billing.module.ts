@@ -29,6 +29,9 @@ import { GetAutopayHandler } from './billing/get-autopay/get-autopay.handler.js'
 import { GetAutopayController } from './billing/get-autopay/get-autopay.http.controller.js';
 import { DisableAutopayHandler } from './billing/disable-autopay/disable-autopay.handler.js';
 import { DisableAutopayController } from './billing/disable-autopay/disable-autopay.http.controller.js';
+import { GetLedgerHandler } from './billing/get-ledger/get-ledger.handler.js';
+import { GetLedgerController } from './billing/get-ledger/get-ledger.http.controller.js';
+import { LedgerCursors } from './billing/get-ledger/ledger-cursor.js';
 import { BillingService } from './billing/billing.service.js';
 import { CheckoutService } from './billing/checkout.service.js';
 import { CheckoutLinkSigner } from './billing/checkout-link/checkout-link.signature.js';
@@ -101,6 +104,7 @@ class RawBodyInstaller implements OnModuleInit {
     CreateTopupCheckoutController,
     GetAutopayController,
     DisableAutopayController,
+    GetLedgerController,
     StripeWebhookController,
     SandboxController,
     PaySandboxCheckoutController,
@@ -141,6 +145,8 @@ class RawBodyInstaller implements OnModuleInit {
     CreateTopupCheckoutHandler,
     GetAutopayHandler,
     DisableAutopayHandler,
+    GetLedgerHandler,
+    LedgerCursors,
     GrantCreditsHandler,
     ListAgentKeysHandler,
     RevokeAgentKeyHandler,

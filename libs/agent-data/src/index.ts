@@ -101,6 +101,7 @@ export { agentNextActionsEnricher, type AgentNextActionsOptions } from './catalo
 export * from './credits/credits.events.js';
 export {
   creditsDecider,
+  creditsBalanceDelta,
   autopayView,
   InsufficientCreditsError,
   type CreditsCommand,
@@ -112,7 +113,13 @@ export {
   type LedgerResult,
   type Reservation,
 } from './credits/credit-ledger.js';
-export { CreditsService } from './credits/credits.service.js';
+export { CreditsService, type LedgerEntry } from './credits/credits.service.js';
+export {
+  auditCredits,
+  creditsAccounts,
+  type CreditsAuditLine,
+  type CreditsAuditOptions,
+} from './credits/audit/credits-audit.js';
 export { GrantCreditsCommand, type GrantCreditsResult } from './credits/grant-credits/grant-credits.command.js';
 export * from './accounts/agent-account.events.js';
 export { agentAccountDecider, type AgentAccountState } from './accounts/agent-account.decider.js';

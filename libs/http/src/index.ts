@@ -19,3 +19,6 @@ export * from './openapi/openapi.module.js';
 export * from './logging/logging.module.js';
 export * from './logging/logger.js';
 export * from './logging/request-logging.js';
+// Server-rendered pages: escaped templates, cookies and CSRF tokens (ADR 0065).
+export * from './browser/html.js';
+export * from './browser/browser-forms.js';

@@ -14,6 +14,18 @@ export * from './shared/platform-openapi.js';
 export * from './accounts/account-rate-limits.js';
 export * from './accounts/platform-key-accounts.js';
 export * from './platform.module.js';
+// Users and the browser pages (issue 16): users of platform accounts, sign-in with server-side
+// sessions, the dashboard.
+export * from './users/user.events.js';
+export * from './users/user.decider.js';
+export * from './users/user-email.decider.js';
+export * from './users/users.projection.js';
+export * from './users/password-policy.js';
+export * from './users/password-hasher.port.js';
+export * from './users/commands/create-user/create-user.command.js';
+export * from './sessions/session.store.js';
+export * from './sessions/sign-in-throttle.js';
+export * from './web/platform-web.module.js';
 // Platform domain (issue 4): repositories, agents and runs, security scans, approvals, and the
 // platform events they publish. The webhook engine reads platform events through
 // `toPlatformEvent` / `PLATFORM_EVENT_SOURCE_TYPES` (pure, over the stored domain events) or the

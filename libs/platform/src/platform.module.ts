@@ -12,6 +12,11 @@ import { GetApiKeyController } from './api-keys/queries/get-api-key/get-api-key.
 import { ListApiKeysController } from './api-keys/queries/list-api-keys/list-api-keys.http.controller.js';
 import { PlatformBootstrap } from './bootstrap/platform-bootstrap.js';
 import { PlatformDomainModule } from './platform-domain.module.js';
+import { Argon2PasswordHasher } from './users/argon2-password-hasher.adapter.js';
+import { CreateUserHandler } from './users/commands/create-user/create-user.handler.js';
+import { PASSWORD_HASHER } from './users/password-hasher.port.js';
+import { UserCredentialsLookup } from './users/user-credentials.js';
+import { usersProjection } from './users/users.projection.js';
 
 /**
  * Platform access (issue 3): accounts and plans, API keys, bearer authentication, scopes and
@@ -22,7 +27,7 @@ import { PlatformDomainModule } from './platform-domain.module.js';
 @Module({
   imports: [
     CqrsModule.forRoot(),
-    ProjectionsModule.forFeature([accountsProjection]),
+    ProjectionsModule.forFeature([accountsProjection, usersProjection]),
     // Repositories, agents and runs, security, approvals, platform events (issue 4).
     PlatformDomainModule,
   ],
@@ -33,7 +38,24 @@ import { PlatformDomainModule } from './platform-domain.module.js';
     RevokeApiKeyController,
     GetAccountController,
   ],
-  providers: [ReadYourWrites, CreateAccountHandler, ChangePlanHandler, GetAccountHandler, PlatformBootstrap],
-  exports: [ReadYourWrites, CreateAccountHandler, ChangePlanHandler, PlatformBootstrap],
+  providers: [
+    ReadYourWrites,
+    CreateAccountHandler,
+    ChangePlanHandler,
+    GetAccountHandler,
+    PlatformBootstrap,
+    // Users of platform accounts (issue 16): created by the CLI, signing in at /login.
+    { provide: PASSWORD_HASHER, useClass: Argon2PasswordHasher },
+    UserCredentialsLookup,
+    CreateUserHandler,
+  ],
+  exports: [
+    ReadYourWrites,
+    CreateAccountHandler,
+    ChangePlanHandler,
+    PlatformBootstrap,
+    PASSWORD_HASHER,
+    UserCredentialsLookup,
+  ],
 })
 export class PlatformModule {}

@@ -2,7 +2,13 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { AccessModule } from '#access';
 import { AgentBillingModule, CatalogModule, CompaniesModule, McpModule, WorkspaceModule } from '#agent-data';
 import type { AppConfig } from '#kernel';
-import { PlatformAccountRateLimits, PlatformKeyAccounts, PlatformModule, PlatformWebhooksModule } from '#platform';
+import {
+  PlatformAccountRateLimits,
+  PlatformKeyAccounts,
+  PlatformModule,
+  PlatformWebhooksModule,
+  PlatformWebModule,
+} from '#platform';
 
 /**
  * The feature modules, shared by the three apps: the api serves their controllers, the worker
@@ -15,6 +21,7 @@ export function featureModules(_config: AppConfig): Array<Type | DynamicModule> 
   return [
     AccessModule.forRoot({ accountRateLimits: PlatformAccountRateLimits, keyAccounts: PlatformKeyAccounts }),
     PlatformModule,
+    PlatformWebModule,
     PlatformWebhooksModule,
     CatalogModule,
     AgentBillingModule,

@@ -37,5 +37,8 @@ export * from './queries/list-webhooks/list-webhooks.query.js';
 export * from './queries/get-webhook/get-webhook.query.js';
 export * from './queries/list-deliveries/list-deliveries.query.js';
 
+// Audit: the deliveries replayed from the event store against the retry schedule (issue 17)
+export * from './audit/deliveries-audit.js';
+
 // Modules
 export * from './webhook-engine.module.js';

@@ -13,6 +13,7 @@ export const PATHS = {
   topupCharge: `${AGENT_API_PREFIX}/billing/topups/charge`,
   topupCheckout: `${AGENT_API_PREFIX}/billing/topups/checkout`,
   autopay: `${AGENT_API_PREFIX}/billing/autopay`,
+  ledger: `${AGENT_API_PREFIX}/billing/ledger`,
   stripeWebhook: `${AGENT_API_PREFIX}/billing/webhooks/stripe`,
   checkoutSuccess: `${AGENT_API_PREFIX}/billing/checkout/success`,
   checkoutCancelled: `${AGENT_API_PREFIX}/billing/checkout/cancelled`,

@@ -146,6 +146,15 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     summary: 'Turn autopay off',
   },
   {
+    name: 'ledger',
+    method: 'GET',
+    path: '/billing/ledger',
+    group: 'billing',
+    auth: 'key',
+    summary:
+      'The account’s credits ledger, oldest first, after a cursor: each purchase, grant, charge and refund with the balance after it',
+  },
+  {
     name: 'catalog',
     method: 'GET',
     path: '/agents/catalog',

@@ -94,7 +94,7 @@ export const AGENT_ERRORS = Object.freeze([
     'SETUP_INTENT_INVALID',
     400,
     'bad_request',
-    'The setup intent belongs to another account.',
+    "The setup intent is not one of this account's (or does not exist).",
     'Start again with POST /api/v1/billing/setup-intent.',
   ),
   e(
@@ -264,6 +264,13 @@ export const AGENT_ERRORS = Object.freeze([
     'not_found',
     'The workspace has no company with this id (an id of another tenant answers the same). Not charged.',
     'GET /api/v1/workspace/companies lists the companies of the workspace.',
+  ),
+  e(
+    'URI_TOO_LONG',
+    414,
+    'uri_too_long',
+    'A path segment of the request is longer than the router takes (100 characters).',
+    'Check the id in the path: ids of this API are far shorter.',
   ),
   e(
     'METHOD_NOT_ALLOWED',

@@ -35,7 +35,7 @@ export function buildPublicStatus(ctx: CatalogContext, input: StatusInput) {
     rate_limit: { requests_per_minute_per_key: ctx.rateLimitPerMinute },
     authentication: {
       ...authentication(ctx),
-      note: 'Send your key to this endpoint to see the account, balance_usd, recent ledger entries and autopay state.',
+      note: 'Send your key to this endpoint to see the account, balance_usd, recent ledger entries (ledger_url: the whole ledger) and autopay state.',
     },
     links: {
       catalog: endpointUrl(ctx, 'catalog'),
@@ -98,7 +98,7 @@ export function buildTrust(ctx: CatalogContext) {
       'Failed deliveries are retried at +1 min, +5 min, +30 min and +2 h; only delivered events are charged.',
     ],
     limits: { requests_per_minute_per_key: ctx.rateLimitPerMinute, body_limit_bytes: 1024 * 1024 },
-    audit: `GET ${endpointUrl(ctx, 'status')} with your key lists recent ledger entries.`,
+    audit: `GET ${endpointUrl(ctx, 'status')} with your key lists recent ledger entries; GET ${endpointUrl(ctx, 'ledger')} pages through all of them, oldest first, with the balance after each.`,
   };
 }
 

@@ -55,10 +55,10 @@ export interface Reservation {
 export const CREDITS_SNAPSHOTS_COLLECTION = 'credits_snapshots';
 // Bumped whenever CreditsState changes shape (2: grantedCents; 3: openCharges, refundedCents):
 // older snapshots are ignored and the state refolded from the stream.
-const SNAPSHOT_VERSION = 3;
+export const SNAPSHOT_VERSION = 3;
 const SNAPSHOT_FLUSH_MS = 250;
 
-interface SnapshotDoc extends Doc {
+export interface SnapshotDoc extends Doc {
   version: number;
   revision: number;
   /** Sets and maps as arrays (documents are JSON). */
@@ -68,7 +68,7 @@ interface SnapshotDoc extends Doc {
   };
 }
 
-function toSnapshotState(state: CreditsState): SnapshotDoc['state'] {
+export function toSnapshotState(state: CreditsState): SnapshotDoc['state'] {
   return {
     ...state,
     paymentRefs: [...state.paymentRefs],
@@ -76,7 +76,7 @@ function toSnapshotState(state: CreditsState): SnapshotDoc['state'] {
   };
 }
 
-function fromSnapshotState(state: SnapshotDoc['state']): CreditsState {
+export function fromSnapshotState(state: SnapshotDoc['state']): CreditsState {
   return {
     ...state,
     paymentRefs: new Set(state.paymentRefs),

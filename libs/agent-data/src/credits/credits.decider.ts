@@ -397,6 +397,30 @@ export const creditsDecider: Decider<CreditsCommand, CreditsEvent, CreditsState>
   },
 };
 
+/**
+ * How much one event moves the balance, in cents: what `evolve` adds to `balanceCents` (a unit
+ * test holds the two together). Lets a reader walk the ledger with a running balance without
+ * folding the whole state (GET /billing/ledger).
+ */
+export function creditsBalanceDelta(event: CreditsEvent): number {
+  switch (event.type) {
+    case 'CreditsPurchased':
+    case 'CreditsGranted':
+      return event.data.credits_cents;
+    case 'MeterCharged':
+      return -event.data.price_cents;
+    case 'MeterChargeSettled':
+      return event.data.refunded_cents;
+    case 'AutopayEnabled':
+    case 'AutopayDisabled':
+    case 'AutopayTriggered':
+    case 'AutopayFailed':
+      return 0;
+    default:
+      return assertNever(event);
+  }
+}
+
 /** The view of the state the API shows (status, billing responses). */
 export function autopayView(state: CreditsState): Record<string, unknown> {
   const a = state.autopay;

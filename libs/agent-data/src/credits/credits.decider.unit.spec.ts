@@ -2,8 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fold } from '#kernel';
 import { deciderSpec } from '#kernel/testing';
-import { autopayView, creditsDecider, type CreditsCommand, InsufficientCreditsError } from './credits.decider.js';
-import type { CreditsEvent } from './credits.events.js';
+import {
+  autopayView,
+  creditsBalanceDelta,
+  creditsDecider,
+  type CreditsCommand,
+  InsufficientCreditsError,
+} from './credits.decider.js';
+import { CREDITS_EVENT_TYPES, type CreditsEvent } from './credits.events.js';
 
 const spec = deciderSpec(creditsDecider);
 const now = new Date('2026-03-01T10:00:00Z');
@@ -502,5 +508,34 @@ describe('credits decider', () => {
         .then([{ type: 'AutopayDisabled', data: { account_id: acct, reason: 'requested', disabled_at: at } }]);
       spec.given([]).when({ type: 'DisableAutopay', accountId: acct, now }).then([]);
     });
+  });
+});
+
+describe('creditsBalanceDelta', () => {
+  it('moves the balance exactly as evolve does, for every event type', () => {
+    const events: CreditsEvent[] = [
+      purchased(2900),
+      granted(25_000),
+      charged(5),
+      keyedCharged(100, 'k1'),
+      chargeSettled(100, 'k1', true),
+      keyedCharged(100, 'k2'),
+      chargeSettled(100, 'k2', false),
+      autopayOn,
+      triggered(500),
+      { type: 'AutopayFailed', data: { account_id: acct, attempt_id: 'att_1', reason: 'x', failed_at: at } },
+      { type: 'AutopayDisabled', data: { account_id: acct, reason: 'requested', disabled_at: at } },
+    ];
+    assert.deepEqual(
+      [...new Set(events.map((e) => e.type))].sort(),
+      [...CREDITS_EVENT_TYPES].sort(),
+      'every stored type is covered',
+    );
+    let state = creditsDecider.initialState;
+    for (const e of events) {
+      const next = creditsDecider.evolve(state, e);
+      assert.equal(creditsBalanceDelta(e), next.balanceCents - state.balanceCents, e.type);
+      state = next;
+    }
   });
 });

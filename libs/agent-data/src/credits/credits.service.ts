@@ -1,9 +1,18 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '#eventstore';
+import { EVENT_STORE, type EventStore, type ReadStreamOptions } from '#eventstore';
 import { CreditLedger, type LedgerResult, type Reservation, toCreditsEvent } from './credit-ledger.js';
 import type { CreditsCommand, CreditsState } from './credits.decider.js';
 import { type CreditsEvent, creditsStream } from './credits.events.js';
+
+/** One event of an account's ledger with where and when the store recorded it. */
+export interface LedgerEntry {
+  /** The stored event's id. */
+  id: string;
+  revision: number;
+  recorded_at: string;
+  event: CreditsEvent;
+}
 
 export type CreditsListener = (accountId: string, events: CreditsEvent[], state: CreditsState) => void;
 export type CreditsLoadListener = (accountId: string, state: CreditsState) => void;
@@ -59,16 +68,19 @@ export class CreditsService implements OnApplicationShutdown {
   }
 
   /** The latest ledger entries of an account, newest first (read from its stream). */
-  async recentEntries(
-    accountId: string,
-    limit: number,
-  ): Promise<Array<{ revision: number; recorded_at: string; event: CreditsEvent }>> {
-    const out: Array<{ revision: number; recorded_at: string; event: CreditsEvent }> = [];
-    for await (const e of this.events.readStream(creditsStream(accountId), {
-      direction: 'backwards',
-      maxCount: limit,
-    }) as AsyncIterable<RecordedEvent>) {
-      out.push({ revision: e.revision, recorded_at: e.created, event: toCreditsEvent(e) });
+  recentEntries(accountId: string, limit: number): Promise<LedgerEntry[]> {
+    return this.entries(accountId, { direction: 'backwards', maxCount: limit });
+  }
+
+  /** Ledger entries of an account oldest first, from a revision on (read from its stream). */
+  entriesFrom(accountId: string, fromRevision: number, limit: number): Promise<LedgerEntry[]> {
+    return this.entries(accountId, { fromRevision, maxCount: limit });
+  }
+
+  private async entries(accountId: string, options: ReadStreamOptions): Promise<LedgerEntry[]> {
+    const out: LedgerEntry[] = [];
+    for await (const e of this.events.readStream(creditsStream(accountId), options)) {
+      out.push({ id: e.id, revision: e.revision, recorded_at: e.created, event: toCreditsEvent(e) });
     }
     return out;
   }

@@ -1,4 +1,4 @@
-import { AppError } from '#kernel';
+import { AppError, Errors } from '#kernel';
 import type { CreditPack } from '../catalog/packs.js';
 import type { CheckoutPurpose } from '../accounts/agent-account.events.js';
 import type { PaymentProviderName } from '../credits/credits.events.js';
@@ -108,4 +108,9 @@ export class PaymentProviderError extends AppError {
     this.name = 'PaymentProviderError';
     if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }
+}
+
+/** The setup intent is not this account's, or does not exist: one answer for both (no probing). */
+export function setupIntentInvalid(): AppError {
+  return Errors.badRequest('SETUP_INTENT_INVALID', 'No such setup intent for this account.');
 }

@@ -106,6 +106,8 @@ function fromFastifyCode(code: string, method?: string, path?: string): AppError
       return Errors.badRequest('INVALID_CONTENT_LENGTH', 'The Content-Length header does not match the body.');
     case 'FST_ERR_BAD_URL':
       return Errors.badRequest('MALFORMED_URL', `The request URL is not valid${path ? `: ${path}` : ''}.`);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError(414, 'uri_too_long', 'URI_TOO_LONG', 'A path segment of the request is too long.');
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return Errors.notFound(`No route matches ${method ?? ''} ${path ?? ''}`.trim() + '.', 'ROUTE_NOT_FOUND');
     default:
@@ -190,16 +192,29 @@ export function toAppError(
  * The raw HTTP answer to a request Node could not even parse (Fastify's clientErrorHandler):
  * bad syntax → 400 MALFORMED_REQUEST, oversized headers → 431, timeout → 408.
  */
-export function clientErrorResponse(error: { code?: string }): string {
+export function clientErrorResponse(
+  error: { code?: string; rawPacket?: unknown },
+  options: ErrorResponseOptions = {},
+): string {
   const [status, word, code, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'request_header_fields_too_large', 'HEADERS_TOO_LARGE', 'The request headers are too large.']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'REQUEST_TIMEOUT', 'The request took too long to arrive.']
         : [400, 'bad_request', 'MALFORMED_REQUEST', 'The request is not valid HTTP.'];
-  const body = JSON.stringify({ error: word, message, code });
+  // The request line, when Node got that far: an /api/v1 request gets its problem+json shape.
+  const line = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.subarray(0, 8192).toString('latin1') : '';
+  // (The path only: the rest of an oversized request line may be past what is looked at.)
+  const [, method, path = '/'] = /^([A-Z]+) (\/[^\s?#]*)/.exec(line) ?? [];
+  const response = toErrorResponse(
+    new AppError(status, word, code, message),
+    { method: method ?? 'GET', path, url: path },
+    options,
+  );
+  const body = JSON.stringify(response.body);
+  const contentType = response.headers['content-type'] ?? 'application/json; charset=utf-8';
   return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${contentType}\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
   );
 }

@@ -30,6 +30,7 @@ export const ID_PREFIXES = [
   'ses',
   'lead',
   'ana',
+  'usr',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -6,11 +6,13 @@ import {
   AllExceptionsFilter,
   AppLogger,
   BODY_LIMIT_BYTES,
+  browserCookiePolicy,
   clientErrorResponse,
   createLogger,
   fastifyLoggingOptions,
   OpenApiService,
   placeValidationGuardsLast,
+  registerBrowserForms,
   toErrorResponse,
 } from '#http';
 import { type AppConfig, configWarnings } from '#kernel';
@@ -23,8 +25,9 @@ export type { ApiAppOptions };
 /**
  * Creates the API application without listening: Fastify with the 1 MiB body limit, pino
  * logging (one logger: Fastify logs one line per request, Nest logs through AppLogger), the
- * global error filter, the HTTP server's timeouts and header limit (config.http) and shutdown
- * hooks; configuration warnings are logged first. main.ts and the HTTP tests share it.
+ * global error filter, the browser pages' cookie and CSRF plugins, the HTTP server's timeouts
+ * and header limit (config.http) and shutdown hooks; configuration warnings are logged first.
+ * main.ts and the HTTP tests share it.
  */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = createLogger(config, options.logStream ? { stream: options.logStream } : {});
@@ -63,7 +66,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     // Nest's filters: answer them in the same shape here.
     // Requests Node cannot parse (bad syntax, oversized headers) get the shape too.
     clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
-      if (socket.writable) socket.end(clientErrorResponse(error));
+      if (socket.writable) socket.end(clientErrorResponse(error, errorOptions));
       else socket.destroy();
     },
     frameworkErrors(error: Error, request: FastifyRequest, reply: FastifyReply) {
@@ -84,6 +87,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     },
   );
   app.useLogger(app.get(AppLogger));
+  // Cookies and CSRF tokens for the browser pages (/login, /dashboard); the JSON API uses neither.
+  await registerBrowserForms(app, browserCookiePolicy(config.publicUrl));
   documented.openapi = app.get(OpenApiService);
   // Routes read their guards when the app initialises (listen): validation goes last before that.
   placeValidationGuardsLast(app);

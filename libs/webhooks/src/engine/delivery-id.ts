@@ -22,3 +22,12 @@ export function deliveryIdFor(webhookId: string, eventId: string, eventCreated: 
   for (let i = 0; i < 16; i++) rest += ALPHABET[digest[i]! % 32];
   return `del_${time}${rest}`;
 }
+
+/** The time part of a delivery id: its event's creation, in ms (null for an id not made by deliveryIdFor). */
+export function deliveryIdTime(deliveryId: string): number | null {
+  const time = /^del_([0-9A-HJKMNP-TV-Z]{10})/.exec(deliveryId)?.[1];
+  if (!time) return null;
+  let ms = 0;
+  for (const c of time) ms = ms * 32 + ALPHABET.indexOf(c);
+  return ms;
+}

@@ -548,12 +548,15 @@ async function applyHold(
   if (!doc || doc.revision >= revision) return;
   doc.revision = revision;
   const wasHeld = Boolean(doc.held_at);
-  if (doc.state === 'pending') doc.state = 'held';
-  else if (!d.manual || doc.manual_request_id === null) {
-    // Nothing left to hold (it went out, gave up, or was cancelled meanwhile).
+  // An automatic push held takes the delivery out of the schedule (`held`); a held redelivery
+  // only pauses it (its automatic schedule, if any, stands and resumes at the release).
+  const nothingToHold = d.manual ? doc.manual_request_id === null : doc.state !== 'pending';
+  if (nothingToHold) {
+    // It went out, gave up, or was cancelled meanwhile.
     ctx.upsert(names.deliveries, doc);
     return;
   }
+  if (!d.manual) doc.state = 'held';
   doc.held_at = d.held_at;
   doc.dispatch_at = dueAt(doc);
   ctx.upsert(names.deliveries, doc);

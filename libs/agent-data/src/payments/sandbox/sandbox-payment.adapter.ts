@@ -12,6 +12,7 @@ import type {
   PaymentProvider,
   SetupIntentResult,
 } from '../payment-provider.port.js';
+import { setupIntentInvalid } from '../payment-provider.port.js';
 
 /** The sandbox provider's own records (it plays the payment processor, offline). */
 export const SANDBOX_COLLECTION = 'sandbox_payments';
@@ -227,6 +228,18 @@ export class SandboxPaymentProvider implements PaymentProvider {
     paymentMethodId: string;
     setupIntentId?: string;
   }): Promise<PaymentMethodInfo> {
+    if (request.setupIntentId !== undefined) {
+      // As with Stripe: the intent must be this customer's (a missing one answers alike) and
+      // confirmed with this very payment method.
+      const doc = await this.records.get(request.setupIntentId);
+      const si = doc?.kind === 'setup_intent' ? (doc as SandboxSetupIntentDoc) : null;
+      if (!si || si.customer !== request.customerId) throw setupIntentInvalid();
+      if (si.status !== 'succeeded' || si.payment_method !== request.paymentMethodId)
+        throw Errors.badRequest(
+          'SETUP_INTENT_NOT_CONFIRMED',
+          'Confirm the setup intent with this payment method before attaching it.',
+        );
+    }
     // A test card id (`pm_card_visa`) attaches as a new method, as with Stripe in test mode.
     const pm = SANDBOX_TEST_CARDS[request.paymentMethodId]
       ? await this.newPaymentMethod(request.paymentMethodId, request.customerId)

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import Stripe from 'stripe';
-import { Errors } from '#kernel';
+import { AppError, Errors } from '#kernel';
 import { PATHS } from '../../billing/links.js';
 import {
   type ChargeOutcome,
@@ -11,6 +11,7 @@ import {
   type PaymentProvider,
   PaymentProviderError,
   type SetupIntentResult,
+  setupIntentInvalid,
 } from '../payment-provider.port.js';
 
 export interface StripeAdapterOptions {
@@ -126,13 +127,17 @@ export class StripePaymentProvider implements PaymentProvider {
     if (request.setupIntentId) {
       const intent = await this.call('read the setup intent', () =>
         this.client.setupIntents.retrieve(request.setupIntentId!),
-      );
+      ).catch((error: unknown) => {
+        // A missing intent answers like another account's: the caller learns nothing of others'.
+        if (error instanceof AppError && error.code === 'PAYMENT_METHOD_INVALID') throw setupIntentInvalid();
+        throw error;
+      });
       const method = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
       if (
         intent.customer !== request.customerId &&
         (typeof intent.customer !== 'object' || intent.customer?.id !== request.customerId)
       ) {
-        throw Errors.badRequest('SETUP_INTENT_INVALID', 'The setup intent belongs to another account.');
+        throw setupIntentInvalid();
       }
       if (intent.status !== 'succeeded' || method !== request.paymentMethodId) {
         throw Errors.badRequest(

@@ -1,0 +1,17 @@
+import { CSRF_FIELD, html, type SafeHtml } from '#http';
+import type { Session } from '../../sessions/session.store.js';
+import { layout } from '../../web/page-layout.js';
+
+/** A placeholder until the dashboard's pages exist: who is signed in, and a way out. */
+export function dashboardHomePage(session: Session, csrfToken: string): SafeHtml {
+  return layout({
+    title: 'Dashboard',
+    headerEnd: html`<form method="post" action="/logout">
+      <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
+      <button type="submit">Sign out</button>
+    </form>`,
+    main: html`<h1>Dashboard</h1>
+      <p id="signed-in-as">Signed in as <strong>${session.email}</strong> (${session.role}).</p>
+      <p class="muted">Account <code>${session.accountId}</code>. The dashboard's pages come next.</p>`,
+  });
+}

@@ -1,0 +1,128 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock } from '#kernel';
+import { ConcurrentModificationError, type Doc, DOCUMENT_STORE, type DocumentStore } from '#documents';
+import type { UserRole } from '../users/user.events.js';
+
+/** A session ends after this long without a request (sliding). */
+export const SESSION_IDLE_MS = 8 * 3600_000;
+/** A session's expiry moves at most this often, so requests in a row cost one read each. */
+const SLIDE_EVERY_MS = 60_000;
+const PURGE_EVERY_MS = 10 * 60_000;
+
+export const SESSIONS_COLLECTION = 'sessions';
+
+/** The token: 32 random bytes as base64url (43 characters), only ever in the cookie. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** Stored by the SHA-256 of its token: the store alone opens no session. */
+export interface SessionDoc extends Doc {
+  user_id: string;
+  account_id: string;
+  email: string;
+  role: UserRole;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface Session {
+  userId: string;
+  accountId: string;
+  email: string;
+  role: UserRole;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/**
+ * Server-side browser sessions (DESIGN §2: looked-up secrets live in the document store, with
+ * expiry; ADR 0065). Signing out deletes the document, so it ends on every instance at once.
+ */
+@Injectable()
+export class SessionStore {
+  private lastPurge = 0;
+  private readonly random: (n: number) => Uint8Array = (n) => randomBytes(n);
+
+  constructor(
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  private get collection() {
+    return this.documents.collection<SessionDoc>(SESSIONS_COLLECTION);
+  }
+
+  /** A new session for the user; returns the token for the cookie. */
+  async create(user: { userId: string; accountId: string; email: string; role: UserRole }): Promise<string> {
+    const token = Buffer.from(this.random(32)).toString('base64url');
+    const now = this.clock.now();
+    await this.collection.upsert({
+      id: digest(token),
+      user_id: user.userId,
+      account_id: user.accountId,
+      email: user.email,
+      role: user.role,
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + SESSION_IDLE_MS).toISOString(),
+    });
+    this.purgeExpired(now);
+    return token;
+  }
+
+  /** The live session of a token, its idle expiry moved forward; null when none. */
+  async find(token: string | undefined): Promise<Session | null> {
+    if (!token || !TOKEN_PATTERN.test(token)) return null;
+    const id = digest(token);
+    const doc = await this.collection.get(id);
+    const now = this.clock.now();
+    if (!doc) return null;
+    if (doc.expires_at <= now.toISOString()) {
+      await this.collection.delete(id);
+      return null;
+    }
+    let expiresAt = doc.expires_at;
+    if (now.getTime() - Date.parse(doc.last_seen_at) >= SLIDE_EVERY_MS) {
+      expiresAt = new Date(now.getTime() + SESSION_IDLE_MS).toISOString();
+      try {
+        // Only if it is still the document read: a sign-out in between stays signed out.
+        await this.documents.applyBatch([
+          {
+            kind: 'cas',
+            collection: SESSIONS_COLLECTION,
+            doc: { ...doc, last_seen_at: now.toISOString(), expires_at: expiresAt },
+            expect: { last_seen_at: doc.last_seen_at },
+          },
+        ]);
+      } catch (error) {
+        if (!(error instanceof ConcurrentModificationError)) throw error;
+        return this.find(token);
+      }
+    }
+    return {
+      userId: doc.user_id,
+      accountId: doc.account_id,
+      email: doc.email,
+      role: doc.role,
+      createdAt: doc.created_at,
+      expiresAt,
+    };
+  }
+
+  async delete(token: string | undefined): Promise<void> {
+    if (!token || !TOKEN_PATTERN.test(token)) return;
+    await this.collection.delete(digest(token));
+  }
+
+  /** Expired sessions are refused when read; this removes them now and then. */
+  private purgeExpired(now: Date): void {
+    if (now.getTime() - this.lastPurge < PURGE_EVERY_MS) return;
+    this.lastPurge = now.getTime();
+    void this.collection.deleteMany({ expires_at: { $lt: now.toISOString() } }).catch(() => undefined);
+  }
+}
+
+function digest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

@@ -1,0 +1,57 @@
+import { describe, it } from 'node:test';
+import { deciderSpec } from '#kernel/testing';
+import { userDecider } from './user.decider.js';
+import type { UserEvent } from './user.events.js';
+
+const spec = deciderSpec(userDecider);
+const now = new Date('2026-03-01T10:00:00Z');
+const HASH = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA';
+const create = (over: Partial<{ email: string; role: 'admin' | 'member'; passwordHash: string }> = {}) => ({
+  type: 'CreateUser' as const,
+  userId: 'usr_1',
+  accountId: 'acct_1',
+  email: ' Ada@Example.com ',
+  role: 'admin' as const,
+  passwordHash: HASH,
+  now,
+  ...over,
+});
+const created: UserEvent = {
+  type: 'UserCreated',
+  data: {
+    user_id: 'usr_1',
+    account_id: 'acct_1',
+    email: 'Ada@Example.com',
+    role: 'admin',
+    password_hash: HASH,
+    created_at: now.toISOString(),
+  },
+};
+
+describe('user decider', () => {
+  it('creates a user with the email as typed (trimmed), the role and the hash', () =>
+    spec.given([]).when(create()).then([created]));
+
+  it('refuses a second creation of the same user', () =>
+    spec
+      .given([created])
+      .when(create())
+      .thenThrows((e) => e.code === 'USER_EXISTS'));
+
+  it('refuses an address that is not one, an unknown role and a hash that is not argon2id', () => {
+    for (const email of ['ada', 'ada@example', 'a b@example.com', '@example.com', 'ada@@example.com', 'ada@ex..com']) {
+      spec
+        .given([])
+        .when(create({ email }))
+        .thenThrows((e) => e.code === 'VALIDATION_FAILED' && e.extra.details[0].path === 'email');
+    }
+    spec
+      .given([])
+      .when(create({ role: 'owner' as 'admin' }))
+      .thenThrows((e) => e.code === 'VALIDATION_FAILED' && e.extra.details[0].path === 'role');
+    spec
+      .given([])
+      .when(create({ passwordHash: 'plain text' }))
+      .thenThrows((e) => e.code === 'VALIDATION_FAILED' && e.extra.details[0].path === 'password_hash');
+  });
+});

@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { DashboardHomeController } from '../dashboard/home/dashboard-home.http.controller.js';
+import { GetSessionHandler } from '../sessions/get-session/get-session.handler.js';
+import { SessionStore } from '../sessions/session.store.js';
+import { SignInThrottle } from '../sessions/sign-in-throttle.js';
+import { SignInController } from '../sessions/sign-in/sign-in.http.controller.js';
+import { SignInHandler } from '../sessions/sign-in/sign-in.handler.js';
+import { SignOutController } from '../sessions/sign-out/sign-out.http.controller.js';
+import { SignOutHandler } from '../sessions/sign-out/sign-out.handler.js';
+import { PlatformModule } from '../platform.module.js';
+import { SessionCookie } from './session-cookie.js';
+import { SignedInGuard } from './signed-in.guard.js';
+
+/**
+ * The platform's browser pages (issue 16): sign-in and sign-out with server-side sessions, and
+ * the dashboard placeholder. Cookies and CSRF tokens come from the Fastify plugins the api
+ * registers (registerBrowserForms in libs/http, called by libs/runtime's app factory).
+ */
+@Module({
+  imports: [CqrsModule.forRoot(), PlatformModule],
+  controllers: [SignInController, SignOutController, DashboardHomeController],
+  providers: [
+    SessionStore,
+    SignInThrottle,
+    SessionCookie,
+    SignedInGuard,
+    SignInHandler,
+    SignOutHandler,
+    GetSessionHandler,
+  ],
+})
+export class PlatformWebModule {}

@@ -1,0 +1,57 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+/**
+ * Debian's Chromium (`apt-get install chromium`; .ci/run installs it when missing): playwright-core
+ * drives it, and downloads no browser of its own. /usr/bin/chromium is Debian's wrapper script;
+ * the binary is beside its libraries in /usr/lib/chromium. CHROMIUM_PATH names another.
+ */
+export const CHROMIUM_PATH =
+  process.env.CHROMIUM_PATH ?? ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
+
+/**
+ * Why browser tests cannot run here, or undefined when they can. In CI they must: there a
+ * missing Chromium fails the test instead of skipping it.
+ */
+export function browserUnavailable(): string | undefined {
+  if (CHROMIUM_PATH && existsSync(CHROMIUM_PATH)) return undefined;
+  if (process.env.CI) return undefined;
+  return 'no Chromium: apt-get install chromium (or set CHROMIUM_PATH)';
+}
+
+export function launchChromium(): Promise<Browser> {
+  if (!CHROMIUM_PATH) throw new Error('no Chromium found: apt-get install chromium, or set CHROMIUM_PATH');
+  // --no-sandbox: CI and the dev machines run tests as root, where Chromium's sandbox cannot start.
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'], headless: true });
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: 'minor' | 'moderate' | 'serious' | 'critical' | null;
+  help: string;
+  nodes: Array<{ target: string[]; failureSummary?: string }>;
+}
+
+/**
+ * Runs axe-core in the page (WCAG 2.x A and AA rules and axe's best practices) and returns its
+ * violations. The source goes in through the DevTools protocol, which the pages' CSP (no
+ * scripts) does not govern.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<any> } }).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    });
+    return result.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n: any) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
+  });
+}

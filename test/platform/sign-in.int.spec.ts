@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { FakeClock } from '#kernel';
+import { DOCUMENT_STORE, type DocumentStore } from '#documents';
+import { LOCK_MS, SESSION_IDLE_MS, SESSIONS_COLLECTION } from '#platform';
+import { startTestApi, type TestApi } from '../api/support/test-api.js';
+import { csrfToken, FormClient, type PageResponse } from './support/form-client.js';
+import { createUser, TEST_PASSWORD } from './support/users-fixtures.js';
+
+const cookieLine = (page: PageResponse, name: string) => page.setCookies.find((l) => l.startsWith(`${name}=`));
+
+describe('sign-in pages (/login, /logout, /dashboard)', () => {
+  let api: TestApi;
+  const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+  let user: Awaited<ReturnType<typeof createUser>>;
+  before(async () => {
+    api = await startTestApi({ clock });
+    user = await createUser(api.app, { email: 'Ada@Example.com' });
+  });
+  after(async () => {
+    await api?.close();
+  });
+
+  it('serves a form with labelled Email and Password fields, a token, and no caching or framing', async () => {
+    const page = await new FormClient(api.url).get('/login');
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html; charset=utf-8/);
+    assert.equal(page.headers.get('cache-control'), 'no-store');
+    assert.match(page.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+    assert.match(page.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    assert.match(page.body, /^<!doctype html>\s*<html lang="en">/);
+    assert.match(page.body, /<title>Sign in · svc<\/title>/);
+    assert.match(page.body, /<label for="email">Email<\/label>\s*<input\s+id="email"\s+name="email"\s+type="email"/);
+    assert.match(
+      page.body,
+      /<label for="password">Password<\/label>\s*<input\s+id="password"\s+name="password"\s+type="password"/,
+    );
+    assert.match(page.body, /<button type="submit">Sign in<\/button>/);
+    assert.ok(csrfToken(page.body));
+    assert.match(cookieLine(page, 'svc_csrf') ?? '', /^svc_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/);
+  });
+
+  it('signs in (any case of the email), sets an HttpOnly SameSite=Lax session cookie, and shows the dashboard', async () => {
+    const browser = new FormClient(api.url);
+    const answer = await browser.signIn('ada@EXAMPLE.com', TEST_PASSWORD);
+    assert.equal(answer.status, 303, answer.body);
+    assert.equal(answer.headers.get('location'), '/dashboard');
+    const line = cookieLine(answer, 'svc_session');
+    assert.match(line ?? '', /^svc_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/, 'no Secure over http');
+    assert.doesNotMatch(line ?? '', /Max-Age|Expires/i, 'the server ends the session, not the browser');
+
+    const dashboard = await browser.get('/dashboard');
+    assert.equal(dashboard.status, 200);
+    assert.match(dashboard.body, /Signed in as <strong>Ada@Example.com<\/strong> \(admin\)/);
+    assert.match(dashboard.body, /<form method="post" action="\/logout">/);
+    assert.equal(dashboard.headers.get('cache-control'), 'no-store');
+
+    // Only the token's SHA-256 is stored.
+    const token = browser.cookies.get('svc_session')!;
+    const sessions = api.app.get<DocumentStore>(DOCUMENT_STORE).collection(SESSIONS_COLLECTION);
+    assert.equal(await sessions.get(token), null);
+    const stored = await sessions.get(createHash('sha256').update(token).digest('hex'));
+    assert.equal(stored?.user_id, user.userId);
+    assert.ok(!JSON.stringify(stored).includes(token));
+
+    // Signed in already: /login goes straight on.
+    const again = await browser.get('/login');
+    assert.deepEqual([again.status, again.headers.get('location')], [303, '/dashboard']);
+  });
+
+  it('answers an unknown email and a wrong password identically', async () => {
+    const browser = new FormClient(api.url);
+    const page = await browser.get('/login');
+    const token = csrfToken(page.body);
+    const attempt = (email: string) =>
+      browser.post('/login', { _csrf: token, email, password: 'not the password at all' });
+    // Two addresses of one length: the form shows the typed address again.
+    const [wrong, unknown] = [await attempt('ada@example.com'), await attempt('bob@example.com')];
+    assert.equal(wrong.status, 422);
+    assert.equal(unknown.status, wrong.status);
+    const comparable = (p: PageResponse) => ({
+      headers: [...p.headers].filter(([k]) => !['date', 'x-request-id'].includes(k)),
+      body: p.body.replace(/value="(ada|bob)@example\.com"/, 'value="EMAIL"'),
+    });
+    assert.deepEqual(comparable(unknown), comparable(wrong));
+    assert.match(wrong.body, /<p class="notice" role="alert" id="sign-in-error">Wrong email or password\.<\/p>/);
+    assert.equal(wrong.setCookies.length, 0);
+  });
+
+  it('goes back to a safe `next` after signing in, never to another site', async () => {
+    const anonymous = new FormClient(api.url);
+    const bounced = await anonymous.get('/dashboard?tab=keys');
+    assert.deepEqual([bounced.status, bounced.headers.get('location')], [303, '/login?next=%2Fdashboard%3Ftab%3Dkeys']);
+    const form = await anonymous.get('/login?next=%2Fdashboard%3Ftab%3Dkeys');
+    assert.match(form.body, /<input type="hidden" name="next" value="\/dashboard\?tab=keys" \/>/);
+
+    const back = await new FormClient(api.url).signIn('ada@example.com', TEST_PASSWORD, '/dashboard?tab=keys');
+    assert.equal(back.headers.get('location'), '/dashboard?tab=keys');
+    for (const evil of ['https://evil.example/', '//evil.example/', '/\\evil.example']) {
+      const answer = await new FormClient(api.url).signIn('ada@example.com', TEST_PASSWORD, evil);
+      assert.deepEqual([answer.status, answer.headers.get('location')], [303, '/dashboard'], evil);
+    }
+  });
+
+  it('ends a session after 8 idle hours, each request moving the end (sliding)', async () => {
+    const browser = new FormClient(api.url);
+    await browser.signIn('ada@example.com', TEST_PASSWORD);
+    clock.advance(SESSION_IDLE_MS - 60_000);
+    assert.equal((await browser.get('/dashboard')).status, 200);
+    clock.advance(SESSION_IDLE_MS - 60_000);
+    assert.equal((await browser.get('/dashboard')).status, 200, 'the previous request moved the end');
+    clock.advance(SESSION_IDLE_MS);
+    const expired = await browser.get('/dashboard');
+    assert.deepEqual([expired.status, expired.headers.get('location')], [303, '/login?next=%2Fdashboard']);
+  });
+
+  it('signs out: the session ends on the server, the cookie is cleared, and a new sign-in gets a new session', async () => {
+    const browser = new FormClient(api.url);
+    await browser.signIn('ada@example.com', TEST_PASSWORD);
+    const first = browser.cookies.get('svc_session')!;
+    // Signing in again from the same browser replaces its session.
+    const token = csrfToken((await browser.get('/dashboard')).body);
+    const again = await browser.post('/login', { _csrf: token, email: 'ada@example.com', password: TEST_PASSWORD });
+    assert.equal(again.status, 303);
+    const second = browser.cookies.get('svc_session')!;
+    assert.notEqual(second, first);
+    const stale = new FormClient(api.url);
+    stale.cookies.set('svc_session', first);
+    assert.equal((await stale.get('/dashboard')).status, 303, 'the earlier session ended');
+
+    const dashboard = await browser.get('/dashboard');
+    const out = await browser.post('/logout', { _csrf: csrfToken(dashboard.body) });
+    assert.deepEqual([out.status, out.headers.get('location')], [303, '/login?signed_out=1']);
+    assert.match(
+      cookieLine(out, 'svc_session') ?? '',
+      /^svc_session=; Max-Age=0; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/,
+    );
+    const replay = new FormClient(api.url);
+    replay.cookies.set('svc_session', second);
+    assert.equal((await replay.get('/dashboard')).status, 303, 'the cookie value no longer opens anything');
+    assert.match((await browser.get('/login?signed_out=1')).body, /You are signed out\./);
+  });
+
+  it('slows repeated failures for one email, then refuses it for 15 minutes (429), known or not', async () => {
+    for (const email of ['locked@example.com', 'nobody-at-all@example.com']) {
+      if (email === 'locked@example.com') await createUser(api.app, { email });
+      const browser = new FormClient(api.url);
+      const token = csrfToken((await browser.get('/login')).body);
+      const attempt = (password: string) => browser.post('/login', { _csrf: token, email, password });
+      const statuses: number[] = [];
+      for (let i = 1; i <= 10; i++) {
+        let answer = await attempt('wrong password, again');
+        if (answer.status === 429) {
+          // Slowed down: told how long to wait, and the wait is all it takes.
+          const wait = Number(answer.headers.get('retry-after'));
+          assert.equal(wait, 2 ** (i - 4), `attempt ${i}`);
+          assert.match(answer.body, /Too many failed attempts for this email\. Wait \d+ seconds/);
+          statuses.push(429);
+          clock.advance(wait * 1000);
+          answer = await attempt('wrong password, again');
+        }
+        statuses.push(answer.status);
+      }
+      // 1-3 at once; 4-10 each after a wait of 1, 2, 4, … seconds.
+      assert.deepEqual(statuses, [422, 422, 422, 429, 422, 429, 422, 429, 422, 429, 422, 429, 422, 429, 422, 429, 422]);
+      const locked = await attempt(TEST_PASSWORD);
+      assert.equal(locked.status, 429);
+      assert.equal(locked.headers.get('retry-after'), String(LOCK_MS / 1000));
+      assert.match(locked.body, /paused for 15 minutes/);
+      clock.advance(LOCK_MS - 60_000);
+      assert.equal((await attempt(TEST_PASSWORD)).status, 429, 'still refused after 14 minutes');
+      clock.advance(60_000);
+      const after15 = await attempt(TEST_PASSWORD);
+      assert.equal(after15.status, email === 'locked@example.com' ? 303 : 422, 'the right password works again');
+      clock.advance(10 * 60_000);
+    }
+  });
+});
+
+describe('session cookies behind https (SVC_PUBLIC_URL)', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi({ env: { SVC_PUBLIC_URL: 'https://svc.example' } });
+    await createUser(api.app);
+  });
+  after(async () => {
+    await api?.close();
+  });
+
+  it('are Secure and __Host- prefixed, the CSRF secret too', async () => {
+    const browser = new FormClient(api.url);
+    const page = await browser.get('/login');
+    assert.match(cookieLine(page, '__Host-svc_csrf') ?? '', /; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+    const answer = await browser.post('/login', {
+      _csrf: csrfToken(page.body),
+      email: 'ada@example.com',
+      password: TEST_PASSWORD,
+    });
+    assert.equal(answer.status, 303, answer.body);
+    assert.match(
+      cookieLine(answer, '__Host-svc_session') ?? '',
+      /^__Host-svc_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    );
+    assert.equal((await browser.get('/dashboard')).status, 200);
+  });
+});
