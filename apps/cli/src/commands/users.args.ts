@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import { UsageError } from '../usage-error.js';
+import { stringOptions } from './string-options.js';
 
 export const USERS_USAGE = `  users create --account ACCOUNT_ID --email E [--password P] [--role admin|member]
                                  a user of a platform account who signs in at /login (role
@@ -17,22 +17,10 @@ export type UsersCliCommand = {
   role: 'admin' | 'member';
 };
 
-function values(args: string[], names: string[]): Record<string, string | undefined> {
-  try {
-    const options = Object.fromEntries(names.map((n) => [n, { type: 'string' as const }]));
-    const { values: v, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-    if (positionals.length) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
-    return v as Record<string, string | undefined>;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
 /** Parses `svc users …`; the email format and the password policy are the domain's (exit 2 too). */
 export function parseUsersArgs(action: string | undefined, rest: string[]): UsersCliCommand {
   if (action === 'create') {
-    const v = values(rest, ['account', 'email', 'password', 'role']);
+    const v = stringOptions(rest, ['account', 'email', 'password', 'role']);
     if (!v.account || !/^acct_[0-9A-HJKMNP-TV-Z]{26}$/.test(v.account))
       throw new UsageError('--account ACCOUNT_ID is required (a platform account id, acct_…)');
     if (!v.email || v.email.trim() === '') throw new UsageError('--email E is required');

@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import { UsageError } from '../usage-error.js';
+import { stringOptions } from './string-options.js';
 
 export const WORKSPACES_USAGE = `  workspaces create --name N     an enterprise tenant with its own credits account and a first
                                  tenant-bound service-account key (agent surface); prints
@@ -11,18 +11,6 @@ export const WORKSPACES_USAGE = `  workspaces create --name N     an enterprise 
 export type WorkspacesCliCommand =
   { kind: 'workspaces-create'; name: string } | { kind: 'workspaces-keys-create'; tenantId: string; name: string };
 
-function values(args: string[], names: string[]): Record<string, string | undefined> {
-  try {
-    const options = Object.fromEntries(names.map((n) => [n, { type: 'string' as const }]));
-    const { values: v, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-    if (positionals.length) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
-    return v as Record<string, string | undefined>;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
 function name(value: string | undefined): string {
   const trimmed = value?.trim() ?? '';
   if (trimmed === '' || trimmed.length > 100) throw new UsageError('--name N is required (1 to 100 characters)');
@@ -30,9 +18,9 @@ function name(value: string | undefined): string {
 }
 
 export function parseWorkspacesArgs(action: string | undefined, rest: string[]): WorkspacesCliCommand {
-  if (action === 'create') return { kind: 'workspaces-create', name: name(values(rest, ['name']).name) };
+  if (action === 'create') return { kind: 'workspaces-create', name: name(stringOptions(rest, ['name']).name) };
   if (action === 'keys' && rest[0] === 'create') {
-    const v = values(rest.slice(1), ['tenant', 'name']);
+    const v = stringOptions(rest.slice(1), ['tenant', 'name']);
     if (!v.tenant || !/^tn_[0-9A-HJKMNP-TV-Z]{26}$/.test(v.tenant))
       throw new UsageError('--tenant ID is required (a tenant id, tn_…)');
     return { kind: 'workspaces-keys-create', tenantId: v.tenant, name: name(v.name) };

@@ -24,7 +24,7 @@ import { workspaceRequiresEnterprise } from '../workspace/auth/workspace.guard.j
 import type { Reservation } from '../credits/credit-ledger.js';
 import { MeteringService } from '../metering/metering.service.js';
 import { TOOL_DEFINITIONS, type ToolContext, type ToolDefinition } from './mcp-tools.js';
-import { SingleExchangeTransport } from './single-exchange.transport.js';
+import { prefersJson, SingleExchangeTransport } from './single-exchange.transport.js';
 
 /** What a failed call's structuredContent is: the agent surface's problem+json body (D5). */
 const PROBLEM_SCHEMA = {
@@ -337,11 +337,4 @@ function splitArguments(tool: PreparedTool, args: Record<string, unknown>): Reco
     out[part.part] = { ...(out[part.part] ?? {}), ...parsed };
   }
   return out;
-}
-
-function prefersJson(accept: string | undefined): boolean {
-  if (!accept) return true;
-  const json = accept.indexOf('application/json');
-  const sse = accept.indexOf('text/event-stream');
-  return sse < 0 || (json >= 0 && json < sse);
 }

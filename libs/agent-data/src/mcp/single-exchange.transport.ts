@@ -44,10 +44,18 @@ export class SingleExchangeTransport implements Transport {
     if (!isJSONRPCRequest(body)) return false;
     const accept = header(headers.accept);
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
-    if (accept.indexOf('text/event-stream') < accept.indexOf('application/json')) return false;
+    if (!prefersJson(accept)) return false;
     const version = headers['mcp-protocol-version'];
     return isInitializeRequest(body) || version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(header(version));
   }
+}
+
+/** JSON unless the client lists an event stream before JSON (or only a stream) in Accept. */
+export function prefersJson(accept: string | undefined): boolean {
+  if (!accept) return true;
+  const json = accept.indexOf('application/json');
+  const sse = accept.indexOf('text/event-stream');
+  return sse < 0 || (json >= 0 && json < sse);
 }
 
 const header = (value: string | string[] | undefined): string =>
