@@ -203,6 +203,11 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
       ),
     );
     const statuses = responses.map((r) => r.status);
+    // Anything but 200 or 402 is a bug: show its body (a rare one under load was seen once).
+    const others = await Promise.all(
+      responses.filter((r) => r.status !== 200 && r.status !== 402).map(async (r) => `${r.status} ${await r.text()}`),
+    );
+    assert.deepEqual(others, [], 'every request is either paid (200) or refused for credits (402)');
     assert.equal(statuses.filter((s) => s === 200).length, 40);
     assert.equal(statuses.filter((s) => s === 402).length, 60);
     const balances = responses.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-credits-balance')));
