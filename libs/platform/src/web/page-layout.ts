@@ -16,6 +16,7 @@ button{font:inherit;margin-top:1.5rem;padding:.6rem 1.4rem;border:0;border-radiu
 header button{margin-top:0;padding:.4rem 1rem;background:#fff;color:#1d4ed8;border:1px solid #1d4ed8}
 input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 a{color:#1d4ed8}
+.notice p{margin:0}
 .notice{padding:.75rem 1rem;border-radius:6px;border:1px solid #b91c1c;background:#fef2f2;color:#7f1d1d}
 .muted{color:#525252}
 main.wide{max-width:64rem;margin:2rem auto}

@@ -1,6 +1,15 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { GetAccountUsageHandler } from '../accounts/queries/get-account-usage/get-account-usage.handler.js';
 import { DashboardHomeController } from '../dashboard/home/dashboard-home.http.controller.js';
+import { AccountPageController } from '../dashboard/settings/account/account.http.controller.js';
+import { AddWebhookPageController } from '../dashboard/settings/webhooks/add-webhook/add-webhook.http.controller.js';
+import { DeleteWebhookPageController } from '../dashboard/settings/webhooks/delete-webhook/delete-webhook.http.controller.js';
+import { EditWebhookPageController } from '../dashboard/settings/webhooks/edit-webhook/edit-webhook.http.controller.js';
+import { ListWebhooksPageController } from '../dashboard/settings/webhooks/list-webhooks/list-webhooks.http.controller.js';
+import { RedeliverDeliveryPageController } from '../dashboard/settings/webhooks/redeliver-delivery/redeliver-delivery.http.controller.js';
+import { SendTestEventPageController } from '../dashboard/settings/webhooks/send-test-event/send-test-event.http.controller.js';
+import { ShowWebhookPageController } from '../dashboard/settings/webhooks/show-webhook/show-webhook.http.controller.js';
 import { CreateApiKeyPageController } from '../dashboard/settings/api-keys/create-api-key/create-api-key.http.controller.js';
 import { ListApiKeysPageController } from '../dashboard/settings/api-keys/list-api-keys/list-api-keys.http.controller.js';
 import { NewKeyFlashStore } from '../dashboard/settings/api-keys/new-key-flash.store.js';
@@ -31,6 +40,14 @@ import { SignedInGuard } from './signed-in.guard.js';
     ListApiKeysPageController,
     CreateApiKeyPageController,
     RevokeApiKeyPageController,
+    AccountPageController,
+    ListWebhooksPageController,
+    AddWebhookPageController,
+    ShowWebhookPageController,
+    EditWebhookPageController,
+    DeleteWebhookPageController,
+    SendTestEventPageController,
+    RedeliverDeliveryPageController,
   ],
   providers: [
     SessionStore,
@@ -42,6 +59,7 @@ import { SignedInGuard } from './signed-in.guard.js';
     SignInHandler,
     SignOutHandler,
     GetSessionHandler,
+    GetAccountUsageHandler,
   ],
 })
 export class PlatformWebModule {}

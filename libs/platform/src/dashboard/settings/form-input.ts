@@ -25,7 +25,9 @@ export function formErrors(error: unknown, labels: Record<string, string> = {}):
   const details = error.extra.details;
   if (Array.isArray(details) && details.length) {
     return details.map((d: { path?: string; message?: string }) => {
-      const field = labels[(d.path ?? '').split('.')[0] ?? ''] ?? d.path;
+      // `body.url`, `scopes.1`: the field is the first segment the form has a label for.
+      const key = (d.path ?? '').split('.').find((segment) => segment in labels);
+      const field = key ? labels[key] : d.path;
       return field ? `${field}: ${d.message ?? 'is not valid'}.` : `${d.message ?? 'Not valid'}.`;
     });
   }
