@@ -4,7 +4,7 @@ import type { AccountView } from '../../../accounts/queries/get-account/get-acco
 import type { Session } from '../../../sessions/session.store.js';
 import { settingsLayout, when } from '../settings-layout.js';
 
-const PLAN_NAMES: Record<string, string> = { free: 'Free', pro: 'Pro', team: 'Team', enterprise: 'Enterprise' };
+const PLAN_NAMES: Record<string, string> = { free: 'Free', team: 'Team', enterprise: 'Enterprise' };
 
 const number = (n: number) => n.toLocaleString('en-US');
 
