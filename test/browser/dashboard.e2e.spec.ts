@@ -130,7 +130,11 @@ describe('the dashboard settings in a real browser (Chromium)', { skip }, () => 
         const field = page.getByLabel('API key');
         assert.equal(await field.getAttribute('readonly'), '');
         assert.match(await field.inputValue(), /^svc_test_/);
-        assert.equal(await page.getByRole('button', { name: 'Copy' }).count(), 0, 'hidden: not in the accessibility tree');
+        assert.equal(
+          await page.getByRole('button', { name: 'Copy' }).count(),
+          0,
+          'hidden: not in the accessibility tree',
+        );
       },
       { javaScriptEnabled: false },
     ));
@@ -191,7 +195,10 @@ describe('the dashboard settings in a real browser (Chromium)', { skip }, () => 
         'the delivery shown as succeeded',
       );
       const summary = (await delivery.locator('summary').textContent())!.replace(/\s+/g, ' ');
-      assert.match(summary, new RegExp(`webhook\\.test · ${deliveryId} · .+ UTC · succeeded · 1 attempt · 200 · \\d+ ms`));
+      assert.match(
+        summary,
+        new RegExp(`webhook\\.test · ${deliveryId} · .+ UTC · succeeded · 1 attempt · 200 · \\d+ ms`),
+      );
       await delivery.locator('summary').click();
       const details = (await delivery.textContent())!;
       assert.match(details, /Response code/);

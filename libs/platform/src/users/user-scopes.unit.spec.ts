@@ -10,7 +10,13 @@ describe('the scopes a user holds', () => {
   });
 
   it('a member holds every scope but admin', () => {
-    assert.deepEqual(scopesOfRole('member'), ['read', 'write', 'agents:run', 'agents:configure', 'repositories:manage']);
+    assert.deepEqual(scopesOfRole('member'), [
+      'read',
+      'write',
+      'agents:run',
+      'agents:configure',
+      'repositories:manage',
+    ]);
     assert.equal(roleGrants('member', 'admin'), false);
     for (const scope of SCOPES.filter((s) => s !== 'admin')) assert.equal(roleGrants('member', scope), true, scope);
   });

@@ -4,10 +4,7 @@ import { AppError } from '#kernel';
 
 /** A form's checkboxes: absent (none ticked), one value (a string) or several (an array). */
 export const checkboxes = (max: number) =>
-  z.preprocess(
-    (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
-    z.array(z.string().max(100)).max(max),
-  );
+  z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(z.string().max(100)).max(max));
 
 /** Every form carries its token (CsrfGuard checked it before the controller runs). */
 export const csrfInput = { [CSRF_FIELD]: z.string().max(500).optional() };

@@ -21,7 +21,8 @@ function usageRow(label: string, used: number, limit: number, resetsAt: string):
 
 /** Settings → Account: the plan, its limits and what this hour (and minute) used of them. */
 export function accountPage(session: Session, csrfToken: string, account: AccountView, usage: AccountUsage): SafeHtml {
-  const hourShare = account.limits.per_hour > 0 ? Math.min(100, (usage.per_hour.used / account.limits.per_hour) * 100) : 0;
+  const hourShare =
+    account.limits.per_hour > 0 ? Math.min(100, (usage.per_hour.used / account.limits.per_hour) * 100) : 0;
   return settingsLayout({
     session,
     csrfToken,

@@ -38,9 +38,13 @@ export function webhookFields(
   values: WebhookFormValues,
   { editing }: { editing: boolean },
 ): SafeHtml {
-  return html`${values.errors.length
-      ? html`<div class="notice" role="alert" id="webhook-errors">${values.errors.map((e) => html`<p>${e}</p>`)}</div>`
-      : null}
+  return html`${
+      values.errors.length
+        ? html`<div class="notice" role="alert" id="webhook-errors">
+            ${values.errors.map((e) => html`<p>${e}</p>`)}
+          </div>`
+        : null
+    }
     ${csrfField(csrfToken)}
     <label for="url">Payload URL</label>
     <input
@@ -72,7 +76,12 @@ export function webhookFields(
       ${PLATFORM_EVENT_TYPES.map(
         (type) =>
           html`<label class="check"
-            ><input type="checkbox" name="events" value="${type}" ${values.events.includes(type) ? html`checked` : null} />${type}</label
+            ><input
+              type="checkbox"
+              name="events"
+              value="${type}"
+              ${values.events.includes(type) ? html`checked` : null}
+            />${type}</label
           >`,
       )}
     </fieldset>`;

@@ -6,4 +6,3 @@ export const sessionOwner = (session: Session): WebhookOwner => ({ kind: 'platfo
 
 export const WEBHOOKS_PATH = '/dashboard/settings/webhooks';
 export const webhookPath = (id: string) => `${WEBHOOKS_PATH}/${encodeURIComponent(id)}`;
-

@@ -49,8 +49,8 @@ export function newKeyGonePage(session: Session, csrfToken: string): SafeHtml {
     title: 'New API key',
     main: html`<h1>New API key</h1>
       <p class="notice" role="alert">
-        A key's value is shown once, right after it is created, and it has been shown. If it was not copied, revoke
-        that key and create another.
+        A key's value is shown once, right after it is created, and it has been shown. If it was not copied, revoke that
+        key and create another.
       </p>
       <p><a href="/dashboard/settings/api-keys">Back to API keys</a></p>`,
   });

@@ -32,7 +32,11 @@ export class AddWebhookPageController {
   @RequirePageScope('admin')
   async add(@CurrentSession() session: Session, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const again = (errors: string[]) =>
-      sendPage(reply, 422, addWebhookPage(session, csrfTokenFor(request, reply), typedWebhookForm(request.body, errors)));
+      sendPage(
+        reply,
+        422,
+        addWebhookPage(session, csrfTokenFor(request, reply), typedWebhookForm(request.body, errors)),
+      );
     const form = webhookForm.safeParse(request.body ?? {});
     if (!form.success) return again(zodErrors(form.error, WEBHOOK_LABELS));
     try {

@@ -53,42 +53,48 @@ function deliveryRow(webhookId: string, csrfToken: string, { delivery: d, reques
           ${shown}${d.next_attempt_at && shown === 'pending' ? html`, next attempt ${when(d.next_attempt_at)}` : null}
         </dd>
       </dl>
-      ${d.attempts.length
-        ? html`<table>
-            <thead>
-              <tr>
-                <th scope="col">Attempt</th>
-                <th scope="col">Time</th>
-                <th scope="col">Response code</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${d.attempts.map(
-                (a) =>
-                  html`<tr>
-                    <td>${a.number}${a.manual ? ' (redelivery)' : ''}</td>
-                    <td>${when(a.attempted_at)}</td>
-                    <td>${a.status_code ?? html`<span class="muted">none</span>`}</td>
-                    <td>${a.duration_ms} ms</td>
-                    <td>${a.outcome}${a.error ? html` (<code>${a.error}</code>)` : null}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-        : html`<p class="muted">Not sent yet.</p>`}
+      ${
+        d.attempts.length
+          ? html`<table>
+              <thead>
+                <tr>
+                  <th scope="col">Attempt</th>
+                  <th scope="col">Time</th>
+                  <th scope="col">Response code</th>
+                  <th scope="col">Duration</th>
+                  <th scope="col">Outcome</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${d.attempts.map(
+                  (a) =>
+                    html`<tr>
+                      <td>${a.number}${a.manual ? ' (redelivery)' : ''}</td>
+                      <td>${when(a.attempted_at)}</td>
+                      <td>${a.status_code ?? html`<span class="muted">none</span>`}</td>
+                      <td>${a.duration_ms} ms</td>
+                      <td>${a.outcome}${a.error ? html` (<code>${a.error}</code>)` : null}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+          : html`<p class="muted">Not sent yet.</p>`
+      }
       <h3>Request</h3>
-      ${request.headers
-        ? html`<p class="muted">Headers of attempt ${request.attempt_number}, signed with the current secret:</p>
-            <pre>${request.headers.map(([name, value]) => `${name}: ${value}\n`)}</pre>`
-        : null}
+      ${
+        request.headers
+          ? html`<p class="muted">Headers of attempt ${request.attempt_number}, signed with the current secret:</p>
+              <pre>${request.headers.map(([name, value]) => `${name}: ${value}\n`)}</pre>`
+          : null
+      }
       ${request.body !== null ? html`<pre>${request.body}</pre>` : html`<p class="muted">The payload is gone.</p>`}
       <h3>Response</h3>
-      ${last?.response_body
-        ? html`<p class="muted">First 2 KB of the body:</p>
-            <pre>${last.response_body}</pre>`
-        : html`<p class="muted">No response body.</p>`}
+      ${
+        last?.response_body
+          ? html`<p class="muted">First 2 KB of the body:</p>
+              <pre>${last.response_body}</pre>`
+          : html`<p class="muted">No response body.</p>`
+      }
       <form method="post" action="${webhookPath(webhookId)}/deliveries/${d.id}/redeliver">
         ${csrfField(csrfToken)}
         <button type="submit" class="secondary">Redeliver</button>
@@ -115,11 +121,15 @@ export function webhookPage({ session, csrfToken, webhook, deliveries, nextCurso
         <dd>${webhook.events.map((e, i) => html`${i ? ', ' : ''}<code>${e}</code>`)}</dd>
         <dt>Status</dt>
         <dd>
-          ${webhook.active
-            ? 'Active'
-            : html`<span class="failed">Disabled</span> ${when(webhook.disabled_at)}${webhook.disabled_reason
-                  ? html` because ${DISABLED_BECAUSE[webhook.disabled_reason] ?? webhook.disabled_reason}`
-                  : null}`}
+          ${
+            webhook.active
+              ? 'Active'
+              : html`<span class="failed">Disabled</span> ${when(webhook.disabled_at)}${
+                    webhook.disabled_reason
+                      ? html` because ${DISABLED_BECAUSE[webhook.disabled_reason] ?? webhook.disabled_reason}`
+                      : null
+                  }`
+          }
         </dd>
         <dt>Created</dt>
         <dd>${when(webhook.created_at)}</dd>
@@ -138,13 +148,19 @@ export function webhookPage({ session, csrfToken, webhook, deliveries, nextCurso
         <a href="${path}/delete">Delete</a>
       </div>
       <h2 id="recent-deliveries">Recent deliveries</h2>
-      ${deliveries.length
-        ? html`<ul class="deliveries">
-            ${deliveries.map((d) => deliveryRow(webhook.id, csrfToken, d))}
-          </ul>`
-        : html`<p>No deliveries yet. "Send test event" sends one.</p>`}
-      ${nextCursor
-        ? html`<p><a href="${path}?cursor=${encodeURIComponent(nextCursor)}#recent-deliveries">Older deliveries</a></p>`
-        : null}`,
+      ${
+        deliveries.length
+          ? html`<ul class="deliveries">
+              ${deliveries.map((d) => deliveryRow(webhook.id, csrfToken, d))}
+            </ul>`
+          : html`<p>No deliveries yet. "Send test event" sends one.</p>`
+      }
+      ${
+        nextCursor
+          ? html`<p>
+              <a href="${path}?cursor=${encodeURIComponent(nextCursor)}#recent-deliveries">Older deliveries</a>
+            </p>`
+          : null
+      }`,
   });
 }
