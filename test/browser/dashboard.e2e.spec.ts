@@ -9,6 +9,11 @@ import { platformDispatcher } from '../webhooks/support/webhook-fixtures.js';
 import { axeViolations, browserUnavailable, launchChromium } from './support/browser.js';
 
 const skip = browserUnavailable();
+
+/** What the test reads of the page's globals (the project's TypeScript has no DOM library). */
+interface Clipboard {
+  navigator: { clipboard: { readText(): Promise<string> } };
+}
 const SECRET = 'a webhook secret of some length';
 
 describe('the dashboard settings in a real browser (Chromium)', { skip }, () => {
@@ -66,7 +71,7 @@ describe('the dashboard settings in a real browser (Chromium)', { skip }, () => 
   }
 
   it('creates a key: its value once, then never again; it works on GET /v1/account; revoked, it gets 401', () =>
-    withPage(async (page) => {
+    withPage(async (page, context) => {
       await signIn(page, 'admin@example.com');
       assert.equal(await page.title(), 'API keys · svc');
       const nav = page.getByRole('navigation', { name: 'Settings' });
@@ -93,7 +98,14 @@ describe('the dashboard settings in a real browser (Chromium)', { skip }, () => 
       const value = await page.getByLabel('API key').inputValue();
       assert.match(value, /^svc_test_[A-Za-z0-9]{38}$/);
       assert.equal(page.url().includes(value), false, 'never in a URL');
-      assert.equal(await page.getByRole('button', { name: 'Copy' }).isVisible(), true, 'the copy button, with script');
+      // The copy button, with script (its hash in this page's CSP): it puts the value on the clipboard.
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.url });
+      await page.getByRole('button', { name: 'Copy' }).click();
+      await page.getByText('Copied.').waitFor();
+      assert.equal(
+        await page.evaluate(() => (globalThis as unknown as Clipboard).navigator.clipboard.readText()),
+        value,
+      );
       await assertAccessible(page);
 
       // Never again: the same address, and the list.
