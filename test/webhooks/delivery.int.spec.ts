@@ -158,7 +158,7 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
       [0, 1, 6, 36, 156].map((m) => new Date(start + m * MINUTE).toISOString()),
     );
     assert.ok(
-      A.attempts.every((x: Body) => x.status_code === 500 && x.outcome === 'failed' && x.response_body.length === 1024),
+      A.attempts.every((x: Body) => x.status_code === 500 && x.outcome === 'failed' && x.response_body.length === 2048),
     );
     assert.equal(B.state, 'cancelled');
     assert.equal(B.next_attempt_at, null);
@@ -178,7 +178,7 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
         [5, 500, 'exhausted'],
       ],
     );
-    assert.ok(recorded.every((x) => typeof x.duration_ms === 'number' && x.response_body?.length === 1024));
+    assert.ok(recorded.every((x) => typeof x.duration_ms === 'number' && x.response_body?.length === 2048));
 
     // Disabled: new events make no delivery.
     await publishPlatformEvent(api.app, account.accountId, 'agent.failed', { clock });

@@ -36,6 +36,7 @@ export * from './commands/redeliver-delivery/redeliver-delivery.command.js';
 export * from './queries/list-webhooks/list-webhooks.query.js';
 export * from './queries/get-webhook/get-webhook.query.js';
 export * from './queries/list-deliveries/list-deliveries.query.js';
+export * from './queries/get-delivery-request/get-delivery-request.query.js';
 
 // Audit: the deliveries replayed from the event store against the retry schedule (issue 17)
 export * from './audit/deliveries-audit.js';

@@ -15,6 +15,7 @@ import { WebhookSecrets } from './engine/secrets.store.js';
 import { WebhookChannels } from './engine/webhook-channels.js';
 import { WebhookReadModel } from './engine/webhook-read-model.js';
 import { webhooksProjection } from './engine/webhooks.projection.js';
+import { GetDeliveryRequestHandler } from './queries/get-delivery-request/get-delivery-request.handler.js';
 import { GetWebhookHandler } from './queries/get-webhook/get-webhook.handler.js';
 import { ListDeliveriesHandler } from './queries/list-deliveries/list-deliveries.handler.js';
 import { ListWebhooksHandler } from './queries/list-webhooks/list-webhooks.handler.js';
@@ -78,6 +79,7 @@ let channelRegistrations = 0;
     ListWebhooksHandler,
     GetWebhookHandler,
     ListDeliveriesHandler,
+    GetDeliveryRequestHandler,
   ],
   exports: [WebhookChannels, WebhookReadModel, WebhookSecrets, WebhookSender, WebhookDispatchers],
 })

@@ -59,6 +59,17 @@ export class InMemoryRateLimitStore implements RateLimitStore {
     return counts;
   }
 
+  count(key: string, windowSeconds: readonly number[], now: Date): number[] {
+    const windows = this.counters.get(key) ?? [];
+    return windowSeconds.map((seconds) => {
+      const start = windowStart(seconds, now);
+      const w = windows.find((c) => c.seconds === seconds);
+      if (w?.start === start) return w.count;
+      if (w?.previousStart === start) return w.previousCount;
+      return this.older.get(`${key}:${seconds}:${start}`)?.count ?? 0;
+    });
+  }
+
   private hitOlder(id: string, expires: number): number {
     const current = this.older.get(id);
     if (current) return ++current.count;

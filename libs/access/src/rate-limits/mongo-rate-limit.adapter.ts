@@ -28,6 +28,14 @@ export class MongoRateLimitStore implements RateLimitStore {
     return Promise.all(windowSeconds.map((seconds) => this.increment(counters, key, seconds, now)));
   }
 
+  async count(key: string, windowSeconds: readonly number[], now: Date): Promise<number[]> {
+    const counters = await this.ready();
+    const ids = windowSeconds.map((seconds) => `${key}:${seconds}:${windowStart(seconds, now)}`);
+    const docs = await counters.find({ _id: { $in: ids } }).toArray();
+    const byId = new Map(docs.map((d) => [d._id, d.count]));
+    return ids.map((id) => byId.get(id) ?? 0);
+  }
+
   private async increment(
     counters: Collection<CounterDoc>,
     key: string,

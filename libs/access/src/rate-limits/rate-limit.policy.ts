@@ -44,8 +44,23 @@ export function checkRateLimit(
     ]);
     accountWindows.set(limits, account);
   }
-  return checkWindows(store, `acct:${accountId}`, account, now);
+  return checkWindows(store, accountCounter(accountId), account, now);
 }
+
+/** What an account has used of its D7 windows so far (counting nothing), with their ends. */
+export interface AccountUsage {
+  per_minute: { used: number; resets_at: string };
+  per_hour: { used: number; resets_at: string };
+}
+
+export async function accountUsage(store: RateLimitStore, accountId: string, now: Date): Promise<AccountUsage> {
+  const [minute = 0, hour = 0] = await store.count(accountCounter(accountId), [60, 3600], now);
+  const end = (seconds: number) => new Date(windowStart(seconds, now) + seconds * 1000).toISOString();
+  return { per_minute: { used: minute, resets_at: end(60) }, per_hour: { used: hour, resets_at: end(3600) } };
+}
+
+/** The counter all keys (and tokens) of an account share. */
+const accountCounter = (accountId: string) => `acct:${accountId}`;
 
 /** Made once per limits object (the limiter caches an account's limits), not per request. */
 const accountWindows = new WeakMap<RateLimits, Windows>();

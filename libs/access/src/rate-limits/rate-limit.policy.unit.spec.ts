@@ -2,12 +2,36 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock } from '#kernel';
 import { InMemoryRateLimitStore } from './in-memory-rate-limit.adapter.js';
-import { checkKeyRateLimit, checkRateLimit, enforceDecision, rateLimitExceeded } from './rate-limit.policy.js';
+import {
+  accountUsage,
+  checkKeyRateLimit,
+  checkRateLimit,
+  enforceDecision,
+  rateLimitExceeded,
+} from './rate-limit.policy.js';
 import type { RateLimitStore } from './rate-limit.port.js';
 
 const free = { per_minute: 60, per_hour: 1000 };
 
 describe('rate limit policy (D7)', () => {
+  it("an account's usage is what its requests counted in the current windows, read without counting", async () => {
+    const clock = new FakeClock('2026-03-01T10:59:15Z');
+    const store = new InMemoryRateLimitStore();
+    const empty = await accountUsage(store, 'acct_1', clock.now());
+    assert.deepEqual(empty, {
+      per_minute: { used: 0, resets_at: '2026-03-01T11:00:00.000Z' },
+      per_hour: { used: 0, resets_at: '2026-03-01T11:00:00.000Z' },
+    });
+    for (let i = 0; i < 3; i++) await checkRateLimit(store, 'acct_1', free, clock.now());
+    await checkRateLimit(store, 'acct_2', free, clock.now());
+    assert.equal((await accountUsage(store, 'acct_1', clock.now())).per_hour.used, 3);
+    assert.equal((await accountUsage(store, 'acct_1', clock.now())).per_minute.used, 3, 'reading counts nothing');
+    clock.advance(60_000);
+    const nextHour = await accountUsage(store, 'acct_1', clock.now());
+    assert.deepEqual([nextHour.per_minute.used, nextHour.per_hour.used], [0, 0]);
+    assert.equal(nextHour.per_hour.resets_at, '2026-03-01T12:00:00.000Z');
+  });
+
   it('lets 60 requests of a Free account through in a minute and refuses the 61st with retry_after', async () => {
     const clock = new FakeClock('2026-03-01T10:00:15Z');
     const store = new InMemoryRateLimitStore();
@@ -67,6 +91,7 @@ describe('rate limit policy (D7)', () => {
     const memory = new InMemoryRateLimitStore();
     const remote: RateLimitStore = {
       hit: async (key, seconds, now) => memory.hit(key, seconds, now),
+      count: async (key, seconds, now) => memory.count(key, seconds, now),
       close: () => memory.close(),
     };
     const headers: Record<string, string> = {};

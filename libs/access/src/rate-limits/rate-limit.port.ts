@@ -28,6 +28,11 @@ export interface RateLimitStore {
    * synchronously: no promise at all on the hot path.
    */
   hit(key: string, windowSeconds: readonly number[], now: Date): Promise<number[]> | number[];
+  /**
+   * The counts of `key` in each window containing `now`, without a hit (what has been used so
+   * far: the dashboard's usage). 0 for a window with no hit.
+   */
+  count(key: string, windowSeconds: readonly number[], now: Date): Promise<number[]> | number[];
   close(): Promise<void>;
 }
 

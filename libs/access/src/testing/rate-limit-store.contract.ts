@@ -85,6 +85,17 @@ export function rateLimitStoreContract(
       assert.deepEqual(await store.hit(key(), [3600], now), [4]);
     });
 
+    test('count reads the windows containing now without a hit: 0 before any', async (store, key) => {
+      const now = new Date('2026-03-01T10:00:15Z');
+      assert.deepEqual(await store.count(key(), [60, 3600], now), [0, 0]);
+      await store.hit(key(), [60, 3600], now);
+      await store.hit(key(), [60, 3600], now);
+      assert.deepEqual(await store.count(key(), [60, 3600], now), [2, 2]);
+      assert.deepEqual(await store.count(key(), [60, 3600], now), [2, 2], 'counting adds nothing');
+      assert.deepEqual(await store.count(key(), [60, 3600], new Date('2026-03-01T10:01:00Z')), [0, 2]);
+      assert.deepEqual(await store.count(key('other'), [60], now), [0]);
+    });
+
     test('concurrent first hits of many windows at once (the upsert race) count exactly', async (store, key) => {
       const now = new Date('2026-03-01T10:00:15Z');
       const counts = await Promise.all(

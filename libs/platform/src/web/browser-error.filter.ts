@@ -35,6 +35,6 @@ export class BrowserErrorFilter implements ExceptionFilter {
       error.code === 'RATE_LIMIT_EXCEEDED'
         ? `Too many requests from your address. Try again in ${String(error.extra.retry_after ?? 60)} seconds.`
         : error.message;
-    sendPage(reply, error.status, errorPage(error.status, message), error.headers);
+    sendPage(reply, error.status, errorPage(error.status, message, error.code), error.headers);
   }
 }

@@ -16,8 +16,37 @@ button{font:inherit;margin-top:1.5rem;padding:.6rem 1.4rem;border:0;border-radiu
 header button{margin-top:0;padding:.4rem 1rem;background:#fff;color:#1d4ed8;border:1px solid #1d4ed8}
 input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 a{color:#1d4ed8}
+.notice p{margin:0}
 .notice{padding:.75rem 1rem;border-radius:6px;border:1px solid #b91c1c;background:#fef2f2;color:#7f1d1d}
-.muted{color:#525252}`;
+.muted{color:#525252}
+main.wide{max-width:64rem;margin:2rem auto}
+.settings{display:flex;gap:2.5rem;align-items:flex-start}
+.settings>nav{flex:0 0 12rem}
+.settings>nav ul{list-style:none;margin:0;padding:0}
+.settings>nav a{display:block;padding:.4rem .75rem;border-radius:6px;text-decoration:none}
+.settings>nav a[aria-current=page]{background:#eff3ff;font-weight:600;color:#1a1a1a;border-left:3px solid #1d4ed8}
+.settings>div{flex:1;min-width:0}
+h2{font-size:1.2rem;margin:2rem 0 .75rem}
+table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}
+th,td{text-align:left;padding:.5rem .6rem;border-bottom:1px solid #d4d4d4;vertical-align:top}
+th{font-weight:600;background:#f5f5f5}
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
+pre{white-space:pre-wrap;word-break:break-all;background:#f5f5f5;padding:.6rem;border-radius:6px;max-height:20rem;overflow:auto}
+fieldset{border:1px solid #d4d4d4;border-radius:6px;margin:1rem 0;padding:.5rem 1rem}
+legend{font-weight:600;padding:0 .3rem}
+label.check{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.35rem 0}
+label.check input{width:auto}
+.actions{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap}
+.actions form{margin:0}
+.actions button,td button{margin-top:0}
+button.secondary{background:#fff;color:#1d4ed8;border:1px solid #1d4ed8}
+button.danger{background:#b91c1c}
+.ok{padding:.75rem 1rem;border-radius:6px;border:1px solid #15803d;background:#f0fdf4;color:#14532d}
+.badge{display:inline-block;padding:0 .5rem;border-radius:999px;border:1px solid currentColor;font-size:.85em}
+.succeeded{color:#15803d}.failed{color:#b91c1c}.pending{color:#525252}
+details{margin:.25rem 0}
+summary{cursor:pointer;color:#1d4ed8}
+summary:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}`;
 
 /** Its hash is taken over exactly what the element holds, so the element is written here whole. */
 const STYLE_ELEMENT = trustedHtml(`<style>${STYLESHEET}</style>`);
@@ -26,14 +55,38 @@ const STYLE_ELEMENT = trustedHtml(`<style>${STYLESHEET}</style>`);
  * No script may run, styles only from the stylesheet above (by its hash), forms post only here,
  * and no other site may frame a page (clickjacking).
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(STYLESHEET).digest('base64')}'`,
-  "img-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+/**
+ * The policy, with the hashes of the page's own inline scripts when it has any (a progressive
+ * enhancement such as a copy button: `pageScript`); still no other script, no eval, no handler
+ * attributes.
+ */
+export function contentSecurityPolicy(scripts: readonly PageScript[] = []): string {
+  return [
+    "default-src 'none'",
+    ...(scripts.length ? [`script-src ${scripts.map((s) => `'${s.hash}'`).join(' ')}`] : []),
+    `style-src '${sha256(STYLESHEET)}'`,
+    "img-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+function sha256(text: string): string {
+  return `sha256-${createHash('sha256').update(text).digest('base64')}`;
+}
+
+/** A constant inline script of the program's own, allowed by its hash (never request data). */
+export interface PageScript {
+  element: SafeHtml;
+  hash: string;
+}
+
+export function pageScript(source: string): PageScript {
+  return { element: trustedHtml(`<script>${source}</script>`), hash: sha256(source) };
+}
 
 export interface PageParts {
   title: string;
@@ -41,9 +94,13 @@ export interface PageParts {
   main: SafeHtml;
   /** Right side of the page header (a Sign out form). */
   headerEnd?: SafeHtml;
+  /** A wide `<main>` (the dashboard's settings pages, with tables) instead of a narrow column. */
+  wide?: boolean;
+  /** Inline scripts at the end of the body; sendPage must be given their hashes (`scriptsCsp`). */
+  scripts?: readonly PageScript[];
 }
 
-export function layout({ title, main, headerEnd }: PageParts): SafeHtml {
+export function layout({ title, main, headerEnd, wide, scripts }: PageParts): SafeHtml {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -55,7 +112,8 @@ export function layout({ title, main, headerEnd }: PageParts): SafeHtml {
       </head>
       <body>
         <header><a class="brand" href="/dashboard">svc</a>${headerEnd}</header>
-        <main>${main}</main>
+        <main${wide ? html` class="wide"` : null}>${main}</main>
+        ${(scripts ?? []).map((s) => s.element)}
       </body>
     </html> `;
 }

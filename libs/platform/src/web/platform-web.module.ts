@@ -1,6 +1,19 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { GetAccountUsageHandler } from '../accounts/queries/get-account-usage/get-account-usage.handler.js';
 import { DashboardHomeController } from '../dashboard/home/dashboard-home.http.controller.js';
+import { AccountPageController } from '../dashboard/settings/account/account.http.controller.js';
+import { AddWebhookPageController } from '../dashboard/settings/webhooks/add-webhook/add-webhook.http.controller.js';
+import { DeleteWebhookPageController } from '../dashboard/settings/webhooks/delete-webhook/delete-webhook.http.controller.js';
+import { EditWebhookPageController } from '../dashboard/settings/webhooks/edit-webhook/edit-webhook.http.controller.js';
+import { ListWebhooksPageController } from '../dashboard/settings/webhooks/list-webhooks/list-webhooks.http.controller.js';
+import { RedeliverDeliveryPageController } from '../dashboard/settings/webhooks/redeliver-delivery/redeliver-delivery.http.controller.js';
+import { SendTestEventPageController } from '../dashboard/settings/webhooks/send-test-event/send-test-event.http.controller.js';
+import { ShowWebhookPageController } from '../dashboard/settings/webhooks/show-webhook/show-webhook.http.controller.js';
+import { CreateApiKeyPageController } from '../dashboard/settings/api-keys/create-api-key/create-api-key.http.controller.js';
+import { ListApiKeysPageController } from '../dashboard/settings/api-keys/list-api-keys/list-api-keys.http.controller.js';
+import { NewKeyFlashStore } from '../dashboard/settings/api-keys/new-key-flash.store.js';
+import { RevokeApiKeyPageController } from '../dashboard/settings/api-keys/revoke-api-key/revoke-api-key.http.controller.js';
 import { GetSessionHandler } from '../sessions/get-session/get-session.handler.js';
 import { SessionStore } from '../sessions/session.store.js';
 import { SignInThrottle } from '../sessions/sign-in-throttle.js';
@@ -10,24 +23,43 @@ import { SignOutController } from '../sessions/sign-out/sign-out.http.controller
 import { SignOutHandler } from '../sessions/sign-out/sign-out.handler.js';
 import { PlatformModule } from '../platform.module.js';
 import { SessionCookie } from './session-cookie.js';
+import { SessionScopeGuard } from './session-scope.guard.js';
 import { SignedInGuard } from './signed-in.guard.js';
 
 /**
  * The platform's browser pages (issue 16): sign-in and sign-out with server-side sessions, and
- * the dashboard placeholder. Cookies and CSRF tokens come from the Fastify plugins the api
+ * the dashboard with its settings pages (ADR 0069). Cookies and CSRF tokens come from the Fastify plugins the api
  * registers (registerBrowserForms in libs/http, called by libs/runtime's app factory).
  */
 @Module({
   imports: [CqrsModule.forRoot(), PlatformModule],
-  controllers: [SignInController, SignOutController, DashboardHomeController],
+  controllers: [
+    SignInController,
+    SignOutController,
+    DashboardHomeController,
+    ListApiKeysPageController,
+    CreateApiKeyPageController,
+    RevokeApiKeyPageController,
+    AccountPageController,
+    ListWebhooksPageController,
+    AddWebhookPageController,
+    ShowWebhookPageController,
+    EditWebhookPageController,
+    DeleteWebhookPageController,
+    SendTestEventPageController,
+    RedeliverDeliveryPageController,
+  ],
   providers: [
     SessionStore,
     SignInThrottle,
     SessionCookie,
     SignedInGuard,
+    SessionScopeGuard,
+    NewKeyFlashStore,
     SignInHandler,
     SignOutHandler,
     GetSessionHandler,
+    GetAccountUsageHandler,
   ],
 })
 export class PlatformWebModule {}

@@ -30,6 +30,13 @@ export class SignedInGuard implements CanActivate {
   }
 }
 
+/** The session SignedInGuard found for this request (for guards that run after it). */
+export function sessionOf(request: object): Session {
+  const session = sessions.get(request);
+  if (!session) throw signInRequired();
+  return session;
+}
+
 /** The session SignedInGuard found for this request. */
 export const CurrentSession = createParamDecorator((_: unknown, context: ExecutionContext): Session => {
   const session = sessions.get(context.switchToHttp().getRequest<object>());

@@ -83,7 +83,7 @@ export const deliveryAttemptSchema = z
       .string()
       .nullable()
       .describe('`timeout: …`, `connection_refused`, `redirect_not_followed`, `blocked_address: …`, ...'),
-    response_body: z.string().nullable().describe('First 1 KiB of the answer.'),
+    response_body: z.string().nullable().describe('First 2 KiB of the answer.'),
     outcome: z.enum(['succeeded', 'failed']),
   })
   .meta({ id: 'WebhookDeliveryAttempt' });

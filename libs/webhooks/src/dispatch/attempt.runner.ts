@@ -3,13 +3,7 @@ import type { EventStore } from '#eventstore';
 import type { WebhookChannel } from '../engine/channel.js';
 import type { AttemptOutcome } from '../engine/delivery.decider.js';
 import { deliveryStream } from '../engine/delivery.events.js';
-import {
-  DELIVERY_HEADER,
-  EVENT_HEADER,
-  SIGNATURE_HEADER,
-  signWebhookBody,
-  standardWebhookHeaders,
-} from '../engine/signing.js';
+import { deliveryHeaders } from '../engine/signing.js';
 import type { DeliveryDoc } from '../engine/webhooks.projection.js';
 import type { WebhookSender } from '../sending/webhook-sender.js';
 import type { AttemptRecorder } from './attempt.recorder.js';
@@ -101,13 +95,12 @@ export class AttemptRunner {
         ? await this.deps.sender.send({
             url: webhook.url,
             body,
-            headers: {
-              [SIGNATURE_HEADER]: signWebhookBody(secret, body),
-              [EVENT_HEADER]: doc.event_type,
-              [DELIVERY_HEADER]: doc.id,
-              // The same delivery signed the Standard Webhooks way too (ADR 0059), at this attempt's time.
-              ...standardWebhookHeaders(secret, doc.id, Math.floor(startedAt.getTime() / 1000), body),
-            },
+            headers: deliveryHeaders(
+              secret,
+              { id: doc.id, eventType: doc.event_type },
+              Math.floor(startedAt.getTime() / 1000),
+              body,
+            ),
           })
         : { statusCode: null, durationMs: 0, error: decision.error, responseBody: null, succeeded: false };
       const completedAt = this.deps.clock.now();

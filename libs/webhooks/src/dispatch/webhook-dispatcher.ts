@@ -106,7 +106,7 @@ export { SECRET_RETRY_MS } from './delivery-inputs.reader.js';
  * - the delivery stream's revision must equal the one the document reflects, so a read model
  *   that is behind (lag, a rebuild in progress) never causes a resend.
  * After each send the attempt is appended to `webhookdelivery-{id}` (status, duration, error,
- * first 1 KiB of the answer, next attempt time); a final failure appends WebhookDisabled.
+ * first 2 KiB of the answer, next attempt time); a final failure appends WebhookDisabled.
  *
  * Wakes on: new envelopes / test events / redelivery requests (a filtered `$all` subscription),
  * a finished send, the next known due time, and at least every `pollMs`.

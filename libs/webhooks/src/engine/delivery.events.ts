@@ -24,7 +24,7 @@ export interface DeliveryAttemptData {
   status_code: number | null;
   /** Why it failed short of a 2xx (`timeout: …`, `redirect_not_followed`, ...); null on success and plain non-2xx. */
   error: string | null;
-  /** First 1 KiB of the response body (UTF-8), null when there was none. */
+  /** First 2 KiB of the response body (UTF-8; 1 KiB before ADR 0069), null when there was none. */
   response_body: string | null;
   succeeded: boolean;
   /** When the next automatic attempt is due (failures 1–4 of the schedule), else null. */

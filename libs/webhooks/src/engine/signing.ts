@@ -61,3 +61,23 @@ export function standardWebhookHeaders(
     [STANDARD_SIGNATURE_HEADER]: `v1,${signature}`,
   };
 }
+
+/**
+ * The headers of one attempt of a delivery besides Content-Type, Content-Length and User-Agent
+ * (the sender's): the signature, event and delivery headers (D13) and the Standard Webhooks ones.
+ * The dispatcher sends them; the dashboard shows them ("Recent deliveries"), built the same way.
+ */
+export function deliveryHeaders(
+  secret: string,
+  delivery: { id: string; eventType: string },
+  timestampSeconds: number,
+  body: Uint8Array,
+): Record<string, string> {
+  return {
+    [SIGNATURE_HEADER]: signWebhookBody(secret, body),
+    [EVENT_HEADER]: delivery.eventType,
+    [DELIVERY_HEADER]: delivery.id,
+    // The same delivery signed the Standard Webhooks way too (ADR 0059), at this attempt's time.
+    ...standardWebhookHeaders(secret, delivery.id, timestampSeconds, body),
+  };
+}

@@ -6,7 +6,7 @@ import type { WebhookOwner } from './channel.js';
 import { webhookNotFound } from './webhook.decider.js';
 import { WebhookChannels } from './webhook-channels.js';
 import { toDeliveryView, toWebhookView, type DeliveryView, type WebhookView } from './webhook.views.js';
-import type { DeliveryDoc, WebhookDoc } from './webhooks.projection.js';
+import type { DeliveryDoc, PayloadDoc, WebhookDoc } from './webhooks.projection.js';
 
 export const deliveryNotFound = () => Errors.notFound('No such delivery for this webhook.', 'DELIVERY_NOT_FOUND');
 
@@ -43,6 +43,12 @@ export class WebhookReadModel {
     const doc = await this.projections.collection<DeliveryDoc>(names.projection, names.deliveries).get(deliveryId);
     if (!doc || doc.webhook_id !== webhookId) throw deliveryNotFound();
     return doc;
+  }
+
+  /** The envelope an event's deliveries send (the request body), or null when it is gone. */
+  async payload(channel: string, eventId: string): Promise<PayloadDoc | null> {
+    const { names } = this.channels.get(channel);
+    return this.projections.collection<PayloadDoc>(names.projection, names.payloads).get(eventId);
   }
 
   /** How many webhooks (active or disabled) the owner has, counting at most `atMost + 1`. */

@@ -24,7 +24,8 @@ export interface SendRequest {
   headers: Record<string, string>;
 }
 
-export const RESPONSE_BODY_LIMIT = 1024;
+/** The first 2 KiB of an answer are kept (issue 16: Recent deliveries show the first 2 KB). */
+export const RESPONSE_BODY_LIMIT = 2048;
 /** A response body is read up to this to keep the connection; past it the socket is dropped. */
 const DRAIN_LIMIT = 64 * 1024;
 
@@ -34,7 +35,7 @@ class DeliveryTimeoutError extends Error {
 
 /**
  * POSTs one delivery (D12–D14): no redirects followed (node:http never follows), success only
- * for a 2xx within `timeoutMs`, the first 1 KiB of the answer kept, the SSRF guard applied to
+ * for a 2xx within `timeoutMs`, the first 2 KiB of the answer kept, the SSRF guard applied to
  * the address actually connected to (IP literals before connecting, names in the socket's
  * lookup, and the connected peer once more as a backstop). Never throws: every failure is an
  * outcome. Logs nothing (URLs may carry tokens; the caller logs ids).

@@ -1,8 +1,9 @@
 import { CSRF_FIELD, html, type SafeHtml } from '#http';
 import type { Session } from '../../sessions/session.store.js';
 import { layout } from '../../web/page-layout.js';
+import { SETTINGS_PAGES } from '../settings/settings-layout.js';
 
-/** A placeholder until the dashboard's pages exist: who is signed in, and a way out. */
+/** The dashboard's front page: who is signed in, the settings, and a way out. */
 export function dashboardHomePage(session: Session, csrfToken: string): SafeHtml {
   return layout({
     title: 'Dashboard',
@@ -12,6 +13,10 @@ export function dashboardHomePage(session: Session, csrfToken: string): SafeHtml
     </form>`,
     main: html`<h1>Dashboard</h1>
       <p id="signed-in-as">Signed in as <strong>${session.email}</strong> (${session.role}).</p>
-      <p class="muted">Account <code>${session.accountId}</code>. The dashboard's pages come next.</p>`,
+      <p class="muted">Account <code>${session.accountId}</code>.</p>
+      <h2>Settings</h2>
+      <ul>
+        ${SETTINGS_PAGES.map((page) => html`<li><a href="${page.path}">${page.label}</a></li>`)}
+      </ul>`,
   });
 }

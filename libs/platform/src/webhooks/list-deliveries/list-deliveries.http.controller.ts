@@ -19,7 +19,7 @@ export class ListDeliveriesController {
   @Operation({
     summary: "List a webhook's recent deliveries",
     description:
-      'Scope `admin`. Newest first: each delivery with its event id and type, state (`pending`, `succeeded`, `failed`, `cancelled`), attempts with their outcomes (status code, duration, error, first 1 KiB of the answer) and the next attempt time. Paginated by `limit` (default 20, at most 100) and `cursor`.',
+      'Scope `admin`. Newest first: each delivery with its event id and type, state (`pending`, `succeeded`, `failed`, `cancelled`), attempts with their outcomes (status code, duration, error, first 2 KiB of the answer) and the next attempt time. Paginated by `limit` (default 20, at most 100) and `cursor`.',
     tags: ['webhooks'],
     operationId: 'listWebhookDeliveries',
     params: webhookIdParams,

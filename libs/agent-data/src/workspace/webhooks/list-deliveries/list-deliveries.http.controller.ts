@@ -24,7 +24,7 @@ export class ListWorkspaceDeliveriesController {
   @Operation({
     summary: 'List webhook deliveries',
     description:
-      'Newest first, with their attempts (status code, duration, error, the first 1 KiB of the answer). `state`: pending, held (waiting for credits), succeeded, failed, cancelled. `subscription_id` narrows to one subscription (404 for one not in this workspace). Not metered.',
+      'Newest first, with their attempts (status code, duration, error, the first 2 KiB of the answer). `state`: pending, held (waiting for credits), succeeded, failed, cancelled. `subscription_id` narrows to one subscription (404 for one not in this workspace). Not metered.',
     tags: WORKSPACE_TAGS,
     operationId: 'workspaceListWebhookDeliveries',
     query: listWorkspaceDeliveriesQuery,

@@ -1,0 +1,34 @@
+import { Controller, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { RedeliverDeliveryCommand } from '#webhooks';
+import type { Session } from '../../../../sessions/session.store.js';
+import { BrowserErrorFilter } from '../../../../web/browser-error.filter.js';
+import { CsrfGuard } from '../../../../web/csrf.guard.js';
+import { redirect } from '../../../../web/page-layout.js';
+import { RequirePageScope } from '../../../../web/session-scope.guard.js';
+import { CurrentSession, SignedInGuard } from '../../../../web/signed-in.guard.js';
+import { sessionOwner, webhookPath } from '../webhook-pages.js';
+
+/** POST …/{id}/deliveries/{delivery_id}/redeliver: "Redeliver", the command of its /v1 twin. */
+@Controller('dashboard/settings/webhooks')
+@UseFilters(BrowserErrorFilter)
+@UseGuards(SignedInGuard)
+export class RedeliverDeliveryPageController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post(':id/deliveries/:delivery_id/redeliver')
+  @UseGuards(CsrfGuard)
+  @RequirePageScope('admin')
+  async redeliver(
+    @CurrentSession() session: Session,
+    @Param('id') id: string,
+    @Param('delivery_id') deliveryId: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.commands.execute(
+      new RedeliverDeliveryCommand({ channel: 'platform', owner: sessionOwner(session), webhookId: id, deliveryId }),
+    );
+    redirect(reply, `${webhookPath(id)}?done=redelivered#delivery-${encodeURIComponent(deliveryId)}`);
+  }
+}
