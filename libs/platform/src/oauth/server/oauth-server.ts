@@ -30,6 +30,8 @@ const MAX_ISSUERS = 8;
 export class OAuthServer implements OnModuleInit {
   private readonly logger = new Logger('OAuthServer');
   private readonly providers = new BoundedCache<string, Promise<Provider>>({ maxEntries: MAX_ISSUERS });
+  /** Koa composes its middleware in callback(): once per provider, not per request. */
+  private readonly callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -77,8 +79,10 @@ export class OAuthServer implements OnModuleInit {
 
   private async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const provider = await this.provider(this.issuerFor(request));
+    let callback = this.callbacks.get(provider);
+    if (!callback) this.callbacks.set(provider, (callback = provider.callback()));
     reply.hijack();
-    provider.callback()(request.raw, reply.raw);
+    await callback(request.raw, reply.raw);
   }
 
   private async build(issuer: string): Promise<Provider> {
