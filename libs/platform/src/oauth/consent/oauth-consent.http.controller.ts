@@ -4,7 +4,7 @@ import { csrfTokenFor } from '#http';
 import type { Session } from '../../sessions/session.store.js';
 import { BrowserErrorFilter } from '../../web/browser-error.filter.js';
 import { CsrfGuard } from '../../web/csrf.guard.js';
-import { redirect, sendPage } from '../../web/page-layout.js';
+import { CONTENT_SECURITY_POLICY, redirect, sendPage } from '../../web/page-layout.js';
 import { CurrentSession, SignedInGuard } from '../../web/signed-in.guard.js';
 import { consentPage } from './consent.page.js';
 import { OAuthInteractions } from './oauth-interactions.js';
@@ -32,6 +32,14 @@ export class OAuthConsentController {
       reply,
       200,
       consentPage({ uid, csrfToken: csrfTokenFor(request, reply), email: session.email, ...consent }),
+      {
+        // Browsers apply form-action to the redirects after a form too: Approve and Deny end at
+        // the client's registered redirect URI.
+        'content-security-policy': CONTENT_SECURITY_POLICY.replace(
+          "form-action 'self'",
+          `form-action 'self' ${consent.redirectOrigin}`,
+        ),
+      },
     );
   }
 

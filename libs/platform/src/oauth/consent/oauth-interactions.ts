@@ -16,6 +16,8 @@ export interface ConsentRequest {
   granted: string[];
   /** Requested, but the user's role does not hold them: never granted. */
   withheld: string[];
+  /** The origin of the (registered) redirect_uri: Approve and Deny end there. */
+  redirectOrigin: string;
 }
 
 function expired(): AppError {
@@ -58,6 +60,7 @@ export class OAuthInteractions {
       clientName: client.name,
       granted: requested.filter((s) => held.has(s)),
       withheld: requested.filter((s) => !held.has(s)),
+      redirectOrigin: new URL(String(details.params.redirect_uri)).origin,
     };
   }
 
