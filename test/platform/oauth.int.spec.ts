@@ -186,6 +186,15 @@ describe('OAuth 2.0 authorization server (openid-client as the client)', () => {
     assert.equal(((await res.json()) as { code: string }).code, 'INVALID_TOKEN');
   });
 
+  it("a later authorization of the same client in the same browser leaves the earlier grant's tokens alone", async () => {
+    const first = await codeFlow('read');
+    const second = await codeFlow('read');
+    const refreshed = await oauth.refreshTokenGrant(config, first.refresh_token!);
+    assert.equal((await v1(refreshed.access_token)).status, 200);
+    assert.equal((await v1(second.access_token)).status, 200);
+    assert.ok(await oauth.refreshTokenGrant(config, second.refresh_token!));
+  });
+
   it('a code works once; its second use revokes what the first issued', async () => {
     const { callback, verifier, state } = await authorize(browser, config, { scope: 'read' });
     const tokens = await oauth.authorizationCodeGrant(config, callback, {

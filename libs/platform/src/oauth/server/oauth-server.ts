@@ -150,6 +150,10 @@ export class OAuthServer implements OnModuleInit {
       },
       ttl: { ...OAUTH_TTL },
       rotateRefreshToken: true,
+      // Tokens live their own lifetimes: not bound to the provider's browser session (by default
+      // a later authorization of the same client in the same browser would end the earlier
+      // grant's refresh tokens).
+      expiresWithSession: () => false,
       issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
       loadExistingGrant: async (ctx) => {
         const grantId = ctx.oidc.result?.consent?.grantId;
