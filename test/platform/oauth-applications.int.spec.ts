@@ -64,7 +64,7 @@ describe('Settings → OAuth applications (pages, CSRF, ownership)', () => {
     assert.equal(tokens.scope, 'read');
 
     // Rotate: a new secret once; the old one is refused at once.
-    const rotated = await browser.post(`${PAGE}/${clientId}/rotate-secret`, { _csrf: csrfToken(list.body) });
+    const rotated = await browser.post(`${PAGE}/${clientId}/rotate`, { _csrf: csrfToken(list.body) });
     assert.equal(rotated.status, 200, rotated.body);
     const newSecret = /id="client_secret" type="text" readonly value="(ocs_[A-Za-z0-9_-]{43})"/.exec(rotated.body)?.[1];
     assert.ok(newSecret && newSecret !== secret);
@@ -121,7 +121,7 @@ describe('Settings → OAuth applications (pages, CSRF, ownership)', () => {
     const eve = new FormClient(api.url);
     await eve.signIn(other.email, TEST_PASSWORD);
     const token = csrfToken((await eve.get(PAGE)).body);
-    assert.equal((await eve.post(`${PAGE}/${clientId}/rotate-secret`, { _csrf: token })).status, 404);
+    assert.equal((await eve.post(`${PAGE}/${clientId}/rotate`, { _csrf: token })).status, 404);
     assert.equal((await eve.post(`${PAGE}/${clientId}/delete`, { _csrf: token })).status, 404);
     assert.equal((await eve.get(`${PAGE}/${clientId}/delete`)).status, 404);
     assert.doesNotMatch((await eve.get(PAGE)).body, new RegExp(clientId));

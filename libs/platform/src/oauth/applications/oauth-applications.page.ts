@@ -74,7 +74,7 @@ export function oauthApplicationsPage(
                           ? html`<td>
                               ${
                                 c.client_type === 'confidential'
-                                  ? html`<form method="post" action="${OAUTH_APPLICATIONS_PATH}/${c.id}/rotate-secret">
+                                  ? html`<form method="post" action="${OAUTH_APPLICATIONS_PATH}/${c.id}/rotate">
                                       <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
                                       <button type="submit" aria-label="Rotate the secret of ${c.name}">
                                         Rotate secret
