@@ -214,6 +214,13 @@ describe('OAuth 2.0 authorization server (openid-client as the client)', () => {
     // so does the refresh token issued with it.
     const tokens = await codeFlow();
     assert.equal((await v1(tokens.access_token)).status, 200);
+    // Another client cannot revoke it (the answer is the same 200, the token lives on).
+    const stranger = await registerClient(api.app, admin.accountId, { name: 'Stranger' });
+    await oauth.tokenRevocation(
+      await clientConfig(api.url, stranger.clientId, stranger.clientSecret),
+      tokens.access_token,
+    );
+    assert.equal((await v1(tokens.access_token)).status, 200);
     await oauth.tokenRevocation(config, tokens.access_token);
     const res = await v1(tokens.access_token);
     assert.equal(res.status, 401);

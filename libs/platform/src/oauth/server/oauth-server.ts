@@ -131,7 +131,8 @@ export class OAuthServer implements OnModuleInit {
       },
       features: {
         devInteractions: { enabled: false },
-        revocation: { enabled: true },
+        // RFC 7009 §2.1: a client revokes only its own tokens (another's request changes nothing).
+        revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
         userinfo: { enabled: false },
         resourceIndicators: {
           enabled: true,
