@@ -6,6 +6,11 @@ import { CREDITS_USAGE, type CreditsCliCommand, parseCreditsArgs } from './comma
 import { parseWorkspacesArgs, WORKSPACES_USAGE, type WorkspacesCliCommand } from './commands/workspaces.args.js';
 import { AUDIT_USAGE, type AuditCliCommand, parseAuditArgs } from './commands/audit.args.js';
 import { parseUsersArgs, USERS_USAGE, type UsersCliCommand } from './commands/users.args.js';
+import {
+  OAUTH_CLIENTS_USAGE,
+  type OAuthClientsCliCommand,
+  parseOAuthClientsArgs,
+} from './commands/oauth-clients.args.js';
 import { UsageError } from './usage-error.js';
 
 export const USAGE = `Usage: svc <command> [options]    (npm run svc -- <command> [options])
@@ -26,6 +31,7 @@ Commands:
 ${ACCOUNTS_USAGE}
 ${KEYS_USAGE}
 ${USERS_USAGE}
+${OAUTH_CLIENTS_USAGE}
 ${CREDITS_USAGE}
 ${WORKSPACES_USAGE}
 ${COMPANIES_USAGE}
@@ -59,6 +65,7 @@ export type CliCommand =
   | AccountsCliCommand
   | KeysCliCommand
   | UsersCliCommand
+  | OAuthClientsCliCommand
   | CreditsCliCommand
   | WorkspacesCliCommand
   | CompaniesCliCommand
@@ -142,6 +149,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
   if (group === 'accounts') return parseAccountsArgs(action, rest);
   if (group === 'keys') return parseKeysArgs(action, rest);
   if (group === 'users') return parseUsersArgs(action, rest);
+  if (group === 'oauth-clients') return parseOAuthClientsArgs(action, rest);
   if (group === 'credits') return parseCreditsArgs(action, rest);
   if (group === 'workspaces') return parseWorkspacesArgs(action, rest);
   if (group === 'companies') return parseCompaniesArgs(action, rest);

@@ -130,6 +130,14 @@ async function main(argv: string[]): Promise<number> {
         await users.runUsers(app.get(CommandBus), command, writeLine);
         break;
       }
+      case 'oauth-clients-create': {
+        const [{ CommandBus }, oauthClients] = await Promise.all([
+          import('@nestjs/cqrs'),
+          import('./commands/oauth-clients.command.js'),
+        ]);
+        await oauthClients.runOAuthClients(app.get(CommandBus), command, writeLine);
+        break;
+      }
       case 'credits-grant': {
         const [{ CommandBus }, credits] = await Promise.all([
           import('@nestjs/cqrs'),

@@ -72,3 +72,15 @@ export * from './platform-domain.module.js';
 export * from './webhooks/platform-events.js';
 export * from './webhooks/webhook-http.schemas.js';
 export * from './webhooks/platform-webhooks.module.js';
+// OAuth 2.0 (issue 16, items 5, 7–10; ADR 0066): clients, the authorization server, tokens on /v1.
+export * from './oauth/oauth.module.js';
+export * from './oauth/clients/oauth-client.events.js';
+export * from './oauth/clients/oauth-client.decider.js';
+export * from './oauth/clients/oauth-clients.projection.js';
+export * from './oauth/clients/commands/register-oauth-client/register-oauth-client.command.js';
+export * from './oauth/clients/commands/rotate-oauth-client-secret/rotate-oauth-client-secret.command.js';
+export * from './oauth/clients/commands/delete-oauth-client/delete-oauth-client.command.js';
+export * from './oauth/grants/oauth-grant.events.js';
+export * from './oauth/grants/oauth-grant.decider.js';
+export * from './oauth/server/oauth-settings.js';
+export * from './oauth/server/oauth-storage.js';

@@ -3,6 +3,7 @@ import { AccessModule } from '#access';
 import { AgentBillingModule, CatalogModule, CompaniesModule, McpModule, WorkspaceModule } from '#agent-data';
 import type { AppConfig } from '#kernel';
 import {
+  OAuthModule,
   PlatformAccountRateLimits,
   PlatformKeyAccounts,
   PlatformModule,
@@ -22,6 +23,7 @@ export function featureModules(_config: AppConfig): Array<Type | DynamicModule> 
     AccessModule.forRoot({ accountRateLimits: PlatformAccountRateLimits, keyAccounts: PlatformKeyAccounts }),
     PlatformModule,
     PlatformWebModule,
+    OAuthModule,
     PlatformWebhooksModule,
     CatalogModule,
     AgentBillingModule,

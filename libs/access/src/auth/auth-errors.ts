@@ -2,7 +2,15 @@ import { AppError } from '#kernel';
 
 /** The codes of 401 answers (spec "Errors", D1, D2). */
 export type AuthFailureCode =
-  'MISSING_AUTH' | 'INVALID_KEY' | 'REVOKED_KEY' | 'KEY_WRONG_SURFACE' | 'KEY_WRONG_ENVIRONMENT';
+  | 'MISSING_AUTH'
+  | 'INVALID_KEY'
+  | 'REVOKED_KEY'
+  | 'KEY_WRONG_SURFACE'
+  | 'KEY_WRONG_ENVIRONMENT'
+  /** An OAuth access token that is unknown or revoked (ADR 0066). */
+  | 'INVALID_TOKEN'
+  /** An OAuth access token past its lifetime. */
+  | 'EXPIRED_TOKEN';
 
 const REALM = 'svc';
 

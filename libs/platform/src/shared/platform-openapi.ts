@@ -34,7 +34,7 @@ export function platformErrorResponses(): Record<number, OperationResponse> {
   return {
     401: {
       description:
-        'Missing or unusable credential: `MISSING_AUTH`, `INVALID_KEY` (malformed, bad checksum, unknown), `REVOKED_KEY`, `KEY_WRONG_SURFACE` (an agent-surface key), `KEY_WRONG_ENVIRONMENT` (a live key on a test deployment or the reverse).',
+        'Missing or unusable credential: `MISSING_AUTH`, `INVALID_KEY` (malformed, bad checksum, unknown), `REVOKED_KEY`, `KEY_WRONG_SURFACE` (an agent-surface key), `KEY_WRONG_ENVIRONMENT` (a live key on a test deployment or the reverse), `INVALID_TOKEN` (an unknown or revoked OAuth access token), `EXPIRED_TOKEN`.',
       headers: {
         'WWW-Authenticate': {
           description: 'Bearer challenge (RFC 6750); `error="invalid_token"` when a token was sent but failed.',

@@ -1,0 +1,178 @@
+import { CSRF_FIELD, html, type SafeHtml } from '#http';
+import { settingsLayout } from '../../dashboard/settings/settings-layout.js';
+import { roleGrants } from '../../users/user-scopes.js';
+import type { Session } from '../../sessions/session.store.js';
+import type { OAuthClientDoc } from '../clients/oauth-clients.projection.js';
+
+export const OAUTH_APPLICATIONS_PATH = '/dashboard/settings/oauth-applications';
+
+function frame(session: Session, csrfToken: string, title: string, main: SafeHtml): SafeHtml {
+  return settingsLayout({ session, csrfToken, current: 'oauth-applications', title, main });
+}
+
+export interface RegisterFormValues {
+  name?: string;
+  redirectUris?: string;
+  clientType?: 'confidential' | 'public';
+  /** Field problems after a refused registration. */
+  problems?: string[];
+}
+
+/** Settings → OAuth applications: the list, and the form to register one. */
+export function oauthApplicationsPage(
+  session: Session,
+  csrfToken: string,
+  clients: OAuthClientDoc[],
+  form: RegisterFormValues = {},
+  notice?: string,
+): SafeHtml {
+  const canManage = roleGrants(session.role, 'admin');
+  const type = form.clientType ?? 'confidential';
+  return frame(
+    session,
+    csrfToken,
+    'OAuth applications',
+    html`<h1>OAuth applications</h1>
+      ${notice ? html`<p role="status" id="notice">${notice}</p>` : null}
+      <h2>Registered applications</h2>
+      ${
+        clients.length === 0
+          ? html`<p class="muted" id="no-applications">No OAuth applications yet.</p>`
+          : html`<table id="applications">
+              <caption class="muted">
+                Applications that can ask users of this account for access
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Client ID</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Redirect URIs</th>
+                  <th scope="col">Registered</th>
+                  ${canManage ? html`<th scope="col">Actions</th>` : null}
+                </tr>
+              </thead>
+              <tbody>
+                ${clients.map(
+                  (c) =>
+                    html`<tr>
+                      <td>${c.name}</td>
+                      <td><code>${c.id}</code></td>
+                      <td>${c.client_type}</td>
+                      <td>${c.redirect_uris.map((u) => html`<code>${u}</code><br />`)}</td>
+                      <td>${c.created_at.slice(0, 10)}</td>
+                      ${
+                        canManage
+                          ? html`<td>
+                              ${
+                                c.client_type === 'confidential'
+                                  ? html`<form method="post" action="${OAUTH_APPLICATIONS_PATH}/${c.id}/rotate">
+                                      <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
+                                      <button type="submit" aria-label="Rotate the secret of ${c.name}">
+                                        Rotate secret
+                                      </button>
+                                    </form>`
+                                  : null
+                              }
+                              <a href="${OAUTH_APPLICATIONS_PATH}/${c.id}/delete" aria-label="Delete ${c.name}"
+                                >Delete</a
+                              >
+                            </td>`
+                          : null
+                      }
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+      }
+      ${
+        canManage
+          ? html`<h2>Register an application</h2>
+              ${
+                form.problems?.length
+                  ? html`<div class="notice" role="alert" id="register-error">
+                      <p>The application was not registered:</p>
+                      <ul>
+                        ${form.problems.map((p) => html`<li>${p}</li>`)}
+                      </ul>
+                    </div>`
+                  : null
+              }
+              <form method="post" action="${OAUTH_APPLICATIONS_PATH}">
+                <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
+                <label for="name">Application name</label>
+                <input id="name" name="name" type="text" required maxlength="100" value="${form.name ?? ''}" />
+                <label for="redirect_uris">Redirect URIs (one per line)</label>
+                <textarea id="redirect_uris" name="redirect_uris" rows="3" cols="50" required>
+${form.redirectUris ?? ''}</textarea>
+                <fieldset>
+                  <legend>Client type</legend>
+                  <input
+                    type="radio"
+                    id="type-confidential"
+                    name="client_type"
+                    value="confidential"
+                    ${type === 'confidential' ? html`checked` : null}
+                  />
+                  <label for="type-confidential">Confidential (a server that keeps a secret)</label>
+                  <input
+                    type="radio"
+                    id="type-public"
+                    name="client_type"
+                    value="public"
+                    ${type === 'public' ? html`checked` : null}
+                  />
+                  <label for="type-public">Public (a browser or mobile app: PKCE, no secret)</label>
+                </fieldset>
+                <button type="submit">Register application</button>
+              </form>`
+          : html`<p class="muted">Only admins of this account can register, rotate or delete applications.</p>`
+      }`,
+  );
+}
+
+/** The one time a client's credentials are shown: after registering, or after a rotation. */
+export function oauthCredentialsPage(
+  session: Session,
+  csrfToken: string,
+  c: { clientId: string; clientSecret?: string; name: string; redirectUris?: string[]; rotated?: boolean },
+): SafeHtml {
+  return frame(
+    session,
+    csrfToken,
+    c.rotated ? 'New client secret' : 'Application registered',
+    html`<h1>${c.rotated ? html`New secret for ${c.name}` : html`${c.name} is registered`}</h1>
+      <p role="status">
+        ${
+          c.clientSecret
+            ? 'Copy the client secret now: it is shown once and never again.'
+            : 'This is a public client: it has no secret and must use PKCE.'
+        }
+      </p>
+      <label for="client_id">Client ID</label>
+      <input id="client_id" type="text" readonly value="${c.clientId}" />
+      ${
+        c.clientSecret
+          ? html`<label for="client_secret">Client secret</label>
+              <input id="client_secret" type="text" readonly value="${c.clientSecret}" />`
+          : null
+      }
+      ${c.rotated ? html`<p class="muted">The previous secret no longer works.</p>` : null}
+      <p><a href="${OAUTH_APPLICATIONS_PATH}">Back to OAuth applications</a></p>`,
+  );
+}
+
+export function deleteOAuthApplicationPage(session: Session, csrfToken: string, c: OAuthClientDoc): SafeHtml {
+  return frame(
+    session,
+    csrfToken,
+    `Delete ${c.name}`,
+    html`<h1>Delete ${c.name}?</h1>
+      <p>Its client ID <code>${c.id}</code> stops working, and every token it holds is revoked at once.</p>
+      <form method="post" action="${OAUTH_APPLICATIONS_PATH}/${c.id}/delete">
+        <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
+        <button type="submit">Delete application</button>
+      </form>
+      <p><a href="${OAUTH_APPLICATIONS_PATH}">Cancel</a></p>`,
+  );
+}

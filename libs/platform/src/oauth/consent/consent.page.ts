@@ -1,0 +1,61 @@
+import { CSRF_FIELD, html, type SafeHtml } from '#http';
+import { layout } from '../../web/page-layout.js';
+
+/** What each scope lets an application do, in the words of the spec's scope table. */
+export const SCOPE_DESCRIPTIONS: Record<string, string> = {
+  read: 'read-only access to resources',
+  write: 'create and modify resources',
+  admin: 'full access including settings',
+  'agents:run': 'execute agents',
+  'agents:configure': 'configure agents',
+  'repositories:manage': 'connect and disconnect repositories',
+};
+
+export interface ConsentPageParts {
+  uid: string;
+  csrfToken: string;
+  clientName: string;
+  email: string;
+  /** Requested and held: what Approve grants. */
+  granted: string[];
+  /** Requested but not held by this user: never granted. */
+  withheld: string[];
+}
+
+/** "<client> wants to access your account": the scopes, then Approve and Deny (two forms, no script). */
+export function consentPage(p: ConsentPageParts): SafeHtml {
+  const action = `/oauth/interaction/${p.uid}`;
+  return layout({
+    title: `Authorize ${p.clientName}`,
+    headerEnd: html`<span class="muted">Signed in as ${p.email}</span>`,
+    main: html`<h1>Authorize <span id="client-name">${p.clientName}</span></h1>
+      ${
+        p.granted.length
+          ? html`<p><strong>${p.clientName}</strong> asks to act for your account with these scopes:</p>
+              <ul id="scopes">
+                ${p.granted.map((s) => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s] ?? s}</li>`)}
+              </ul>`
+          : html`<p class="notice" role="alert">None of the scopes ${p.clientName} asks for can be granted by you.</p>`
+      }
+      ${
+        p.withheld.length
+          ? html`<p class="muted" id="withheld">
+              Not granted (your role does not hold them):
+              ${p.withheld.map((s, i) => html`${i ? ', ' : ''}<code>${s}</code>`)}
+            </p>`
+          : null
+      }
+      ${
+        p.granted.length
+          ? html`<form method="post" action="${action}/approve">
+              <input type="hidden" name="${CSRF_FIELD}" value="${p.csrfToken}" />
+              <button type="submit">Approve</button>
+            </form>`
+          : null
+      }
+      <form method="post" action="${action}/deny">
+        <input type="hidden" name="${CSRF_FIELD}" value="${p.csrfToken}" />
+        <button type="submit">Deny</button>
+      </form>`,
+  });
+}

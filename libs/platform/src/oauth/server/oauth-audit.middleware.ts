@@ -1,0 +1,98 @@
+import type { Logger } from '@nestjs/common';
+import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
+import type { OAuthAudit } from '../grants/oauth-audit.js';
+import { OAUTH_TTL } from './oauth-settings.js';
+
+interface AuditNotes {
+  revokedGrants: string[];
+  reuse?: 'authorization_code' | 'refresh_token';
+}
+
+const notes = new WeakMap<object, AuditNotes>();
+
+function notesOf(ctx: object): AuditNotes {
+  let n = notes.get(ctx);
+  if (!n) notes.set(ctx, (n = { revokedGrants: [] }));
+  return n;
+}
+
+/**
+ * What oidc-provider only tells through its events: a grant revoked (by a revocation request, or
+ * because a code or a rotated refresh token came back) and why a grant request failed. Noted on
+ * the request's context; recordAudit turns them into events.
+ */
+export function watchForAudit(provider: Provider): void {
+  provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
+    notesOf(ctx).revokedGrants.push(grantId);
+  });
+  provider.on('grant.error', (ctx: KoaContextWithOIDC, error: { error_detail?: string }) => {
+    const detail = error.error_detail ?? '';
+    // oidc-provider's own words when a consumed code or a rotated refresh token is presented again.
+    if (detail === 'authorization code already consumed') notesOf(ctx).reuse = 'authorization_code';
+    if (detail === 'refresh token already used') notesOf(ctx).reuse = 'refresh_token';
+  });
+}
+
+/**
+ * Koa middleware around oidc-provider's routes: after a token or revocation request is handled
+ * (and before its answer is written), its audit events are appended (ADR 0066).
+ */
+export async function recordAudit(
+  ctx: KoaContextWithOIDC,
+  next: () => Promise<unknown>,
+  audit: OAuthAudit,
+  logger: Logger,
+): Promise<void> {
+  await next();
+  const route = ctx.oidc?.route;
+  if (route !== 'token' && route !== 'revocation') return;
+  const n = notes.get(ctx);
+  const clientId = ctx.oidc.client?.clientId ?? '';
+  try {
+    if (n?.reuse) {
+      for (const grantId of n.revokedGrants) {
+        await audit.record({ type: 'RecordTokenReuse', grantId, clientId, tokenType: n.reuse });
+        await audit.record({ type: 'RevokeGrant', grantId, clientId, reason: 'reuse_detected' });
+      }
+      return;
+    }
+    if (route === 'token' && ctx.status === 200) {
+      const grant = ctx.oidc.entities.Grant;
+      const body = ctx.body as { scope?: string; expires_in?: number; refresh_token?: string };
+      if (!grant?.jti) return;
+      const now = audit.now().getTime();
+      await audit.record({
+        type: 'RecordTokensIssued',
+        grantId: grant.jti,
+        clientId,
+        grantType: ctx.oidc.params?.grant_type === 'refresh_token' ? 'refresh_token' : 'authorization_code',
+        scopes: (body.scope ?? '').split(' ').filter(Boolean),
+        accessTokenExpiresAt: new Date(now + (body.expires_in ?? OAUTH_TTL.AccessToken) * 1000),
+        refreshTokenExpiresAt: body.refresh_token ? new Date(now + OAUTH_TTL.RefreshToken * 1000) : null,
+      });
+      return;
+    }
+    if (route === 'revocation') {
+      const { AccessToken: access, RefreshToken: refresh } = ctx.oidc.entities;
+      const token = access ?? refresh;
+      if (!token?.grantId) return;
+      await audit.record({
+        type: 'RecordTokenRevoked',
+        grantId: token.grantId,
+        clientId: token.clientId ?? clientId,
+        tokenType: access ? 'access_token' : 'refresh_token',
+      });
+      for (const grantId of n?.revokedGrants ?? [])
+        await audit.record({
+          type: 'RevokeGrant',
+          grantId,
+          clientId: token.clientId ?? clientId,
+          reason: 'token_revoked',
+        });
+    }
+  } catch (error) {
+    logger.error(
+      `OAuth audit events not recorded: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+  }
+}

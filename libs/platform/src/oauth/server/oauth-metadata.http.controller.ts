@@ -1,0 +1,37 @@
+import { Controller, Get, Header, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { SCOPES } from '#access';
+import { OAuthServer } from './oauth-server.js';
+import { OAUTH_ROUTES } from './oauth-settings.js';
+
+/**
+ * RFC 8414 authorization server metadata. oidc-provider publishes OpenID Connect discovery
+ * only (/.well-known/openid-configuration, not served here); this document says the same
+ * things about the same configuration, for OAuth 2.0 clients.
+ */
+@Controller('.well-known')
+export class OAuthMetadataController {
+  constructor(private readonly server: OAuthServer) {}
+
+  @Get('oauth-authorization-server')
+  @Header('cache-control', 'public, max-age=300')
+  metadata(@Req() request: FastifyRequest): Record<string, unknown> {
+    const issuer = this.server.issuerFor(request);
+    const authMethods = ['client_secret_basic', 'client_secret_post', 'none'];
+    return {
+      issuer,
+      authorization_endpoint: `${issuer}${OAUTH_ROUTES.authorization}`,
+      token_endpoint: `${issuer}${OAUTH_ROUTES.token}`,
+      revocation_endpoint: `${issuer}${OAUTH_ROUTES.revocation}`,
+      jwks_uri: `${issuer}${OAUTH_ROUTES.jwks}`,
+      scopes_supported: [...SCOPES],
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_methods_supported: authMethods,
+      revocation_endpoint_auth_methods_supported: authMethods,
+      code_challenge_methods_supported: ['S256'],
+      authorization_response_iss_parameter_supported: true,
+    };
+  }
+}

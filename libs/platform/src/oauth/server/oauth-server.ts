@@ -1,0 +1,244 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable, Logger, type OnModuleInit, Optional } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
+import { BearerTokenResolvers, SCOPES } from '#access';
+import { APP_CONFIG, type AppConfig, BoundedCache, type LoadedSecretBox, SECRET_BOX } from '#kernel';
+import { publicBaseUrl } from '#http';
+import { OAuthClientLookup } from '../clients/oauth-client-lookup.js';
+import { hashClientSecret } from '../clients/oauth-client.events.js';
+import { OAuthAudit } from '../grants/oauth-audit.js';
+import { OAuthAccessTokenResolver } from '../tokens/oauth-access-token.resolver.js';
+import { oauthErrorPage } from '../consent/oauth-error.page.js';
+import { oauthKeys } from './oauth-keys.js';
+import { type OidcAdapter, OAuthStorage } from './oauth-storage.js';
+import { OAuthUsers } from './oauth-users.js';
+import { recordAudit, watchForAudit } from './oauth-audit.middleware.js';
+import { interactionPath, OAUTH_ROUTES, OAUTH_TTL, resourceOf } from './oauth-settings.js';
+
+/** At most this many issuers (only without SVC_PUBLIC_URL, where the issuer is the request's host). */
+const MAX_ISSUERS = 8;
+
+/**
+ * The OAuth 2.0 authorization server: oidc-provider (certified, maintained; ADR 0066), a Koa
+ * app, mounted under Fastify for its own paths, with its storage on the document store
+ * (OAuthStorage), its keys derived from the secrets key, and our sign-in and consent pages as
+ * its interactions. The api only: the CLI and worker never build it.
+ */
+@Injectable()
+export class OAuthServer implements OnModuleInit {
+  private readonly logger = new Logger('OAuthServer');
+  private readonly providers = new BoundedCache<string, Promise<Provider>>({ maxEntries: MAX_ISSUERS });
+  /** Koa composes its middleware in callback(): once per provider, not per request. */
+  private readonly callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SECRET_BOX) private readonly secrets: LoadedSecretBox,
+    private readonly storage: OAuthStorage,
+    private readonly clients: OAuthClientLookup,
+    private readonly users: OAuthUsers,
+    private readonly audit: OAuthAudit,
+    private readonly resolvers: BearerTokenResolvers,
+    private readonly tokens: OAuthAccessTokenResolver,
+    @Optional() private readonly adapterHost?: HttpAdapterHost,
+  ) {}
+
+  onModuleInit(): void {
+    this.resolvers.register(this.tokens);
+    const fastify = this.adapterHost?.httpAdapter?.getInstance<FastifyInstance>();
+    if (!fastify) return;
+    // An encapsulated context: its routes get the request stream unread (oidc-provider parses
+    // its own bodies), while the rest of the app keeps Nest's parsers.
+    void fastify.register((scope: FastifyInstance, _options: unknown, done: (error?: Error) => void) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_request, _payload, next) => next(null, undefined));
+      const handler = (request: FastifyRequest, reply: FastifyReply) => this.handle(request, reply);
+      for (const url of [OAUTH_ROUTES.authorization, `${OAUTH_ROUTES.authorization}/:uid`])
+        scope.route({ method: ['GET', 'POST'], url, handler });
+      for (const url of [OAUTH_ROUTES.token, OAUTH_ROUTES.revocation]) scope.route({ method: ['POST'], url, handler });
+      scope.route({ method: ['GET'], url: OAUTH_ROUTES.jwks, handler });
+      done();
+    });
+  }
+
+  /** The issuer for a request: SVC_PUBLIC_URL, or (test mode) the request's trusted host. */
+  issuerFor(request: FastifyRequest): string {
+    return publicBaseUrl(request, this.config);
+  }
+
+  provider(issuer: string): Promise<Provider> {
+    let provider = this.providers.get(issuer);
+    if (!provider) {
+      provider = this.build(issuer);
+      this.providers.set(issuer, provider);
+    }
+    return provider;
+  }
+
+  private async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const provider = await this.provider(this.issuerFor(request));
+    let callback = this.callbacks.get(provider);
+    if (!callback) this.callbacks.set(provider, (callback = provider.callback()));
+    reply.hijack();
+    await callback(request.raw, reply.raw);
+  }
+
+  private async build(issuer: string): Promise<Provider> {
+    const { default: Provider, interactionPolicy, errors } = await import('oidc-provider');
+    const { cookieKeys, jwks } = oauthKeys(this.secrets.box);
+    const resource = resourceOf(issuer);
+    const scopes = SCOPES.join(' ');
+    const policy = interactionPolicy.base();
+    // Every authorization goes through the consent page (no silent re-approval from an earlier
+    // grant): the page is where the signed-in user and the scopes they hold are checked.
+    policy
+      .get('consent')!
+      .checks.add(
+        new interactionPolicy.Check('svc_consent', 'every authorization is approved on the consent page', (ctx) =>
+          ctx.oidc.result?.consent?.grantId
+            ? interactionPolicy.Check.NO_NEED_TO_PROMPT
+            : interactionPolicy.Check.REQUEST_PROMPT,
+        ),
+      );
+    const configuration: Configuration = {
+      adapter: (name: string) =>
+        name === 'Client' ? new OAuthClientAdapter(this.clients) : this.storage.adapterFor(name),
+      clients: [],
+      findAccount: async (_ctx, sub) => {
+        const user = await this.users.byId(sub);
+        return user ? { accountId: user.userId, claims: () => ({ sub: user.userId }) } : undefined;
+      },
+      interactions: { policy, url: (_ctx, interaction) => interactionPath(interaction.uid) },
+      cookies: {
+        keys: cookieKeys,
+        long: { httpOnly: true, sameSite: 'lax', signed: true },
+        short: { httpOnly: true, sameSite: 'lax', signed: true },
+      },
+      jwks: jwks as unknown as Configuration['jwks'],
+      routes: OAUTH_ROUTES,
+      // The six scopes are the resource server's (below), not OpenID Connect scopes.
+      scopes: [],
+      responseTypes: ['code'],
+      pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+      clientDefaults: {
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        // The one signing key is ES256 (no ID tokens are issued: no `openid` scope).
+        id_token_signed_response_alg: 'ES256',
+      },
+      features: {
+        devInteractions: { enabled: false },
+        // RFC 7009 §2.1: a client revokes only its own tokens (another's request changes nothing).
+        revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
+        userinfo: { enabled: false },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => resource,
+          useGrantedResource: () => true,
+          getResourceServerInfo: (_ctx, indicator) => {
+            if (indicator !== resource) throw new errors.InvalidTarget();
+            return {
+              scope: scopes,
+              audience: resource,
+              accessTokenTTL: OAUTH_TTL.AccessToken,
+              accessTokenFormat: 'opaque',
+            };
+          },
+        },
+      },
+      ttl: { ...OAUTH_TTL },
+      rotateRefreshToken: true,
+      // Tokens live their own lifetimes: not bound to the provider's browser session (by default
+      // a later authorization of the same client in the same browser would end the earlier
+      // grant's refresh tokens).
+      expiresWithSession: () => false,
+      issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+      loadExistingGrant: async (ctx) => {
+        const grantId = ctx.oidc.result?.consent?.grantId;
+        return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+      },
+      // The platform account a token acts for rides in the token's stored payload (/v1 reads it).
+      extraTokenClaims: async (_ctx, token) => {
+        if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+        const user = await this.users.byId(token.accountId);
+        return user ? { svc_account: user.accountId } : undefined;
+      },
+      renderError: (ctx, out) => {
+        const page = oauthErrorPage(out.error, out.error_description);
+        ctx.status = ctx.status >= 400 ? ctx.status : 400;
+        ctx.set(page.headers);
+        ctx.body = page.body;
+      },
+    };
+    const provider = new Provider(issuer, configuration);
+    provider.proxy = Boolean(this.config.trustedProxies);
+    this.patchClients(provider);
+    watchForAudit(provider);
+    provider.use((ctx, next) => recordAudit(ctx as KoaContextWithOIDC, next, this.audit, this.logger));
+    return provider;
+  }
+
+  /**
+   * The secret is stored as its SHA-256 only (OAuthClientAdapter hands the hash to the provider
+   * as `client_secret`), so the provider's comparison of the presented secret is replaced by one
+   * of hashes, in constant time. Nothing else reads a client's secret: client_secret_jwt and
+   * HS* signing are not enabled.
+   */
+  private patchClients(provider: Provider): void {
+    const ClientClass = provider.Client as unknown as {
+      prototype: { compareClientSecret(actual: string): Promise<boolean> };
+    };
+    ClientClass.prototype.compareClientSecret = function (this: { clientSecret?: string }, actual: string) {
+      return Promise.resolve(matchesSecretHash(this.clientSecret, actual));
+    };
+  }
+}
+
+function matchesSecretHash(storedHash: string | undefined, presented: string): boolean {
+  if (!storedHash || typeof presented !== 'string') return false;
+  const a = Buffer.from(storedHash, 'hex');
+  const b = Buffer.from(hashClientSecret(presented), 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** oidc-provider's Client model, read from the clients' event streams (no copy to keep in step). */
+class OAuthClientAdapter implements OidcAdapter {
+  constructor(private readonly clients: OAuthClientLookup) {}
+
+  async find(id: string): Promise<Record<string, unknown> | undefined> {
+    const client = await this.clients.active(id);
+    if (!client) return undefined;
+    return {
+      client_id: client.clientId,
+      client_name: client.name,
+      redirect_uris: client.redirectUris,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...(client.clientType === 'public' || !client.secretHash
+        ? { token_endpoint_auth_method: 'none' }
+        : { token_endpoint_auth_method: 'client_secret_basic', client_secret: client.secretHash }),
+    };
+  }
+
+  upsert(): Promise<void> {
+    return Promise.reject(new Error('OAuth clients are registered through their own commands'));
+  }
+  findByUid(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+  findByUserCode(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+  consume(): Promise<void> {
+    return Promise.resolve();
+  }
+  destroy(): Promise<void> {
+    return Promise.resolve();
+  }
+  revokeByGrantId(): Promise<void> {
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { SqliteDocumentStore } from '#documents';
+import { FakeClock } from '#kernel';
+import { oauthCollection, OAuthStorage, tokenHash } from './oauth-storage.js';
+
+describe("oidc-provider's storage on the document store (OAuthStorage)", () => {
+  let dir: string;
+  let documents: SqliteDocumentStore;
+  let storage: OAuthStorage;
+  const clock = new FakeClock('2026-03-01T10:00:00Z');
+  const heard: string[] = [];
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'oauth-storage-'));
+    documents = new SqliteDocumentStore({ path: join(dir, 'svc.sqlite') });
+    storage = new OAuthStorage(documents, clock);
+    storage.onRevocation({
+      tokenDestroyed: (hash) => heard.push(`token ${hash}`),
+      grantRevoked: (grantId) => heard.push(`grant ${grantId}`),
+      clientDeleted: (clientId) => heard.push(`client ${clientId}`),
+    });
+  });
+  after(async () => {
+    await documents.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('stores a token by the SHA-256 of its value, without the value, and gives it back whole', async () => {
+    const tokens = storage.adapterFor('AccessToken');
+    const value = 'a'.repeat(43);
+    await tokens.upsert(value, { jti: value, grantId: 'g1', clientId: 'oac_1', scope: 'read' }, 3600);
+    const raw = await documents.collection(oauthCollection('AccessToken')).get(tokenHash(value));
+    assert.ok(raw);
+    assert.ok(!JSON.stringify(raw).includes(value), 'the value is not at rest');
+    assert.deepEqual(await tokens.find(value), { grantId: 'g1', clientId: 'oac_1', scope: 'read', jti: value });
+    assert.equal(await documents.collection(oauthCollection('AccessToken')).get(value), null);
+  });
+
+  it('expires entries on the service clock, keeping them a day for /v1 to tell "expired"', async () => {
+    const codes = storage.adapterFor('AuthorizationCode');
+    await codes.upsert('code-1', { jti: 'code-1', grantId: 'g2' }, 60);
+    assert.ok(await codes.find('code-1'));
+    clock.advance(60_000);
+    assert.equal(await codes.find('code-1'), undefined);
+    assert.ok(await documents.collection(oauthCollection('AuthorizationCode')).get(tokenHash('code-1')));
+  });
+
+  it('marks consumption, finds sessions by uid, and revokes by grant (telling the listeners first)', async () => {
+    const codes = storage.adapterFor('AuthorizationCode');
+    await codes.upsert('code-2', { jti: 'code-2', grantId: 'g3' }, 60);
+    await codes.consume('code-2');
+    assert.equal(typeof (await codes.find('code-2'))?.consumed, 'number');
+
+    const sessions = storage.adapterFor('Session');
+    await sessions.upsert('s1', { jti: 's1', uid: 'u1', accountId: 'usr_1' }, 3600);
+    assert.equal((await sessions.findByUid('u1'))?.accountId, 'usr_1');
+
+    const refresh = storage.adapterFor('RefreshToken');
+    await refresh.upsert('r1', { jti: 'r1', grantId: 'g3' }, 3600);
+    await refresh.revokeByGrantId('g3');
+    await codes.revokeByGrantId('g3');
+    assert.equal(await refresh.find('r1'), undefined);
+    assert.equal(await codes.find('code-2'), undefined);
+    assert.ok(heard.includes('grant g3'));
+
+    await storage.adapterFor('AccessToken').destroy('a'.repeat(43));
+    assert.ok(heard.includes(`token ${tokenHash('a'.repeat(43))}`));
+    assert.equal(await storage.adapterFor('AccessToken').find('a'.repeat(43)), undefined);
+  });
+});

@@ -1,0 +1,195 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock } from '#kernel';
+import { type Doc, DOCUMENT_STORE, type DocumentStore } from '#documents';
+
+/** oidc-provider's models whose ids are bearer secrets: stored under their SHA-256, never as is. */
+const SECRET_IDS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']);
+/** Expired entries stay this long (so /v1 can tell an expired token from an unknown one), then go. */
+const KEEP_EXPIRED_MS = 24 * 3600_000;
+const PURGE_EVERY_MS = 10 * 60_000;
+
+/** One stored oidc-provider entry (a code, a token, a grant, a session, an interaction). */
+export interface OAuthEntryDoc extends Doc {
+  payload: Record<string, unknown>;
+  grant_id: string | null;
+  client_id: string | null;
+  uid: string | null;
+  /** Epoch milliseconds (the service clock). */
+  expires_at: number;
+  purge_at: number;
+}
+
+/** What a revocation reaches: the access tokens it stops, found by hash or grant. */
+export interface OAuthRevocationListener {
+  tokenDestroyed(hash: string): void;
+  grantRevoked(grantId: string): void;
+  clientDeleted(clientId: string): void;
+}
+
+export const oauthCollection = (model: string) => `oauth_${model.toLowerCase()}`;
+
+export function tokenHash(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/**
+ * oidc-provider's storage on the document store port (DESIGN §2: looked-up secrets with expiry),
+ * so the scaled mode keeps it in MongoDB and every api instance sees the same codes, tokens,
+ * grants and sessions. Expiry follows the service clock: an entry past its time is not found
+ * (a fake clock in tests expires a code), and is purged a day later.
+ */
+@Injectable()
+export class OAuthStorage {
+  private readonly listeners: OAuthRevocationListener[] = [];
+  private readonly indexed = new Map<string, Promise<void>>();
+  private lastPurge = 0;
+
+  constructor(
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  onRevocation(listener: OAuthRevocationListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** oidc-provider's Adapter for one model (its constructor takes the model's name). */
+  adapterFor(model: string): OidcAdapter {
+    return new DocumentStoreOidcAdapter(model, this);
+  }
+
+  now(): number {
+    return this.clock.now().getTime();
+  }
+
+  storedId(model: string, id: string): string {
+    return SECRET_IDS.has(model) ? tokenHash(id) : id;
+  }
+
+  async collection(model: string) {
+    const name = oauthCollection(model);
+    let ready = this.indexed.get(name);
+    if (!ready) {
+      ready = this.documents.ensureIndexes(name, [
+        { fields: [['grant_id', 1]] },
+        { fields: [['client_id', 1]] },
+        { fields: [['uid', 1]] },
+        { fields: [['purge_at', 1]] },
+      ]);
+      this.indexed.set(name, ready);
+    }
+    await ready;
+    this.purge();
+    return this.documents.collection<OAuthEntryDoc>(name);
+  }
+
+  /** A stored access token by its value's hash, expired or not (the /v1 check). */
+  async accessToken(hash: string): Promise<OAuthEntryDoc | null> {
+    return (await this.collection('AccessToken')).get(hash);
+  }
+
+  tokenDestroyed(model: string, hash: string): void {
+    if (model === 'AccessToken') for (const l of this.listeners) l.tokenDestroyed(hash);
+  }
+
+  grantRevoked(grantId: string): void {
+    for (const l of this.listeners) l.grantRevoked(grantId);
+  }
+
+  /** A deleted client: its codes, tokens, grants go; its access tokens stop at once. */
+  async forgetClient(clientId: string): Promise<void> {
+    for (const l of this.listeners) l.clientDeleted(clientId);
+    for (const model of ['AccessToken', 'RefreshToken', 'AuthorizationCode', 'Grant'])
+      await (await this.collection(model)).deleteMany({ client_id: clientId });
+  }
+
+  private purge(): void {
+    const now = this.now();
+    if (now - this.lastPurge < PURGE_EVERY_MS) return;
+    this.lastPurge = now;
+    for (const name of this.indexed.keys())
+      void this.documents
+        .collection(name)
+        .deleteMany({ purge_at: { $lt: now } })
+        .catch(() => undefined);
+  }
+
+  expiry(expiresInSeconds: number | undefined): { expires_at: number; purge_at: number } {
+    // Entries without a lifetime (none in this configuration) are kept for a year.
+    const expiresAt = this.now() + (expiresInSeconds ?? 365 * 86_400) * 1000;
+    return { expires_at: expiresAt, purge_at: expiresAt + KEEP_EXPIRED_MS };
+  }
+}
+
+/** oidc-provider's adapter interface (its documentation's `Adapter` class). */
+export interface OidcAdapter {
+  upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void>;
+  find(id: string): Promise<Record<string, unknown> | undefined>;
+  findByUserCode(userCode: string): Promise<Record<string, unknown> | undefined>;
+  findByUid(uid: string): Promise<Record<string, unknown> | undefined>;
+  consume(id: string): Promise<void>;
+  destroy(id: string): Promise<void>;
+  revokeByGrantId(grantId: string): Promise<void>;
+}
+
+class DocumentStoreOidcAdapter implements OidcAdapter {
+  constructor(
+    private readonly model: string,
+    private readonly storage: OAuthStorage,
+  ) {}
+
+  async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> {
+    const stored = { ...payload };
+    // A token's jti is its value: kept out of the store, put back on reading.
+    if (this.storage.storedId(this.model, id) !== id) delete stored.jti;
+    await (
+      await this.storage.collection(this.model)
+    ).upsert({
+      id: this.storage.storedId(this.model, id),
+      payload: stored,
+      grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
+      client_id: typeof payload.clientId === 'string' ? payload.clientId : null,
+      uid: typeof payload.uid === 'string' ? payload.uid : null,
+      ...this.storage.expiry(expiresIn),
+    });
+  }
+
+  async find(id: string): Promise<Record<string, unknown> | undefined> {
+    const doc = await (await this.storage.collection(this.model)).get(this.storage.storedId(this.model, id));
+    return this.live(doc, id);
+  }
+
+  async findByUid(uid: string): Promise<Record<string, unknown> | undefined> {
+    const { items } = await (await this.storage.collection(this.model)).find({ uid }, { limit: 1 });
+    return this.live(items[0] ?? null, undefined);
+  }
+
+  findByUserCode(): Promise<undefined> {
+    // The device flow is not enabled.
+    return Promise.resolve(undefined);
+  }
+
+  async consume(id: string): Promise<void> {
+    const collection = await this.storage.collection(this.model);
+    const doc = await collection.get(this.storage.storedId(this.model, id));
+    if (doc)
+      await collection.upsert({ ...doc, payload: { ...doc.payload, consumed: Math.floor(this.storage.now() / 1000) } });
+  }
+
+  async destroy(id: string): Promise<void> {
+    const storedId = this.storage.storedId(this.model, id);
+    this.storage.tokenDestroyed(this.model, storedId);
+    await (await this.storage.collection(this.model)).delete(storedId);
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    this.storage.grantRevoked(grantId);
+    await (await this.storage.collection(this.model)).deleteMany({ grant_id: grantId });
+  }
+
+  private live(doc: OAuthEntryDoc | null, id: string | undefined): Record<string, unknown> | undefined {
+    if (!doc || doc.expires_at <= this.storage.now()) return undefined;
+    return id !== undefined && doc.id !== id ? { ...doc.payload, jti: id } : doc.payload;
+  }
+}
