@@ -177,6 +177,7 @@ async function main(argv: string[]): Promise<number> {
               command,
               writeLine,
               writeError,
+              config.webhookRetryScale,
             );
       }
     }

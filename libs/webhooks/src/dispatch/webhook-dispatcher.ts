@@ -37,6 +37,8 @@ export interface DispatcherSettings {
   /** Deliveries waiting in memory at most, and per target host. */
   maxQueued: number;
   maxQueuedPerHost: number;
+  /** Scales the retry schedule (SVC_WEBHOOK_RETRY_SCALE, test mode only). */
+  retryScale: number;
 }
 
 export const DEFAULT_DISPATCHER_SETTINGS: DispatcherSettings = {
@@ -49,6 +51,7 @@ export const DEFAULT_DISPATCHER_SETTINGS: DispatcherSettings = {
   scanLimit: 5000,
   maxQueued: 512,
   maxQueuedPerHost: 256,
+  retryScale: 1,
 };
 
 export interface DispatcherLogger {
@@ -172,7 +175,7 @@ export class WebhookDispatcher {
       perOwner: settings.perOwner,
     });
     this.inputs = new DeliveryInputs(this.webhooks, payloads, deps.secrets, this.logger, channel.name);
-    this.recorder = new AttemptRecorder(deps.events, channel.name);
+    this.recorder = new AttemptRecorder(deps.events, channel.name, settings.retryScale);
     this.disabler = new WebhookDisabler(deps.events, deps.clock, this.webhooks, this.logger, (position) =>
       this.noteWanted(position),
     );
