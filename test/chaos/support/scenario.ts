@@ -91,11 +91,7 @@ const format = (figures: Figures) =>
  * Runs one scenario within `limitMs` and exits the process: 0 when every check held, 1 otherwise
  * (a break, a thrown error or the time limit). Prints the one summary line last.
  */
-export async function runScenario(
-  name: string,
-  limitMs: number,
-  body: (s: Scenario) => Promise<void>,
-): Promise<never> {
+export async function runScenario(name: string, limitMs: number, body: (s: Scenario) => Promise<void>): Promise<never> {
   const scenario = new Scenario(name);
   let timer: NodeJS.Timeout | undefined;
   const timeLimit = new Promise<void>((resolve) => {
@@ -107,7 +103,8 @@ export async function runScenario(
   try {
     await Promise.race([body(scenario), timeLimit]);
   } catch (error) {
-    if (!(error instanceof ScenarioFailure)) scenario.failures.push(`error: ${(error as Error).stack ?? String(error)}`);
+    if (!(error instanceof ScenarioFailure))
+      scenario.failures.push(`error: ${(error as Error).stack ?? String(error)}`);
   } finally {
     clearTimeout(timer);
     await scenario.cleanUp();
@@ -121,7 +118,11 @@ export async function runScenario(
 }
 
 /** Polls `check` until it holds; false after `timeoutMs`. */
-export async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, everyMs = 50): Promise<boolean> {
+export async function until(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  everyMs = 50,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return true;

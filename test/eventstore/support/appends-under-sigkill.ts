@@ -105,7 +105,7 @@ export async function appendsUnderSigkill(rounds: number): Promise<AppendsUnderS
           // No gap: revisions run 0..n-1 in position order.
           events.forEach((e, i) => assert.equal(e.revision, i, `round ${round}: ${stream} has no gap at ${i}`));
           // No torn write: every append's events are all there, consecutive, in order.
-          for (let i = 0; i < events.length; ) {
+          for (let i = 0; i < events.length;) {
             const head = events[i]!.data as { append: string; index: number; count: number };
             assert.equal(head.index, 0, `round ${round}: ${stream}@${i} starts an append`);
             for (let j = 0; j < head.count; j++) {

@@ -197,6 +197,7 @@ export class WebhookDispatcher {
           else this.stats.failed++;
         },
       },
+      this.deliveries,
     );
   }
 

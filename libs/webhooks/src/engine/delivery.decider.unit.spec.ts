@@ -70,8 +70,12 @@ describe('delivery decider', () => {
 
   it('a retry scale (SVC_WEBHOOK_RETRY_SCALE, tests) shrinks every delay alike; the attempts count the same', () => {
     const scaled = (min: number): DeliveryCommand => ({
-      ...attempt(fail500, 0),
+      type: 'RecordAttempt',
+      delivery,
+      kind: 'automatic',
+      startedAt: at(min),
       completedAt: at(min),
+      outcome: fail500,
       retryScale: 0.001,
     });
     const events = history([scaled(0), scaled(0), scaled(0), scaled(0), scaled(0)]);
