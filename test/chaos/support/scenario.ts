@@ -75,6 +75,25 @@ export class Scenario {
     return run(CLI_MAIN, args, env, timeoutMs);
   }
 
+  /**
+   * A platform key of a new enterprise account whose rate limits sit far above any load here (a
+   * free plan allows 60 requests a minute), made with the CLI before the servers start.
+   */
+  async platformKey(env: Record<string, string>): Promise<{ accountId: string; key: string }> {
+    const account = await this.cli(
+      ['accounts', 'create', '--plan', 'enterprise', '--per-minute', '1000000', '--per-hour', '10000000'],
+      env,
+    );
+    if (account.code !== 0) this.fail(`accounts create exited ${account.code}: ${account.stderr}`);
+    const accountId = jsonLines(account.stdout)[0]!.account_id as string;
+    const key = await this.cli(
+      ['keys', 'create', '--account', accountId, '--scopes', 'read,write,admin', '--name', 'chaos'],
+      env,
+    );
+    if (key.code !== 0) this.fail(`keys create exited ${key.code}: ${key.stderr}`);
+    return { accountId, key: jsonLines(key.stdout)[0]!.key as string };
+  }
+
   async cleanUp(): Promise<void> {
     for (const child of this.children) child.child.kill('SIGKILL');
     await Promise.all([...this.children].map((c) => c.exited));
