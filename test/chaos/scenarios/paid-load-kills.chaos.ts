@@ -103,7 +103,7 @@ await runScenario('paid-load-kills', 300_000, async (s: Scenario) => {
   let rr = 0;
   const statuses = new Map<number, number>();
   const killAt = Math.floor(REQUESTS * 0.25);
-  let killed: Promise<void> | null = null;
+  let killed: Promise<void> = Promise.resolve();
   const loadStarted = performance.now();
   const killAndRestart = async () => {
     const victim = apis[0]!;

@@ -36,8 +36,10 @@ await runScenario('rebuild-while-serving', 300_000, async (s: Scenario) => {
   s.check((await payInSandbox(agent.starter_checkout.url)).status < 400, 'the sandbox payment failed');
   const discovery = async () => {
     const r = await fetch(`${url}/api/v1/discovery/top?limit=100`, { headers: { 'x-api-key': agent.key.api_key } });
-    const body = (await r.json()) as { data?: Array<{ company_id?: string; id?: string }> };
-    return { status: r.status, page: JSON.stringify((body.data ?? []).map((c) => c.company_id ?? c.id)) };
+    type Item = { rank: number; score: number; company: { id: string } };
+    const body = (await r.json()) as { data?: Item[] | { data?: Item[] } };
+    const items = (Array.isArray(body.data) ? body.data : body.data?.data) ?? [];
+    return { status: r.status, page: JSON.stringify(items.map((c) => [c.rank, c.company.id, c.score])) };
   };
   if (!(await until(async () => (await discovery()).status === 200, 30_000))) s.fail('discovery did not answer');
   const firstPage = (await discovery()).page;

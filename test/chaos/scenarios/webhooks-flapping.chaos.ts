@@ -196,7 +196,6 @@ await runScenario('webhooks-flapping', 240_000, async (s: Scenario) => {
     // recorded, or one attempt sent twice without a kill.
     let resent = 0;
     let notReceived = 0;
-    let matchedTotal = 0;
     for (const [id, behaviour] of deliveries) {
       const arrivals = [...seenAt(id)].sort((a, b) => a.at - b.at);
       const starts = [...(recorded.get(id) ?? [])].sort((a, b) => a - b);
@@ -208,7 +207,6 @@ await runScenario('webhooks-flapping', 240_000, async (s: Scenario) => {
         if (k < arrivals.length) {
           used.add(k);
           from = k + 1;
-          matchedTotal++;
         } else notReceived++; // the connection failed before the request arrived
       }
       const leftOver = arrivals.map((a, k) => ({ a, k })).filter(({ k }) => !used.has(k));
@@ -225,9 +223,6 @@ await runScenario('webhooks-flapping', 240_000, async (s: Scenario) => {
         );
       }
     }
-    const byBehaviour = Object.fromEntries(
-      BEHAVIOURS.map((b) => [b, [...deliveries].filter(([, x]) => x === b).length]),
-    );
     Object.assign(s.figures, {
       deliveries: counted,
       answered_202: deliveries.size,
@@ -246,7 +241,6 @@ await runScenario('webhooks-flapping', 240_000, async (s: Scenario) => {
       attempts_not_received: notReceived,
       answered_503_recorded: recordedUnanswered,
     });
-    void byBehaviour;
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

@@ -114,7 +114,9 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
           if (outcome.statusCode === 410) final = 'gone';
           else if (automatic !== null && automatic >= MAX_AUTOMATIC_ATTEMPTS) final = 'exhausted';
           else if (automatic !== null)
-            next = new Date(command.completedAt.getTime() + retryDelayAfter(automatic, command.retryScale ?? 1)!).toISOString();
+            next = new Date(
+              command.completedAt.getTime() + retryDelayAfter(automatic, command.retryScale ?? 1)!,
+            ).toISOString();
         }
         return [
           {
