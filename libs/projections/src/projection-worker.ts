@@ -291,7 +291,8 @@ export class ProjectionWorker {
       if (round > SWITCH_ROUNDS)
         throw new RebuildAbortedError(definition.name, 'the live generation kept moving ahead of the switch');
       const live = allocatedOver ? await settings.store.active(definition.name) : null;
-      if (allocatedOver && live?.generation !== allocatedOver.generation) throw new ConcurrentModificationError(PROJECTIONS_COLLECTION, definition.name);
+      if (allocatedOver && live?.generation !== allocatedOver.generation)
+        throw new ConcurrentModificationError(PROJECTIONS_COLLECTION, definition.name);
       if (live && live.position > reached.seen) {
         reached = await this.consume(target, reached.persisted, counted);
         continue;
