@@ -107,7 +107,10 @@ await runScenario(NAME, 180_000, async (s: Scenario) => {
   s.check(!statuses.has(500), `a write answered 500 with the disk full: ${JSON.stringify([...statuses])}`);
   // The answer's own line (the error filter's, naming the request), not only a projection's retry.
   const logLine = api.lines.find((l) => /failed \(request/.test(l) && /disk is full|no space left/i.test(l));
-  s.check(logLine !== undefined, `no log line of a refused write says the disk is full; last lines: ${api.lines.slice(-5).join('\n')}`);
+  s.check(
+    logLine !== undefined,
+    `no log line of a refused write says the disk is full; last lines: ${api.lines.slice(-5).join('\n')}`,
+  );
   if (logLine) process.stderr.write(`chaos ${NAME}: the api logged: ${logLine.slice(0, 400)}\n`);
   s.check(api.child.exitCode === null && api.child.signalCode === null, 'the api exited with the disk full');
   // Reads still answer.
