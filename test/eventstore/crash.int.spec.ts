@@ -1,115 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import { SqliteEventStore, type RecordedEvent } from '#eventstore';
+import { describe, it } from 'node:test';
+import { appendsUnderSigkill } from './support/appends-under-sigkill.js';
 
-const writerScript = fileURLToPath(new URL('./crash-writer.js', import.meta.url));
 const ROUNDS = 6;
 
-interface Ack {
-  stream: string;
-  firstRevision: number;
-  ids: string[];
-}
-
-/** Runs the writer until it has acknowledged some appends, then SIGKILLs it at a random moment. */
-async function runAndKill(path: string, prefix: string): Promise<Ack[]> {
-  const child = spawn(process.execPath, [writerScript, path, prefix], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  // Wait (bounded) until the load is running, then let it run a random while before the kill.
-  const deadline = Date.now() + 15_000;
-  while ((out.match(/^ack /gm)?.length ?? 0) < 50) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`writer did not get going (exit ${child.exitCode}): ${err}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 300));
-  assert.equal(child.exitCode, null, `the writer was still running when killed: ${err}`);
-  child.kill('SIGKILL');
-  const { signal } = await exited;
-  assert.equal(signal, 'SIGKILL');
-  // A last line without its newline was cut by the kill mid-print: only whole lines count.
-  return out
-    .split('\n')
-    .slice(0, -1)
-    .filter((line) => line.startsWith('ack '))
-    .map((line) => {
-      const [, stream, first, ids] = line.split(' ');
-      return { stream: stream!, firstRevision: Number(first), ids: ids!.split(',') };
-    });
-}
-
 describe('SqliteEventStore survives SIGKILL under load', () => {
-  let dir: string;
-  let path: string;
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'es-crash-'));
-    path = join(dir, 'svc.sqlite');
-  });
-  after(() => rm(dir, { recursive: true, force: true }));
-
   it(`loses no acknowledged append and tears none, over ${ROUNDS} kills`, async () => {
     // Same file every round: each reopen also recovers the WAL the previous kill left behind.
-    for (let round = 0; round < ROUNDS; round++) {
-      const prefix = `crash${round}`;
-      const acks = await runAndKill(path, prefix);
-      assert.ok(acks.length >= 50);
-
-      const store = new SqliteEventStore({ path });
-      try {
-        const byStream = new Map<string, RecordedEvent[]>();
-        for await (const e of store.readAll({ filter: { streamPrefixes: [`${prefix}-`] } })) {
-          const events = byStream.get(e.stream) ?? [];
-          events.push(e);
-          byStream.set(e.stream, events);
-        }
-
-        for (const ack of acks) {
-          const events = byStream.get(ack.stream) ?? [];
-          const found = events.slice(ack.firstRevision, ack.firstRevision + ack.ids.length).map((e) => e.id);
-          assert.deepEqual(
-            found,
-            ack.ids,
-            `round ${round}: acknowledged append to ${ack.stream}@${ack.firstRevision} is there`,
-          );
-        }
-
-        let appends = 0;
-        for (const [stream, events] of byStream) {
-          // No gap: revisions run 0..n-1 in position order.
-          events.forEach((e, i) => assert.equal(e.revision, i, `round ${round}: ${stream} has no gap at ${i}`));
-          // No torn write: every append's events are all there, consecutive, in order.
-          for (let i = 0; i < events.length;) {
-            const head = events[i]!.data as { append: string; index: number; count: number };
-            assert.equal(head.index, 0, `round ${round}: ${stream}@${i} starts an append`);
-            for (let j = 0; j < head.count; j++) {
-              const part = events[i + j]?.data as { append: string; index: number } | undefined;
-              assert.deepEqual(
-                [part?.append, part?.index],
-                [head.append, j],
-                `round ${round}: append ${head.append} is whole`,
-              );
-            }
-            i += head.count;
-            appends++;
-          }
-        }
-        assert.ok(appends >= acks.length, 'at least every acknowledged append is stored');
-      } finally {
-        await store.close();
-      }
-    }
+    const figures = await appendsUnderSigkill(ROUNDS);
+    assert.ok(figures.stored >= figures.acknowledged);
   });
 });

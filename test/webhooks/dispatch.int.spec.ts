@@ -186,6 +186,55 @@ describe('webhook dispatching', () => {
     assert.equal(fast.at('/no-key').length, 5);
     assert.ok(fast.at('/no-key').every((r) => r.signatureValid));
   });
+
+  it('reads no due delivery while its read model is behind what it knows (a restart replaying a disable); then sends', async () => {
+    // Found by `npm run chaos webhooks-flapping`: after a worker restart the dispatcher gave up
+    // waiting for its read model after 5 s and sent from it, before it showed a disable.
+    await platformDispatcher(api.app).stop();
+    const account = await createAccountWithKey(api.app);
+    const call = client(api.url, account.key);
+    const url = fast.endpoint('/behind', SECRET);
+    assert.equal(
+      (await call('POST', '/v1/webhooks', { url, events: ['approval.requested'], secret: SECRET })).status,
+      201,
+    );
+    for (let i = 0; i < 3; i++) await publishPlatformEvent(api.app, account.accountId, 'approval.requested', { clock });
+    const real = api.app.get(ProjectionRunner);
+    let behind = true;
+    let refused = 0;
+    // The runner as the dispatcher sees it: "not there yet" (a waitFor timing out) while `behind`.
+    const runner = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop !== 'waitFor') return Reflect.get(target, prop, receiver) as unknown;
+        return (...args: Parameters<ProjectionRunner['waitFor']>) => {
+          if (!behind) return target.waitFor(...args);
+          refused++;
+          return Promise.reject(new Error('timed out (test)'));
+        };
+      },
+    });
+    const dispatcher = new WebhookDispatcher(platformWebhookChannel, {
+      events: api.app.get<EventStore>(EVENT_STORE),
+      projections: api.app.get(ProjectionStore),
+      runner,
+      clock: api.app.get<Clock>(CLOCK),
+      sender: new WebhookSender({ allowPrivate: true, timeoutMs: 5000 }),
+      secrets: api.app.get(WebhookSecrets),
+      leases: new InProcessLeases(),
+    });
+    dispatcher.start();
+    try {
+      // The receiver's `until` wakes on requests only: poll the count here.
+      for (const deadline = Date.now() + 10_000; refused < 3; await new Promise((r) => setTimeout(r, 20)))
+        assert.ok(Date.now() < deadline, `the dispatcher asked ${refused} times`);
+      assert.equal(fast.at('/behind').length, 0, 'nothing sent from a read model behind');
+      assert.equal(dispatcher.getStats().refills, 0);
+      behind = false;
+      await fast.until(() => fast.at('/behind').length === 3, 10_000, 'the three deliveries once caught up');
+    } finally {
+      await dispatcher.stop();
+    }
+  });
 });
 
 /** Every document of the channel's projection (active generation), by collection and id. */

@@ -185,6 +185,7 @@ async function main(argv: string[]): Promise<number> {
               command,
               writeLine,
               writeError,
+              config.webhookRetryScale,
             );
       }
     }

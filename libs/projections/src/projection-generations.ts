@@ -121,7 +121,8 @@ export class ProjectionGenerations {
           position,
           updated_at: now,
         } satisfies ActiveCheckpoint,
-        expect: previous ? { generation: previous.generation } : null,
+        // The live checkpoint exactly as the caller read it: a live commit since then fails this.
+        expect: previous ? { generation: previous.generation, position: previous.position } : null,
       },
     ]);
   }

@@ -455,6 +455,42 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     assert.equal((await server.status())[0]!.state, 'live');
   });
 
+  it('a rebuild never switches behind the live generation: a live commit just before the switch is caught up first', async () => {
+    // Found by `npm run chaos rebuild-while-serving`: the switch expected only the live
+    // generation, so a live commit between the replay's end and the switch left readers on a
+    // generation behind the one they had read (an acknowledged write gone, a list shrinking).
+    const server = env.runner({ projections: [streamCounterProjection()] });
+    await server.start();
+    await server.waitFor(await env.seed(3, 20));
+    const docs = env.docs();
+    let raced: number | null = null;
+    const switches: number[] = [];
+    // The CLI's document store: right before its first switch, the server commits one more event.
+    const cliDocs = new Proxy(docs, {
+      get(target, prop, receiver) {
+        if (prop !== 'applyBatch') return Reflect.get(target, prop, receiver) as unknown;
+        return async (ops: Parameters<DocumentStore['applyBatch']>[0]) => {
+          const switching = ops.find(
+            (op) => op.kind === 'cas' && (op.doc as { kind?: string }).kind === 'active' && op.expect !== null,
+          );
+          if (switching && raced === null) {
+            raced = (await env.events().append('counter-0', [{ type: 'Counted', data: {} }])).position;
+            await server.waitFor(raced);
+          }
+          await target.applyBatch(ops);
+          if (switching) switches.push((switching as unknown as { doc: { position: number } }).doc.position);
+        };
+      },
+    });
+    const cli = env.runner({ projections: [streamCounterProjection()], documentStore: cliDocs });
+    const [result] = await cli.rebuild();
+    assert.ok(raced !== null, 'the live commit happened before the switch');
+    assert.equal(result!.generation, 2);
+    assert.equal(switches.length, 1, 'one switch went through');
+    assert.ok(switches[0]! >= raced, `the switch at position ${switches[0]} holds the live commit at ${raced}`);
+    assert.equal((await env.counts(cli)).get('counter-0'), 21);
+  });
+
   it('a failing handler: reported failed with its error, events before it committed, others unaffected, retried until it passes', async () => {
     let poisoned = true;
     const fragile: ProjectionDefinition = {

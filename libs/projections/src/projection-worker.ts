@@ -20,6 +20,9 @@ import {
 /** Failures in a row of one event on its own before it is set aside. */
 export const DEAD_LETTER_AFTER = 3;
 
+/** Times a rebuild catches up again because a live commit beat its switch, before it gives up. */
+const SWITCH_ROUNDS = 50;
+
 export interface ProjectionLogger {
   log(message: string): void;
   warn(message: string): void;
@@ -241,9 +244,13 @@ export class ProjectionWorker {
     try {
       for (const physical of target.physical.values()) await settings.documents.dropCollection(physical);
       await this.generations.prepare(generation);
-      const reached = await this.consume(target, 0, (n) => (events += n));
-      if (this.stopping) throw new RebuildAbortedError(definition.name, 'the runner is stopping');
-      await this.generations.switchTo(generation, active, reached.persisted, reached.seen);
+      const reached = await this.switchWhenCaughtUp(
+        generation,
+        active,
+        target,
+        await this.consume(target, 0, (n) => (events += n)),
+        (n) => (events += n),
+      );
       if (this.rebuilding) this.rebuilding.position = reached.seen;
     } catch (error) {
       await this.generations.abandon(generation).catch(() => undefined);
@@ -260,6 +267,44 @@ export class ProjectionWorker {
       `projection ${definition.name}: rebuilt into generation ${generation} (${events} events, ${ms} ms)`,
     );
     return { name: definition.name, generation, position: this.rebuilding?.position ?? 0, events, ms };
+  }
+
+  /**
+   * Switches readers to the rebuilt generation only once it holds everything the live one does:
+   * while a live worker (this process's or another's) went on committing the active generation
+   * past where the replay stopped, the replay catches up again; the switch then expects the live
+   * checkpoint exactly as read (generation and position), so a live commit in between makes it
+   * fail and go round once more. Without this, readers saw the new generation behind the old one
+   * for a moment: an acknowledged write missing, a list shrinking (found by
+   * `npm run chaos rebuild-while-serving`).
+   */
+  private async switchWhenCaughtUp(
+    generation: number,
+    allocatedOver: ActiveCheckpoint | null,
+    target: Target,
+    reached: { seen: number; persisted: number },
+    counted: (n: number) => void,
+  ): Promise<{ seen: number; persisted: number }> {
+    const { definition, settings } = this;
+    for (let round = 0; ; round++) {
+      if (this.stopping) throw new RebuildAbortedError(definition.name, 'the runner is stopping');
+      if (round > SWITCH_ROUNDS)
+        throw new RebuildAbortedError(definition.name, 'the live generation kept moving ahead of the switch');
+      const live = allocatedOver ? await settings.store.active(definition.name) : null;
+      if (allocatedOver && live?.generation !== allocatedOver.generation)
+        throw new ConcurrentModificationError(PROJECTIONS_COLLECTION, definition.name);
+      if (live && live.position > reached.seen) {
+        reached = await this.consume(target, reached.persisted, counted);
+        continue;
+      }
+      try {
+        await this.generations.switchTo(generation, live, reached.persisted, reached.seen);
+        return reached;
+      } catch (error) {
+        // The live checkpoint moved after it was read: catch up and try again (a few times).
+        if (!(error instanceof ConcurrentModificationError)) throw error;
+      }
+    }
   }
 
   // ---- the batch loop ----------------------------------------------------------------------

@@ -42,12 +42,13 @@ export async function auditDeliveriesCommand(
   cmd: Extract<AuditCliCommand, { kind: 'audit-deliveries' }>,
   write: Write,
   writeError: Write,
+  /** SVC_WEBHOOK_RETRY_SCALE: the schedule the deliveries were made with. */
+  retryScale = 1,
 ): Promise<number> {
-  const lines = await auditDeliveries(
-    events,
-    channels,
-    cmd.webhookId !== undefined ? { webhookId: cmd.webhookId } : {},
-  );
+  const lines = await auditDeliveries(events, channels, {
+    retryScale,
+    ...(cmd.webhookId !== undefined ? { webhookId: cmd.webhookId } : {}),
+  });
   let failed = 0;
   for (const line of lines) {
     await write(JSON.stringify(line));

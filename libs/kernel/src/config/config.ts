@@ -187,6 +187,15 @@ export const configSchema = z.object({
   SVC_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false'], { message: 'expected true or false' }).default('false'),
   /** D12: a webhook receiver must answer 2xx within this many ms. */
   SVC_WEBHOOK_TIMEOUT_MS: int(10000, 100, 60000),
+  /**
+   * Test mode only: multiplies the webhook retry schedule (D12: 1 min, 5 min, 30 min, 2 h), so
+   * tests and `npm run chaos` see every attempt in seconds; 0.001 makes it 60 ms ... 7.2 s.
+   */
+  SVC_WEBHOOK_RETRY_SCALE: z.coerce
+    .number({ message: 'expected a number' })
+    .positive({ message: 'expected more than 0' })
+    .max(1, { message: 'expected at most 1' })
+    .default(1),
   /** Webhook requests in flight at most, and per target host (a slow receiver holds only its own). */
   SVC_WEBHOOK_CONCURRENCY: int(256, 1, 10000),
   SVC_WEBHOOK_CONCURRENCY_PER_HOST: int(16, 1, 1000),
@@ -246,6 +255,8 @@ export interface AppConfig {
   webhookAllowPrivate: boolean;
   /** SVC_WEBHOOK_TIMEOUT_MS (D12: 10 s). */
   webhookTimeoutMs: number;
+  /** SVC_WEBHOOK_RETRY_SCALE: the retry schedule's multiplier (1 but in test mode). */
+  webhookRetryScale: number;
   webhookConcurrency: number;
   webhookConcurrencyPerHost: number;
   webhookConcurrencyPerAccount: number;
@@ -305,6 +316,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: STRIPE_SECRET_KEY="sk_live_…": a live Stripe key needs SVC_ENV=live (test keys must never move real money)',
     );
   }
+  if (c.SVC_ENV === 'live' && c.SVC_WEBHOOK_RETRY_SCALE !== 1) {
+    throw new ConfigError(
+      `Invalid configuration: SVC_WEBHOOK_RETRY_SCALE=${JSON.stringify(String(c.SVC_WEBHOOK_RETRY_SCALE))}: a shortened retry schedule is for tests only (SVC_ENV=test)`,
+    );
+  }
   if (c.SVC_ENV === 'live' && !c.SVC_PUBLIC_URL) {
     throw new ConfigError(
       'Invalid configuration: SVC_PUBLIC_URL="": SVC_ENV=live needs the public base URL (checkout return links and descriptors must never be built from a request\'s Host header)',
@@ -359,6 +375,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoData: c.SVC_DEMO_DATA === 'true',
     webhookAllowPrivate: c.SVC_WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookTimeoutMs: c.SVC_WEBHOOK_TIMEOUT_MS,
+    webhookRetryScale: c.SVC_WEBHOOK_RETRY_SCALE,
     webhookConcurrency: c.SVC_WEBHOOK_CONCURRENCY,
     webhookConcurrencyPerHost: c.SVC_WEBHOOK_CONCURRENCY_PER_HOST,
     webhookConcurrencyPerAccount: c.SVC_WEBHOOK_CONCURRENCY_PER_ACCOUNT,

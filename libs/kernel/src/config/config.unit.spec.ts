@@ -72,6 +72,27 @@ describe('loadConfig', () => {
     );
   });
 
+  it('SVC_WEBHOOK_RETRY_SCALE: 1 by default, (0, 1] in test mode, refused in live mode', () => {
+    assert.equal(loadConfig({}).webhookRetryScale, 1);
+    assert.equal(loadConfig({ SVC_WEBHOOK_RETRY_SCALE: '0.001' }).webhookRetryScale, 0.001);
+    for (const bad of ['0', '2', 'fast'])
+      assert.throws(
+        () => loadConfig({ SVC_WEBHOOK_RETRY_SCALE: bad }),
+        /^ConfigError: Invalid configuration: SVC_WEBHOOK_RETRY_SCALE=/,
+      );
+    const live = {
+      SVC_ENV: 'live',
+      STRIPE_SECRET_KEY: 'sk_live_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      SVC_PUBLIC_URL: 'https://api.example.com',
+    };
+    assert.equal(loadConfig(live).webhookRetryScale, 1);
+    assert.throws(
+      () => loadConfig({ ...live, SVC_WEBHOOK_RETRY_SCALE: '0.5' }),
+      /SVC_WEBHOOK_RETRY_SCALE="0.5": a shortened retry schedule is for tests only/,
+    );
+  });
+
   it('Stripe without its webhook secret: refused in live mode, a loud warning in test mode', () => {
     assert.throws(
       () =>

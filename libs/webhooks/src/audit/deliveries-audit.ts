@@ -147,6 +147,7 @@ export function automaticAttemptBreaks(
 export function afterAttempt(
   delivery: DeliverySchedule,
   attempt: Pick<DeliveryAttemptData, 'automatic' | 'started_at' | 'duration_ms' | 'succeeded' | 'final'>,
+  retryScale = 1,
 ): DeliverySchedule {
   const end = Date.parse(attempt.started_at) + Math.max(0, attempt.duration_ms || 0);
   const automatic = attempt.automatic !== null ? delivery.automatic + 1 : delivery.automatic;
@@ -164,7 +165,7 @@ export function afterAttempt(
     if (state !== 'succeeded') state = 'failed';
     close();
   } else if (attempt.automatic !== null && state === 'pending') {
-    const delay = retryDelayAfter(automatic);
+    const delay = retryDelayAfter(automatic, retryScale);
     if (delay === null) close();
     else dueMs = end + delay;
   }
@@ -199,6 +200,8 @@ export interface DeliveriesAuditOptions {
   /** Only this webhook. */
   webhookId?: string;
   toleranceMs?: number;
+  /** The retry schedule's scale the deliveries were made with (SVC_WEBHOOK_RETRY_SCALE); 1 by default. */
+  retryScale?: number;
 }
 
 /**
@@ -334,7 +337,7 @@ export class DeliveriesReplay {
       w.breaks.push(...automaticAttemptBreaks(delivery, w, d, this.tolerance));
     } else w.attempts.manual++;
     if (delivery.state === 'held') this.unhold(d.delivery_id, w);
-    const next = afterAttempt(delivery, d);
+    const next = afterAttempt(delivery, d, this.options.retryScale ?? 1);
     this.setState(delivery, next.state);
     Object.assign(delivery, next);
     if (next.state !== 'pending') w.open.delete(d.delivery_id);

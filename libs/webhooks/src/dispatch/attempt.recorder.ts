@@ -36,6 +36,8 @@ export class AttemptRecorder {
   constructor(
     private readonly events: EventStore,
     private readonly channel: string,
+    /** SVC_WEBHOOK_RETRY_SCALE: the retry schedule's scale (1 but in tests). */
+    private readonly retryScale = 1,
   ) {}
 
   async record(
@@ -58,6 +60,7 @@ export class AttemptRecorder {
       startedAt: attempt.startedAt,
       completedAt: attempt.completedAt,
       outcome: attempt.outcome,
+      retryScale: this.retryScale,
     };
     const state: DeliveryState = {
       attempts: doc.attempt_count,

@@ -1,5 +1,6 @@
 import type { Clock } from '#kernel';
 import type { EventStore } from '#eventstore';
+import type { ReadonlyCollection } from '#projections';
 import type { WebhookChannel } from '../engine/channel.js';
 import type { AttemptOutcome } from '../engine/delivery.decider.js';
 import { deliveryStream } from '../engine/delivery.events.js';
@@ -43,6 +44,8 @@ export class AttemptRunner {
     private readonly disabler: WebhookDisabler,
     private readonly logger: { warn(message: string): void },
     private readonly notes: AttemptNotes,
+    /** The channel's deliveries read model: a queued document is checked against it before a send. */
+    private readonly deliveries: Pick<ReadonlyCollection<DeliveryDoc>, 'get'>,
   ) {}
 
   /** `releaseHost` frees the host's slot once the HTTP exchange is over (recording does not hold it). */
@@ -68,6 +71,13 @@ export class AttemptRunner {
         // The read model is behind this delivery's stream: decide again once it caught up.
         this.notes.recorded(doc.id, revision);
         return;
+      }
+      if (!manual) {
+        // The document may have waited in the queue while its webhook was disabled (which cancels
+        // its pending deliveries without touching their streams) and re-enabled: the webhook reads
+        // active again, but the delivery stays cancelled. Only what the read model says now counts.
+        const current = await this.deliveries.get(doc.id);
+        if (!current || current.state !== 'pending' || current.revision !== doc.revision) return;
       }
       const [body, secret] = await Promise.all([this.inputs.body(doc.event_id), this.inputs.secret(webhook)]);
       if (!body || !secret) {

@@ -37,6 +37,8 @@ export interface DispatcherSettings {
   /** Deliveries waiting in memory at most, and per target host. */
   maxQueued: number;
   maxQueuedPerHost: number;
+  /** Scales the retry schedule (SVC_WEBHOOK_RETRY_SCALE, test mode only). */
+  retryScale: number;
 }
 
 export const DEFAULT_DISPATCHER_SETTINGS: DispatcherSettings = {
@@ -49,6 +51,7 @@ export const DEFAULT_DISPATCHER_SETTINGS: DispatcherSettings = {
   scanLimit: 5000,
   maxQueued: 512,
   maxQueuedPerHost: 256,
+  retryScale: 1,
 };
 
 export interface DispatcherLogger {
@@ -84,6 +87,8 @@ export interface DispatcherStats {
 const SILENT: DispatcherLogger = { log: () => undefined, warn: () => undefined, error: () => undefined };
 /** How long a webhook document read for a send is trusted at most (real ms); changes also drop it. */
 const RECONCILE_EVERY_MS = 30_000;
+/** Longest wait for the read model to catch up before reading due deliveries (then again). */
+const CATCH_UP_MS = 5000;
 /** How often, at most, the other targets are asked for while busy hosts fill the queue. */
 const OTHERS_EVERY_MS = 100;
 
@@ -149,6 +154,8 @@ export class WebhookDispatcher {
   private webhooksChanged = false;
   /** Highest position this dispatcher appended or was told about: the read model must reach it. */
   private wantPosition = 0;
+  /** Since when the read model has been found behind (real ms); null while caught up. */
+  private behindSince: number | null = null;
   private readonly stats = { attempts: 0, succeeded: 0, failed: 0, refills: 0, scanned: 0 };
 
   constructor(
@@ -172,7 +179,7 @@ export class WebhookDispatcher {
       perOwner: settings.perOwner,
     });
     this.inputs = new DeliveryInputs(this.webhooks, payloads, deps.secrets, this.logger, channel.name);
-    this.recorder = new AttemptRecorder(deps.events, channel.name);
+    this.recorder = new AttemptRecorder(deps.events, channel.name, settings.retryScale);
     this.disabler = new WebhookDisabler(deps.events, deps.clock, this.webhooks, this.logger, (position) =>
       this.noteWanted(position),
     );
@@ -194,6 +201,7 @@ export class WebhookDispatcher {
           else this.stats.failed++;
         },
       },
+      this.deliveries,
     );
   }
 
@@ -270,12 +278,12 @@ export class WebhookDispatcher {
         const wanted = this.dirty || this.more || timedOut;
         if (wanted && this.queue.size <= this.lowWater()) {
           this.dirty = false;
-          await this.catchUp(this.wantPosition, 5000).catch(() => undefined);
-          added = await this.refill(timedOut);
+          if (await this.caughtUp()) added = await this.refill(timedOut);
+          else this.dirty = true;
         } else if (wanted && this.othersDue()) {
           this.lastOthers = performance.now();
-          await this.catchUp(this.wantPosition, 5000).catch(() => undefined);
-          added = await this.due.otherTargets(this.deps.clock.now().toISOString(), this.sink);
+          if (await this.caughtUp())
+            added = await this.due.otherTargets(this.deps.clock.now().toISOString(), this.sink);
         }
         this.pump();
         // Read again at once only after a refill that found work; otherwise wait for a send to
@@ -378,6 +386,29 @@ export class WebhookDispatcher {
     const at = next.items[0]?.dispatch_at;
     if (!at) return this.settings.pollMs;
     return Math.min(this.settings.pollMs, Math.max(0, Date.parse(at) - now.getTime()));
+  }
+
+  /**
+   * Whether the read model reached every position this dispatcher knows of (the head when it
+   * started, what it appended, what it was told about), waiting up to CATCH_UP_MS. Due deliveries
+   * are read only then: a model behind the head may not show a disable or a delete yet (after a
+   * restart it replays what the previous process did), and sending from it broke the schedule
+   * (found by `npm run chaos webhooks-flapping`: attempts while the webhook was disabled).
+   */
+  private async caughtUp(): Promise<boolean> {
+    try {
+      await this.catchUp(this.wantPosition, CATCH_UP_MS);
+      this.behindSince = null;
+      return true;
+    } catch {
+      if (this.behindSince === null) {
+        this.behindSince = performance.now();
+        this.logger.warn(
+          `dispatcher ${this.channel.name}: the read model is behind position ${this.wantPosition}; no due deliveries are read until it catches up`,
+        );
+      }
+      return false;
+    }
   }
 
   private async catchUp(position: number, timeoutMs: number): Promise<void> {

@@ -57,6 +57,7 @@ export class WebhookDispatchers implements OnApplicationBootstrap, BeforeApplica
           concurrency: this.config.webhookConcurrency,
           perHost: this.config.webhookConcurrencyPerHost,
           perOwner: this.config.webhookConcurrencyPerAccount,
+          retryScale: this.config.webhookRetryScale,
         },
       });
       this.dispatchers.set(channel, dispatcher);

@@ -38,6 +38,8 @@ export type DeliveryCommand =
       startedAt: Date;
       completedAt: Date;
       outcome: AttemptOutcome;
+      /** Scales the retry schedule (SVC_WEBHOOK_RETRY_SCALE, test mode only); 1 when absent. */
+      retryScale?: number;
     }
   | { type: 'RequestRedelivery'; delivery: DeliveryRef; requestId: string; now: Date }
   | {
@@ -112,7 +114,9 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
           if (outcome.statusCode === 410) final = 'gone';
           else if (automatic !== null && automatic >= MAX_AUTOMATIC_ATTEMPTS) final = 'exhausted';
           else if (automatic !== null)
-            next = new Date(command.completedAt.getTime() + retryDelayAfter(automatic)!).toISOString();
+            next = new Date(
+              command.completedAt.getTime() + retryDelayAfter(automatic, command.retryScale ?? 1)!,
+            ).toISOString();
         }
         return [
           {

@@ -68,6 +68,28 @@ describe('delivery decider', () => {
     );
   });
 
+  it('a retry scale (SVC_WEBHOOK_RETRY_SCALE, tests) shrinks every delay alike; the attempts count the same', () => {
+    const scaled = (min: number): DeliveryCommand => ({
+      type: 'RecordAttempt',
+      delivery,
+      kind: 'automatic',
+      startedAt: at(min),
+      completedAt: at(min),
+      outcome: fail500,
+      retryScale: 0.001,
+    });
+    const events = history([scaled(0), scaled(0), scaled(0), scaled(0), scaled(0)]);
+    const ms = (n: number) => new Date(at(0).getTime() + n).toISOString();
+    assert.deepEqual(
+      events.map((e) => data(e).next_attempt_at),
+      [ms(60), ms(300), ms(1800), ms(7200), null],
+    );
+    assert.deepEqual(
+      events.map((e) => data(e).final),
+      [null, null, null, null, 'exhausted'],
+    );
+  });
+
   it('records status, duration, error and the body it was given', () => {
     spec
       .given([])
