@@ -1,5 +1,5 @@
 import { InMemoryRateLimitStore, MongoRateLimitStore, type RateLimitStore } from '#access';
-import { DocumentLeases, type DeliveryLeases, InProcessLeases } from '#webhooks';
+import { DocumentLeases, type DeliveryLeases } from '#webhooks';
 import type { Stores } from './open-stores.js';
 
 /**
@@ -14,7 +14,11 @@ export function rateLimitStoreFor(stores: Pick<Stores, 'mongo'>): RateLimitStore
   return mongo ? new MongoRateLimitStore(() => mongo.database()) : new InMemoryRateLimitStore();
 }
 
-/** Leases of webhook attempts: one attempt per scheduled attempt whichever dispatcher claims it. */
-export function deliveryLeasesFor(stores: Pick<Stores, 'mongo' | 'documents'>): DeliveryLeases {
-  return stores.mongo ? new DocumentLeases(stores.documents) : new InProcessLeases();
+/**
+ * Leases of webhook attempts: one attempt per scheduled attempt whichever dispatcher claims it.
+ * In the document store in both modes: on the embedded store, processes sharing the data file
+ * (two workers, or the api with projections and a worker) see each other's leases (ADR 0067).
+ */
+export function deliveryLeasesFor(stores: Pick<Stores, 'documents'>): DeliveryLeases {
+  return new DocumentLeases(stores.documents);
 }

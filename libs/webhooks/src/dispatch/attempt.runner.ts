@@ -41,6 +41,7 @@ export class AttemptRunner {
       clock: Clock;
       sender: WebhookSender;
       leases: DeliveryLeases;
+      mayAct?: () => boolean;
       hooks?: DeliveryHooks;
     },
     private readonly leaseMs: number,
@@ -95,6 +96,9 @@ export class AttemptRunner {
         await this.hold(doc, revision, context, decision.hold);
         return;
       }
+      // The last look before the request leaves: a process that lost the channel (paused past
+      // its lease) sends nothing; its attempt lease is given back and the new owner sends it.
+      if (this.deps.mayAct && !this.deps.mayAct()) return;
       const startedAt = this.deps.clock.now();
       sent = true;
       const outcome: AttemptOutcome = decision.send
