@@ -34,7 +34,7 @@ describe('webhooks across processes: api without projections, worker dispatching
     worker = LiveProcess.start(WORKER_MAIN, [], env);
     await worker.waitForLine((l) => l.includes('worker started'), 20_000, 'the worker');
     assert.ok(
-      worker.lines.some((l) => l.includes('webhook dispatchers running: platform')),
+      worker.lines.some((l) => l.includes('ownership: webhooks:platform runs here')),
       worker.lines.join('\n'),
     );
     api = LiveProcess.start(API_MAIN, [], {
@@ -76,6 +76,6 @@ describe('webhooks across processes: api without projections, worker dispatching
       await new Promise((r) => setTimeout(r, 50));
     }
     assert.equal(state, 'succeeded');
-    assert.ok(!api.lines.some((l) => l.includes('webhook dispatchers running')), 'the api does not dispatch');
+    assert.ok(!api.lines.some((l) => l.includes('webhooks:platform runs here')), 'the api does not dispatch');
   });
 });

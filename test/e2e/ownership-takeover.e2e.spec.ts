@@ -1,0 +1,233 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { client, type Answer } from '../webhooks/support/http-client.js';
+import { TestReceiver } from '../webhooks/support/receiver.js';
+import { API_MAIN, LiveProcess, WORKER_MAIN } from './support/processes.js';
+
+const SECRET = 'takeover-e2e-secret-0123456789';
+
+interface JobView {
+  job: string;
+  owner: string | null;
+  here: boolean;
+}
+interface WorkerHealth {
+  owner: string;
+  jobs: JobView[];
+  projections: Array<{ name: string; position: number; lag: number }>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A worker with its health port; `health()` is null while it cannot answer (paused, dead). */
+class Worker {
+  process!: LiveProcess;
+  constructor(
+    readonly name: string,
+    readonly port: number,
+  ) {}
+  start(env: Record<string, string>): void {
+    this.process = LiveProcess.start(WORKER_MAIN, [], { ...env, SVC_WORKER_HEALTH_PORT: String(this.port) });
+  }
+  async health(): Promise<WorkerHealth | null> {
+    try {
+      const res = await fetch(`http://127.0.0.1:${this.port}/health`, { signal: AbortSignal.timeout(500) });
+      return res.status === 200 ? ((await res.json()) as WorkerHealth) : null;
+    } catch {
+      return null;
+    }
+  }
+  /** The jobs this worker runs now. */
+  async held(): Promise<string[]> {
+    return ((await this.health())?.jobs ?? []).filter((j) => j.here).map((j) => j.job);
+  }
+}
+
+async function until<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | null | undefined | false>,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Issue 17 item 4 with real processes: two workers (built mains) and an api without projections
+ * on one embedded data directory. Each projection and each webhook dispatcher has one owner;
+ * a paused owner is replaced once its lease runs out, a killed one at once (a process of this
+ * host that is gone); what the api records meanwhile is projected exactly once and every
+ * scheduled delivery attempt reaches the receiver exactly once.
+ */
+describe('ownership of background jobs across two worker processes (built mains)', () => {
+  let dataDir: string;
+  let receiver: TestReceiver;
+  let api: LiveProcess | undefined;
+  const workers: Worker[] = [];
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'svc-e2e-takeover-'));
+    receiver = await TestReceiver.start();
+  });
+  after(async () => {
+    for (const w of workers) {
+      w.process?.child.kill('SIGCONT');
+      await w.process?.stop('SIGTERM');
+    }
+    await api?.stop('SIGTERM');
+    await receiver?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('one owner per job; a paused owner is replaced within 10 s and sends nothing after; a killed one at once; nothing applied or sent twice', async () => {
+    const env = { SVC_DATA_DIR: dataDir, SVC_WEBHOOK_ALLOW_PRIVATE: 'true', SVC_DEMO_DATA: 'false', HOST: '127.0.0.1' };
+    const a = new Worker('A', await freePort());
+    const b = new Worker('B', await freePort());
+    workers.push(a, b);
+    a.start(env);
+    const jobs = await until('worker A to own every job', 30_000, async () => {
+      const h = await a.health();
+      return h && h.jobs.length > 0 && h.jobs.every((j) => j.here) ? h.jobs.map((j) => j.job) : null;
+    });
+    assert.ok(jobs.includes('webhooks:platform') && jobs.some((j) => j.startsWith('projection:')), jobs.join());
+    b.start(env);
+    await until('worker B to answer', 30_000, () => b.health());
+    assert.deepEqual(await b.held(), [], 'B stands by');
+
+    api = LiveProcess.start(API_MAIN, [], { ...env, PORT: '0', SVC_RUN_PROJECTIONS: 'false', LOG_LEVEL: 'info' });
+    const listening = await api.waitForLine((l) => l.includes('listening on http://'), 30_000, 'the api');
+    const url = /listening on (http:\/\/[^\s"]+)/.exec(listening)![1]!;
+    const keyLine = await api.waitForLine((l) => l.startsWith('Bootstrap admin API key: '), 30_000, 'the key');
+    const call = client(url, keyLine.slice('Bootstrap admin API key: '.length).trim());
+
+    const ok = await call('POST', '/v1/webhooks', {
+      url: receiver.endpoint('/ok', SECRET),
+      events: ['agent.completed'],
+      secret: SECRET,
+    });
+    assert.equal(ok.status, 201, ok.text);
+    const failing = await call('POST', '/v1/webhooks', {
+      url: receiver.endpoint('/fail', SECRET, () => ({ status: 500, body: 'no' })),
+      events: ['agent.completed'],
+      secret: SECRET,
+    });
+    assert.equal(failing.status, 201, failing.text);
+
+    // Never two workers running one job, sampled all along (a paused or dead one answers nothing).
+    const overlaps: string[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const [ha, hb] = await Promise.all([a.held(), b.held()]);
+        for (const job of ha) if (hb.includes(job)) overlaps.push(job);
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    })();
+
+    // Load all along: repositories connected, test deliveries to both webhooks.
+    const created = { repositories: 0, ok: [] as string[], failing: [] as string[] };
+    const failures: string[] = [];
+    let loading = true;
+    const load = (async () => {
+      for (let i = 0; loading; i++) {
+        const answers: Array<[string, Answer]> = [
+          ['repo', await call('POST', '/v1/repositories', { name: `takeover/r${i}` })],
+          ['ok', await call('POST', `/v1/webhooks/${ok.body.id}/test`)],
+          ['fail', await call('POST', `/v1/webhooks/${failing.body.id}/test`)],
+        ];
+        for (const [kind, answer] of answers) {
+          if (answer.status >= 300) failures.push(`${kind} ${answer.status} ${answer.text}`);
+          else if (kind === 'repo') created.repositories++;
+          else if (kind === 'ok') created.ok.push(answer.body.id as string);
+          else created.failing.push(answer.body.id as string);
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+
+    await new Promise((r) => setTimeout(r, 1500));
+    // 1. Pause A (alive, silent): B takes every job once A's leases run out.
+    const pausedAt = Date.now();
+    a.process.child.kill('SIGSTOP');
+    await until('B to own every job after A paused', 15_000, async () => (await b.held()).length === jobs.length);
+    const pauseTakeoverMs = Date.now() - pausedAt;
+    await new Promise((r) => setTimeout(r, 1000));
+    // A wakes up: it finds it lost every lease and stops acting.
+    a.process.child.kill('SIGCONT');
+    await until('A to answer again', 10_000, () => a.health());
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.deepEqual(await a.held(), [], 'the paused worker runs nothing after waking');
+    assert.equal((await b.held()).length, jobs.length);
+
+    // 2. Kill B (SIGKILL): A takes every job over.
+    const killedAt = Date.now();
+    await b.process.stop('SIGKILL');
+    await until('A to own every job after B was killed', 15_000, async () => (await a.held()).length === jobs.length);
+    const killTakeoverMs = Date.now() - killedAt;
+    await new Promise((r) => setTimeout(r, 1500));
+    loading = false;
+    await load;
+    sampling = false;
+    await sampler;
+    process.stdout.write(
+      `# takeover: paused owner ${pauseTakeoverMs} ms, killed owner ${killTakeoverMs} ms; ${created.repositories} repositories, ${created.ok.length + created.failing.length} deliveries\n`,
+    );
+
+    assert.deepEqual(failures, [], 'the api answered every request');
+    assert.deepEqual(overlaps, [], 'no job ran in two workers at once');
+    assert.ok(pauseTakeoverMs < 10_000, `paused owner replaced after ${pauseTakeoverMs} ms`);
+    assert.ok(killTakeoverMs < 10_000, `killed owner replaced after ${killTakeoverMs} ms`);
+
+    // Every scheduled attempt reached the receiver exactly once (the failing ones retry in a minute).
+    const expected = created.ok.length + created.failing.length;
+    await receiver.until(
+      () => receiver.at('/ok').length + receiver.at('/fail').length >= expected,
+      30_000,
+      'every delivery',
+    );
+    await new Promise((r) => setTimeout(r, 1000)); // a duplicate would arrive now
+    const seen = (path: string) => receiver.at(path).map((r) => r.headers['x-service-delivery'] as string);
+    assert.deepEqual(seen('/ok').sort(), [...created.ok].sort(), 'each successful delivery sent once');
+    assert.deepEqual(seen('/fail').sort(), [...created.failing].sort(), 'each failed first attempt sent once');
+
+    // Read models: every event applied once.
+    const caughtUp = await until('the projections to catch up', 30_000, async () => {
+      const h = await a.health();
+      return h && h.projections.every((p) => p.lag === 0) ? h : null;
+    });
+    assert.ok(caughtUp.projections.length > 0);
+    let listed = 0;
+    let cursor: string | null = null;
+    do {
+      const page: Answer = await call('GET', `/v1/repositories?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+      assert.equal(page.status, 200, page.text);
+      listed += (page.body.data as unknown[]).length;
+      cursor = page.body.next_cursor as string | null;
+    } while (cursor);
+    assert.equal(listed, created.repositories);
+    // The webhook projection counts failed automatic attempts (read-modify-write): one per failed delivery.
+    const failingNow = await until('the failures to be projected', 10_000, async () => {
+      const w = await call('GET', `/v1/webhooks/${failing.body.id}`);
+      return w.body.failure_count === created.failing.length ? w : null;
+    }).catch(async () => call('GET', `/v1/webhooks/${failing.body.id}`));
+    assert.equal(failingNow.body.failure_count, created.failing.length);
+    const okNow = await call('GET', `/v1/webhooks/${ok.body.id}/deliveries?limit=100`);
+    for (const d of okNow.body.data as Array<{ state: string; attempts?: unknown[] }>) {
+      assert.equal(d.state, 'succeeded');
+    }
+  });
+});
