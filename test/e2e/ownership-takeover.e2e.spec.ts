@@ -14,6 +14,7 @@ interface JobView {
   job: string;
   owner: string | null;
   here: boolean;
+  since: string | null;
 }
 interface WorkerHealth {
   owner: string;
@@ -46,6 +47,11 @@ class Worker {
     } catch {
       return null;
     }
+  }
+  /** Ms from `t` until the last of the jobs held here was taken (by the leases' own times). */
+  async tookAllAfter(t: number): Promise<number> {
+    const jobs = (await this.health())?.jobs ?? [];
+    return Math.max(...jobs.map((j) => Date.parse(j.since!) - t));
   }
   /** The jobs this worker runs now. */
   async held(): Promise<string[]> {
@@ -164,7 +170,7 @@ describe('ownership of background jobs across two worker processes (built mains)
     const pausedAt = Date.now();
     a.process.child.kill('SIGSTOP');
     await until('B to own every job after A paused', 15_000, async () => (await b.held()).length === jobs.length);
-    const pauseTakeoverMs = Date.now() - pausedAt;
+    const pauseTakeoverMs = await b.tookAllAfter(pausedAt);
     await new Promise((r) => setTimeout(r, 1000));
     // A wakes up: it finds it lost every lease and stops acting.
     a.process.child.kill('SIGCONT');
@@ -177,7 +183,7 @@ describe('ownership of background jobs across two worker processes (built mains)
     const killedAt = Date.now();
     await b.process.stop('SIGKILL');
     await until('A to own every job after B was killed', 15_000, async () => (await a.held()).length === jobs.length);
-    const killTakeoverMs = Date.now() - killedAt;
+    const killTakeoverMs = await a.tookAllAfter(killedAt);
     await new Promise((r) => setTimeout(r, 1500));
     loading = false;
     await load;
