@@ -159,7 +159,7 @@ export class StorageModule {
       { provide: ProjectionStore, useFactory: (runner: ProjectionRunner) => runner.store, inject: [ProjectionRunner] },
       // The secrets key, read (or made) once per process: webhook secrets and idempotency replays use it.
       { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
-      { provide: RATE_LIMIT_STORE, useFactory: rateLimitStoreFor, inject: [STORES] },
+      { provide: RATE_LIMIT_STORE, useFactory: (s: Stores) => rateLimitStoreFor(s, config), inject: [STORES] },
       { provide: DELIVERY_LEASES, useFactory: deliveryLeasesFor, inject: [STORES] },
       StorageLifecycle,
     ];
