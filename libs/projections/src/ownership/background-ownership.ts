@@ -137,6 +137,9 @@ export class BackgroundOwnership {
     const slot = this.slots.get(name);
     if (!slot) return;
     this.slots.delete(name);
+    // A renewal or take in flight lands first: the lease released below is the one it wrote (a
+    // take that lands after this gives its lease back itself, finding the job gone).
+    await this.ticking;
     const lease = slot.lease;
     if (!lease) return;
     slot.lease = null;

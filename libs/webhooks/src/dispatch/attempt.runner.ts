@@ -91,6 +91,8 @@ export class AttemptRunner {
         kind: manual ? 'manual' : 'automatic',
         attemptKey,
       };
+      // Not the channel's owner any more (ADR 0067): nothing charged, nothing sent.
+      if (this.deps.mayAct && !this.deps.mayAct()) return;
       const decision = (await this.deps.hooks?.beforeSend?.(context)) ?? { send: true as const };
       if ('hold' in decision) {
         await this.hold(doc, revision, context, decision.hold);
