@@ -191,11 +191,25 @@ export class BackgroundOwnership {
     if (this.running) void this.tick();
   }
 
+  /**
+   * Leases first, then the jobs taken start: a job starting (a projection catching up) keeps
+   * this process busy, and must not hold up taking the other leases of the round.
+   */
   private async round(): Promise<void> {
-    await Promise.all([...this.slots.values()].map((slot) => this.step(slot)));
+    const taken: Slot[] = [];
+    await Promise.all([...this.slots.values()].map((slot) => this.step(slot, taken)));
+    for (const slot of taken) {
+      if (!slot.lease) continue;
+      try {
+        await slot.job.start();
+      } catch (error) {
+        this.logger.warn(`ownership: starting ${slot.job.name} failed: ${message(error)}`);
+        await this.drop(slot, 'its start failed');
+      }
+    }
   }
 
-  private async step(slot: Slot): Promise<void> {
+  private async step(slot: Slot, taken: Slot[]): Promise<void> {
     if (slot.busy) return;
     slot.busy = true;
     try {
@@ -206,7 +220,7 @@ export class BackgroundOwnership {
       }
       if (t < slot.nextAt || !this.running) return;
       if (slot.lease) await this.renew(slot, t);
-      else await this.take(slot, t);
+      else if (await this.take(slot, t)) taken.push(slot);
     } finally {
       slot.busy = false;
     }
@@ -233,7 +247,8 @@ export class BackgroundOwnership {
     slot.nextAt = t + this.settings.renewMs;
   }
 
-  private async take(slot: Slot, t: number): Promise<void> {
+  /** True when this process took the job's lease (the round starts the job). */
+  private async take(slot: Slot, t: number): Promise<boolean> {
     slot.nextAt = t + this.settings.standbyCheckMs;
     let lease: OwnershipLease | null;
     try {
@@ -241,23 +256,18 @@ export class BackgroundOwnership {
       if (!lease && this.options.ownerIsGone) lease = await this.takeFromTheGone(slot.job.name);
     } catch (error) {
       this.logger.warn(`ownership: taking ${slot.job.name} failed: ${message(error)}`);
-      return;
+      return false;
     }
-    if (!lease) return;
+    if (!lease) return false;
     if (!this.running || !this.slots.has(slot.job.name)) {
       await this.leases.release(lease).catch(() => undefined);
-      return;
+      return false;
     }
     slot.lease = lease;
     slot.deadline = t + this.settings.leaseMs - this.settings.renewMs;
     slot.nextAt = t + this.settings.renewMs;
     this.logger.log(`ownership: ${slot.job.name} runs here (term ${lease.term})`);
-    try {
-      await slot.job.start();
-    } catch (error) {
-      this.logger.warn(`ownership: starting ${slot.job.name} failed: ${message(error)}`);
-      await this.drop(slot, 'its start failed');
-    }
+    return true;
   }
 
   /** The holder is a process of this host that is gone (SIGKILL): its lease is taken now. */
