@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { MongoRateLimitStore, type RateLimitStore, SqliteRateLimitStore } from '#access';
 import type { AppConfig } from '#kernel';
-import { DocumentLeases, type DeliveryLeases } from '#webhooks';
+import { DocumentLeases, type DeliveryLeases, SqliteDeliveryLeases } from '#webhooks';
 import type { Stores } from './open-stores.js';
 
 /**
@@ -24,9 +24,15 @@ export function rateLimitStoreFor(stores: Pick<Stores, 'mongo'>, config: Pick<Ap
 
 /**
  * Leases of webhook attempts: one attempt per scheduled attempt whichever dispatcher claims it.
- * In the document store in both modes: on the embedded store, processes sharing the data file
- * (two workers, or the api with projections and a worker) see each other's leases (ADR 0067).
+ * Shared by every process in both modes (ADR 0067): MongoDB through the document store; embedded,
+ * `webhook-leases.sqlite` in the data directory (a file of its own, written without fsync: a
+ * durable write per attempt would cost more than the send).
  */
-export function deliveryLeasesFor(stores: Pick<Stores, 'documents'>): DeliveryLeases {
-  return new DocumentLeases(stores.documents);
+export function deliveryLeasesFor(
+  stores: Pick<Stores, 'mongo' | 'documents'>,
+  config: Pick<AppConfig, 'dataDir'>,
+): DeliveryLeases {
+  return stores.mongo
+    ? new DocumentLeases(stores.documents)
+    : new SqliteDeliveryLeases({ path: join(config.dataDir, 'webhook-leases.sqlite') });
 }

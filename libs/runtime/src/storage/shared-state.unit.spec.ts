@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { MongoRateLimitStore, SqliteRateLimitStore } from '#access';
 import { type DocumentStore, MongoDocumentStore } from '#documents';
-import { DocumentLeases } from '#webhooks';
+import { DocumentLeases, SqliteDeliveryLeases } from '#webhooks';
 import { deliveryLeasesFor, rateLimitStoreFor } from './shared-state.js';
 
 describe('shared state chosen with the stores', () => {
@@ -13,11 +13,13 @@ describe('shared state chosen with the stores', () => {
     // Processes sharing one data directory share both (ADR 0067).
     const dataDir = await mkdtemp(join(tmpdir(), 'shared-state-'));
     const counters = rateLimitStoreFor({}, { dataDir });
+    const leases = deliveryLeasesFor({ documents: {} as DocumentStore }, { dataDir });
     try {
       assert.ok(counters instanceof SqliteRateLimitStore);
-      assert.ok(deliveryLeasesFor({ documents: {} as DocumentStore }) instanceof DocumentLeases);
+      assert.ok(leases instanceof SqliteDeliveryLeases);
     } finally {
       await counters.close();
+      await leases.close?.();
       await rm(dataDir, { recursive: true, force: true });
     }
   });
@@ -27,7 +29,7 @@ describe('shared state chosen with the stores', () => {
     const mongo = new MongoDocumentStore({ url: 'mongodb://127.0.0.1:9/?directConnection=true', database: 'unused' });
     try {
       assert.ok(rateLimitStoreFor({ mongo }, { dataDir: '/nonexistent' }) instanceof MongoRateLimitStore);
-      assert.ok(deliveryLeasesFor({ documents: mongo }) instanceof DocumentLeases);
+      assert.ok(deliveryLeasesFor({ mongo, documents: mongo }, { dataDir: '/nonexistent' }) instanceof DocumentLeases);
     } finally {
       await mongo.close();
     }

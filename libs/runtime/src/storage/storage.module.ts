@@ -33,7 +33,7 @@ import {
 } from '#projections';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '#access';
 import { DOCUMENT_STORE } from '#documents';
-import { DELIVERY_LEASES } from '#webhooks';
+import { DELIVERY_LEASES, type DeliveryLeases } from '#webhooks';
 import { EVENT_STORE } from '#eventstore';
 import { type CommitInfo, ProjectionRunner, ProjectionStore } from '#projections';
 import { openStores, type Stores } from './open-stores.js';
@@ -68,6 +68,7 @@ export class StorageLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     private readonly runner: ProjectionRunner,
     @Inject(RATE_LIMIT_STORE) private readonly rateLimits: RateLimitStore,
     private readonly ownership: BackgroundOwnership,
+    @Inject(DELIVERY_LEASES) private readonly deliveryLeases: DeliveryLeases,
   ) {}
 
   onModuleInit(): void {
@@ -96,7 +97,12 @@ export class StorageLifecycle implements OnModuleInit, OnApplicationBootstrap, O
       await this.runner.stop();
       await this.ownership.stop();
     } finally {
-      await Promise.allSettled([this.rateLimits.close(), this.stores.documents.close(), this.stores.events.close()]);
+      await Promise.allSettled([
+        this.rateLimits.close(),
+        this.deliveryLeases.close?.(),
+        this.stores.documents.close(),
+        this.stores.events.close(),
+      ]);
       this.logger.log('projections stopped, stores closed');
     }
   }
@@ -160,7 +166,7 @@ export class StorageModule {
       // The secrets key, read (or made) once per process: webhook secrets and idempotency replays use it.
       { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
       { provide: RATE_LIMIT_STORE, useFactory: (s: Stores) => rateLimitStoreFor(s, config), inject: [STORES] },
-      { provide: DELIVERY_LEASES, useFactory: deliveryLeasesFor, inject: [STORES] },
+      { provide: DELIVERY_LEASES, useFactory: (s: Stores) => deliveryLeasesFor(s, config), inject: [STORES] },
       StorageLifecycle,
     ];
     return {
