@@ -124,9 +124,9 @@ describe('ownership of background jobs across two worker processes (built mains)
     assert.deepEqual(await until('B to answer', 10_000, () => b.held()), [], 'B stands by');
 
     api = LiveProcess.start(API_MAIN, [], { ...env, PORT: '0', SVC_RUN_PROJECTIONS: 'false', LOG_LEVEL: 'info' });
-    const listening = await api.waitForLine((l) => l.includes('listening on http://'), 30_000, 'the api');
+    const listening = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the api');
     const url = /listening on (http:\/\/[^\s"]+)/.exec(listening)![1]!;
-    const keyLine = await api.waitForLine((l) => l.startsWith('Bootstrap admin API key: '), 30_000, 'the key');
+    const keyLine = await api.waitForLine((l) => l.startsWith('Bootstrap admin API key: '), 60_000, 'the key');
     const call = client(url, keyLine.slice('Bootstrap admin API key: '.length).trim());
 
     const ok = await call('POST', '/v1/webhooks', {

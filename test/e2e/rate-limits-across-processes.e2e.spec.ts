@@ -10,7 +10,7 @@ const TEAM_PER_MINUTE = 300;
 
 async function startApi(env: Record<string, string>): Promise<{ process: LiveProcess; url: string }> {
   const process = LiveProcess.start(API_MAIN, [], { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
-  const line = await process.waitForLine((l) => l.includes('listening on http://'), 30_000, 'the api');
+  const line = await process.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the api');
   return { process, url: /listening on (http:\/\/[^\s"]+)/.exec(line)![1]! };
 }
 
@@ -35,7 +35,7 @@ describe('rate limits across two api processes on one data directory (built main
     const env = { SVC_DATA_DIR: dataDir, SVC_DEMO_DATA: 'false' };
     const a = await startApi({ ...env, SVC_BOOTSTRAP: 'true' });
     apis.push(a.process);
-    const keyLine = await a.process.waitForLine((l) => l.startsWith('Bootstrap admin API key: '), 30_000, 'the key');
+    const keyLine = await a.process.waitForLine((l) => l.startsWith('Bootstrap admin API key: '), 60_000, 'the key');
     const key = keyLine.slice('Bootstrap admin API key: '.length).trim();
     // Both run projections (the embedded default): one of them holds each projection's lease.
     const b = await startApi({ ...env, SVC_BOOTSTRAP: 'false' });
