@@ -114,13 +114,13 @@ describe('ownership of background jobs across two worker processes (built mains)
     const b = new Worker('B', await freePort());
     workers.push(a, b);
     a.start(env);
-    const jobs = await until('worker A to own every job', 30_000, async () => {
+    const jobs = await until('worker A to own every job', 60_000, async () => {
       const h = await a.health();
       return h && h.jobs.length > 0 && h.jobs.every((j) => j.here) ? h.jobs.map((j) => j.job) : null;
     });
     assert.ok(jobs.includes('webhooks:platform') && jobs.some((j) => j.startsWith('projection:')), jobs.join());
     b.start(env);
-    await until('worker B to answer', 30_000, () => b.health());
+    await until('worker B to answer', 60_000, () => b.health());
     assert.deepEqual(await until('B to answer', 10_000, () => b.held()), [], 'B stands by');
 
     api = LiveProcess.start(API_MAIN, [], { ...env, PORT: '0', SVC_RUN_PROJECTIONS: 'false', LOG_LEVEL: 'info' });
@@ -185,7 +185,7 @@ describe('ownership of background jobs across two worker processes (built mains)
     await until('B to own every job after A was killed', 15_000, async () => (await b.held())?.length === jobs.length);
     const firstTakeoverMs = await b.tookAllAfter(firstKill);
     a.start(env);
-    await until('A to answer again', 30_000, () => a.health());
+    await until('A to answer again', 60_000, () => a.health());
     await new Promise((r) => setTimeout(r, 1500));
     assert.deepEqual(await until('A to answer', 10_000, () => a.held()), [], 'the restarted worker stands by');
     assert.equal((await until('B to answer', 10_000, () => b.held())).length, jobs.length);
