@@ -32,9 +32,9 @@ describe('webhooks across processes: api without projections, worker dispatching
   it('the worker sends what the api records, and the api shows the outcome', async () => {
     const env = { SVC_DATA_DIR: dataDir, SVC_WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'info', SVC_DEMO_DATA: 'false' };
     worker = LiveProcess.start(WORKER_MAIN, [], env);
-    await worker.waitForLine((l) => l.includes('worker started'), 20_000, 'the worker');
+    await worker.waitForLine((l) => l.includes('worker started'), 60_000, 'the worker');
     assert.ok(
-      worker.lines.some((l) => l.includes('webhook dispatchers running: platform')),
+      worker.lines.some((l) => l.includes('ownership: webhooks:platform runs here')),
       worker.lines.join('\n'),
     );
     api = LiveProcess.start(API_MAIN, [], {
@@ -44,11 +44,11 @@ describe('webhooks across processes: api without projections, worker dispatching
       SVC_RUN_PROJECTIONS: 'false',
       SVC_BOOTSTRAP: 'true',
     });
-    const listening = await api.waitForLine((l) => l.includes('listening on http://'), 20_000, 'the api');
+    const listening = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the api');
     const url = /listening on (http:\/\/[^\s"]+)/.exec(listening)![1]!;
     const keyLine = await api.waitForLine(
       (l) => l.startsWith('Bootstrap admin API key: '),
-      20_000,
+      60_000,
       'the bootstrap key',
     );
     const call = client(url, keyLine.slice('Bootstrap admin API key: '.length).trim());
@@ -76,6 +76,6 @@ describe('webhooks across processes: api without projections, worker dispatching
       await new Promise((r) => setTimeout(r, 50));
     }
     assert.equal(state, 'succeeded');
-    assert.ok(!api.lines.some((l) => l.includes('webhook dispatchers running')), 'the api does not dispatch');
+    assert.ok(!api.lines.some((l) => l.includes('webhooks:platform runs here')), 'the api does not dispatch');
   });
 });

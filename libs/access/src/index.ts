@@ -32,3 +32,4 @@ export * from './rate-limits/mongo-rate-limit.adapter.js';
 export * from './rate-limits/rate-limit.policy.js';
 export * from './rate-limits/platform-rate-limiter.js';
 export * from './rate-limits/anonymous-throttle.guard.js';
+export * from './rate-limits/sqlite-rate-limit.adapter.js';

@@ -10,3 +10,6 @@ export {
 export * from './projection-registry.js';
 export * from './background-work.js';
 export * from './read-your-writes.js';
+export * from './ownership/ownership.port.js';
+export * from './ownership/document-ownership.adapter.js';
+export * from './ownership/background-ownership.js';

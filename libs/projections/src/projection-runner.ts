@@ -12,6 +12,7 @@ import {
 } from './projection.port.js';
 import { ProjectionStore } from './projection-store.js';
 import { ProjectionWorker, type CommitInfo, type ProjectionLogger } from './projection-worker.js';
+import type { BackgroundOwnership, OwnershipView } from './ownership/background-ownership.js';
 
 export interface ProjectionRunnerOptions {
   eventStore: EventStore;
@@ -33,6 +34,16 @@ export interface ProjectionRunnerOptions {
   readCacheDocuments?: number;
   /** Called after every committed batch (tests inject crashes here). */
   onCommit?: (info: CommitInfo) => void | Promise<void>;
+  /**
+   * When given, `start()` runs each projection only while this process holds its lease
+   * (`projection:{name}`, ADR 0067); without, every projection runs here at once.
+   */
+  ownership?: BackgroundOwnership;
+}
+
+/** The ownership lease's name of a projection. */
+export function projectionJob(name: string): string {
+  return `projection:${name}`;
 }
 
 const NAME = /^[A-Za-z0-9_-]+$/;
@@ -80,10 +91,28 @@ export class ProjectionRunner {
 
   async start(): Promise<void> {
     this.started = true;
-    for (const worker of this.workers.values()) worker.start();
+    const { ownership } = this.options;
+    for (const worker of this.workers.values()) {
+      if (!ownership) worker.start();
+      else
+        ownership.add({
+          name: projectionJob(worker.definition.name),
+          start: () => worker.start(),
+          stop: () => worker.stop(),
+        });
+    }
+    if (ownership) {
+      ownership.start();
+      // One full round before start() resolves: the projections free now run here from the start.
+      await ownership.settle();
+    }
   }
 
+  /** Stops every worker (the batches in progress commit) and gives their leases back. */
   async stop(): Promise<void> {
+    const { ownership } = this.options;
+    if (ownership && this.started)
+      await Promise.all([...this.workers.keys()].map((name) => ownership.remove(projectionJob(name))));
     await Promise.all([...this.workers.values()].map((w) => w.stop()));
     this.started = false;
   }
@@ -134,6 +163,13 @@ export class ProjectionRunner {
       .then((page) => page.items as Array<{ projection?: string; generation?: number }>);
     const deadLetters = (name: string, generation: number) =>
       letters.filter((l) => l.projection === name && l.generation === generation).length;
+    const owners = new Map<string, OwnershipView>();
+    if (this.options.ownership && this.started)
+      for (const view of await this.options.ownership.status()) owners.set(view.job, view);
+    const owner = (name: string) => {
+      const view = owners.get(projectionJob(name));
+      return view ? { owner: ownerOf(view) } : {};
+    };
     const out: ProjectionStatus[] = [];
     for (const worker of this.workers.values()) {
       const { definition } = worker;
@@ -148,6 +184,7 @@ export class ProjectionRunner {
           last_error: worker.lastError,
           rebuilding: worker.rebuilding ? { ...worker.rebuilding } : null,
           dead_letters: deadLetters(definition.name, worker.generation),
+          ...owner(definition.name),
         });
         continue;
       }
@@ -168,6 +205,7 @@ export class ProjectionRunner {
           worker.rebuilding ??
           (rebuild?.state === 'running' ? { generation: rebuild.generation, position: rebuild.position } : null),
         dead_letters: deadLetters(definition.name, active?.generation ?? 0),
+        ...owner(definition.name),
       });
     }
     return out;
@@ -213,6 +251,10 @@ export class ProjectionRunner {
       },
     };
   }
+}
+
+function ownerOf(view: OwnershipView): ProjectionStatus['owner'] {
+  return view.owner ? { id: view.owner, here: view.here, expires_at: view.expires_at!, term: view.term } : null;
 }
 
 const SILENT: ProjectionLogger = { log: () => undefined, warn: () => undefined, error: () => undefined };

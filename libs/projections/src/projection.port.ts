@@ -56,6 +56,11 @@ export interface ProjectionStatus {
   rebuilding: { generation: number; position: number } | null;
   /** Events of the active generation set aside after failing on their own (at most 1,000 counted). */
   dead_letters: number;
+  /**
+   * Where it runs, when runs are owned (ADR 0067): the process holding its lease (`here`: this
+   * one), until `expires_at` unless renewed; null while nobody holds it. Absent without owners.
+   */
+  owner?: { id: string; here: boolean; expires_at: string; term: number } | null;
 }
 
 export interface RebuildResult {

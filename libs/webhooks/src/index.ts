@@ -24,6 +24,7 @@ export * from './sending/guarded-lookup.js';
 export * from './sending/webhook-sender.js';
 export * from './dispatch/delivery-hooks.js';
 export * from './dispatch/leases.js';
+export * from './dispatch/sqlite-leases.js';
 export * from './dispatch/webhook-dispatcher.js';
 export * from './dispatch/webhook-dispatchers.js';
 

@@ -205,6 +205,17 @@ export const configSchema = z.object({
   SVC_WEBHOOKS_PER_ACCOUNT: int(20, 1, 10_000),
   /** D9: a run still running this many minutes after its claim fails with code `timeout`. */
   SVC_RUN_TIMEOUT_MINUTES: int(60, 1, 10_080),
+  /** Ownership of background jobs across processes (ADR 0067): lease time, renewal, standby's look. */
+  SVC_OWNERSHIP_LEASE_MS: int(6000, 1000, 600_000),
+  SVC_OWNERSHIP_RENEW_MS: int(2000, 100, 300_000),
+  SVC_OWNERSHIP_STANDBY_CHECK_MS: int(1000, 50, 60_000),
+  /** The worker answers GET /health on this port (0 = any free port); unset = no health server. */
+  SVC_WORKER_HEALTH_PORT: z.coerce
+    .number({ message: 'expected an integer' })
+    .int({ message: 'expected an integer' })
+    .min(0, { message: 'expected at least 0' })
+    .max(65535, { message: 'expected at most 65535' })
+    .optional(),
   /** Encrypts webhook signing secrets at rest; unset = a key made in SVC_DATA_DIR/secrets.key. */
   SVC_SECRETS_KEY: secretKeyText.optional(),
   /** Previous SVC_SECRETS_KEY values, comma-separated: they open what they sealed (rotation). */
@@ -264,6 +275,10 @@ export interface AppConfig {
   webhooksPerAccount: number;
   /** SVC_RUN_TIMEOUT_MINUTES in ms: a runner's lease on a claimed run. */
   runTimeoutMs: number;
+  /** Leases of background jobs (ADR 0067), in ms. */
+  ownership: { leaseMs: number; renewMs: number; standbyCheckMs: number };
+  /** SVC_WORKER_HEALTH_PORT: the worker's health server; unset = none. */
+  workerHealthPort?: number;
   /** SVC_SECRETS_KEY: the key sealing secrets at rest; unset = `{dataDir}/secrets.key`. */
   secretsKey?: string;
   /** SVC_SECRETS_OLD_KEYS: earlier keys, used only to open what they sealed. */
@@ -336,6 +351,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `Invalid configuration: SVC_HTTP_HEADERS_TIMEOUT_MS=${JSON.stringify(String(c.SVC_HTTP_HEADERS_TIMEOUT_MS))}: expected at most SVC_HTTP_REQUEST_TIMEOUT_MS (${c.SVC_HTTP_REQUEST_TIMEOUT_MS})`,
     );
   }
+  if (c.SVC_OWNERSHIP_RENEW_MS * 2 > c.SVC_OWNERSHIP_LEASE_MS) {
+    throw new ConfigError(
+      `Invalid configuration: SVC_OWNERSHIP_RENEW_MS=${JSON.stringify(String(c.SVC_OWNERSHIP_RENEW_MS))}: expected at most half of SVC_OWNERSHIP_LEASE_MS (${c.SVC_OWNERSHIP_LEASE_MS}), so a missed renewal is retried before the lease runs out`,
+    );
+  }
   const embedded = !c.EVENTSTORE_URL && !c.MONGODB_URL;
   return {
     port: c.PORT,
@@ -381,6 +401,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookConcurrencyPerAccount: c.SVC_WEBHOOK_CONCURRENCY_PER_ACCOUNT,
     webhooksPerAccount: c.SVC_WEBHOOKS_PER_ACCOUNT,
     runTimeoutMs: c.SVC_RUN_TIMEOUT_MINUTES * 60_000,
+    ownership: {
+      leaseMs: c.SVC_OWNERSHIP_LEASE_MS,
+      renewMs: c.SVC_OWNERSHIP_RENEW_MS,
+      standbyCheckMs: c.SVC_OWNERSHIP_STANDBY_CHECK_MS,
+    },
+    workerHealthPort: c.SVC_WORKER_HEALTH_PORT,
     secretsKey: c.SVC_SECRETS_KEY,
     secretsOldKeys: c.SVC_SECRETS_OLD_KEYS ?? [],
   };

@@ -28,6 +28,23 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ SVC_ENV: 'prod' }), /SVC_ENV/);
   });
 
+  it('reads the ownership settings (ADR 0067) and refuses a renewal longer than half the lease', () => {
+    assert.deepEqual(loadConfig({}).ownership, { leaseMs: 6000, renewMs: 2000, standbyCheckMs: 1000 });
+    assert.equal(loadConfig({}).workerHealthPort, undefined);
+    const c = loadConfig({
+      SVC_OWNERSHIP_LEASE_MS: '10000',
+      SVC_OWNERSHIP_RENEW_MS: '5000',
+      SVC_WORKER_HEALTH_PORT: '3001',
+    });
+    assert.deepEqual(c.ownership, { leaseMs: 10000, renewMs: 5000, standbyCheckMs: 1000 });
+    assert.equal(c.workerHealthPort, 3001);
+    assert.throws(
+      () => loadConfig({ SVC_OWNERSHIP_RENEW_MS: '3001' }),
+      /SVC_OWNERSHIP_RENEW_MS="3001": expected at most half/,
+    );
+    assert.throws(() => loadConfig({ SVC_WORKER_HEALTH_PORT: 'x' }), /SVC_WORKER_HEALTH_PORT/);
+  });
+
   it('selects the server adapters when their URLs are set and runs projections elsewhere', () => {
     const c = loadConfig({
       EVENTSTORE_URL: 'esdb://localhost:2113?tls=false',

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Operation } from '#http';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { ProjectionRunner } from '#projections';
+import { OWNERSHIP_LEASES, type OwnershipLeases, ProjectionRunner } from '#projections';
 
 const indicator = z.looseObject({ status: z.enum(['up', 'down', 'degraded']) });
 const healthBody = z
@@ -14,7 +14,11 @@ const healthBody = z
     error: z.record(z.string(), indicator).optional(),
     details: z.record(z.string(), indicator),
   })
-  .meta({ id: 'Health', description: 'Terminus health report: eventstore, documents and projections (with lag).' });
+  .meta({
+    id: 'Health',
+    description:
+      'Terminus health report: eventstore, documents, projections (with lag) and ownership (which process runs each background job).',
+  });
 
 const PING_TIMEOUT_MS = 2000;
 
@@ -39,7 +43,27 @@ export class HealthController {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
     private readonly projections: ProjectionRunner,
+    @Inject(OWNERSHIP_LEASES) private readonly leases: OwnershipLeases,
   ) {}
+
+  /** Who runs each background job (ADR 0067): the lease holder, or null when the job is free. */
+  private async ownershipIndicator() {
+    const session = this.indicators.check('ownership');
+    try {
+      const now = Date.now();
+      const leases = await withTimeout(this.leases.list(), PING_TIMEOUT_MS);
+      return session.up({
+        jobs: leases.map((l) => ({
+          job: l.job,
+          owner: l.expiresAt > now ? l.owner : null,
+          expires_at: l.expiresAt > now ? new Date(l.expiresAt).toISOString() : null,
+          term: l.term,
+        })),
+      });
+    } catch {
+      return session.down({ message: 'ownership leases unavailable' });
+    }
+  }
 
   /** Up with the lag; degraded (still 200) when a projection is failing; down when unreadable. */
   private async projectionsIndicator() {
@@ -82,6 +106,7 @@ export class HealthController {
             .attempt(() => this.documents.ping())
             .withTimeout(PING_TIMEOUT_MS),
         () => this.projectionsIndicator(),
+        () => this.ownershipIndicator(),
       ]);
     } catch (error) {
       if (error instanceof ServiceUnavailableException) {

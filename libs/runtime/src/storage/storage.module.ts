@@ -21,10 +21,19 @@ import {
   SECRET_BOX,
   SystemClock,
 } from '#kernel';
-import { BACKGROUND_WORK, ProjectionRegistry, ProjectionRegistryModule } from '#projections';
+import {
+  BACKGROUND_WORK,
+  BackgroundOwnership,
+  DocumentOwnershipLeases,
+  OWNERSHIP_LEASES,
+  type OwnershipLeases,
+  processOfThisHostIsGone,
+  ProjectionRegistry,
+  ProjectionRegistryModule,
+} from '#projections';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '#access';
 import { DOCUMENT_STORE } from '#documents';
-import { DELIVERY_LEASES } from '#webhooks';
+import { DELIVERY_LEASES, type DeliveryLeases } from '#webhooks';
 import { EVENT_STORE } from '#eventstore';
 import { type CommitInfo, ProjectionRunner, ProjectionStore } from '#projections';
 import { openStores, type Stores } from './open-stores.js';
@@ -58,6 +67,8 @@ export class StorageLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     private readonly registry: ProjectionRegistry,
     private readonly runner: ProjectionRunner,
     @Inject(RATE_LIMIT_STORE) private readonly rateLimits: RateLimitStore,
+    private readonly ownership: BackgroundOwnership,
+    @Inject(DELIVERY_LEASES) private readonly deliveryLeases: DeliveryLeases,
   ) {}
 
   onModuleInit(): void {
@@ -82,9 +93,16 @@ export class StorageLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     if (this.closed) return;
     this.closed = true;
     try {
+      // The runner gives its leases back; then any other job's (the dispatchers stopped before).
       await this.runner.stop();
+      await this.ownership.stop();
     } finally {
-      await Promise.allSettled([this.rateLimits.close(), this.stores.documents.close(), this.stores.events.close()]);
+      await Promise.allSettled([
+        this.rateLimits.close(),
+        this.deliveryLeases.close?.(),
+        this.stores.documents.close(),
+        this.stores.events.close(),
+      ]);
       this.logger.log('projections stopped, stores closed');
     }
   }
@@ -94,7 +112,8 @@ export class StorageLifecycle implements OnModuleInit, OnApplicationBootstrap, O
  * The storage bindings every app shares (DESIGN §2): EVENT_STORE, DOCUMENT_STORE, the
  * ProjectionRunner (waitFor for read-your-writes), ProjectionStore (reading projection
  * collections), CLOCK, ID_GENERATOR, APP_CONFIG, and the shared state chosen with the stores
- * (RATE_LIMIT_STORE, DELIVERY_LEASES: see shared-state.ts). Global, imported once per app.
+ * (RATE_LIMIT_STORE, DELIVERY_LEASES: see shared-state.ts), and the ownership of background jobs
+ * (BackgroundOwnership over OWNERSHIP_LEASES, ADR 0067). Global, imported once per app.
  */
 @Global()
 @Module({})
@@ -110,9 +129,27 @@ export class StorageModule {
       { provide: STORES, useFactory: () => openStores(config) },
       { provide: EVENT_STORE, useFactory: (s: Stores) => s.events, inject: [STORES] },
       { provide: DOCUMENT_STORE, useFactory: (s: Stores) => s.documents, inject: [STORES] },
+      // Who runs each background job among the processes sharing the stores (ADR 0067).
+      {
+        provide: OWNERSHIP_LEASES,
+        useFactory: (s: Stores) => new DocumentOwnershipLeases(s.documents),
+        inject: [STORES],
+      },
+      {
+        provide: BackgroundOwnership,
+        useFactory: (s: Stores, leases: OwnershipLeases) =>
+          new BackgroundOwnership(leases, {
+            settings: config.ownership,
+            logger: new Logger('Ownership'),
+            // Embedded: every process of the data file runs on this host, so a SIGKILLed owner's
+            // jobs are taken at once instead of after the lease time.
+            ...(s.mongo ? {} : { ownerIsGone: processOfThisHostIsGone }),
+          }),
+        inject: [STORES, OWNERSHIP_LEASES],
+      },
       {
         provide: ProjectionRunner,
-        useFactory: (s: Stores, clock: Clock) =>
+        useFactory: (s: Stores, clock: Clock, ownership: BackgroundOwnership) =>
           new ProjectionRunner({
             eventStore: s.events,
             documentStore: s.documents,
@@ -120,15 +157,16 @@ export class StorageModule {
             logger: new Logger('Projections'),
             readCacheDocuments: config.readCacheDocuments,
             ...(options.onCommit ? { onCommit: options.onCommit } : {}),
+            ...(options.runProjections ? { ownership } : {}),
           }),
-        inject: [STORES, CLOCK],
+        inject: [STORES, CLOCK, BackgroundOwnership],
       },
       // Readers of projection collections (the active generation).
       { provide: ProjectionStore, useFactory: (runner: ProjectionRunner) => runner.store, inject: [ProjectionRunner] },
       // The secrets key, read (or made) once per process: webhook secrets and idempotency replays use it.
       { provide: SECRET_BOX, useFactory: () => loadSecretBox(config) },
-      { provide: RATE_LIMIT_STORE, useFactory: rateLimitStoreFor, inject: [STORES] },
-      { provide: DELIVERY_LEASES, useFactory: deliveryLeasesFor, inject: [STORES] },
+      { provide: RATE_LIMIT_STORE, useFactory: (s: Stores) => rateLimitStoreFor(s, config), inject: [STORES] },
+      { provide: DELIVERY_LEASES, useFactory: (s: Stores) => deliveryLeasesFor(s, config), inject: [STORES] },
       StorageLifecycle,
     ];
     return {
@@ -139,6 +177,8 @@ export class StorageModule {
         SECRET_BOX,
         RATE_LIMIT_STORE,
         DELIVERY_LEASES,
+        OWNERSHIP_LEASES,
+        BackgroundOwnership,
         APP_CONFIG,
         BACKGROUND_WORK,
         CLOCK,

@@ -36,6 +36,7 @@ export class AttemptRunner {
       clock: Clock;
       sender: WebhookSender;
       leases: DeliveryLeases;
+      mayAct?: () => boolean;
       hooks?: DeliveryHooks;
     },
     private readonly leaseMs: number,
@@ -94,11 +95,16 @@ export class AttemptRunner {
         kind: manual ? 'manual' : 'automatic',
         attemptKey,
       };
+      // Not the channel's owner any more (ADR 0067): nothing charged, nothing sent.
+      if (this.deps.mayAct && !this.deps.mayAct()) return;
       const decision = (await this.deps.hooks?.beforeSend?.(context)) ?? { send: true as const };
       if ('hold' in decision) {
         await this.hold(doc, revision, context, decision.hold);
         return;
       }
+      // The last look before the request leaves: a process that lost the channel (paused past
+      // its lease) sends nothing; its attempt lease is given back and the new owner sends it.
+      if (this.deps.mayAct && !this.deps.mayAct()) return;
       const startedAt = this.deps.clock.now();
       sent = true;
       const outcome: AttemptOutcome = decision.send

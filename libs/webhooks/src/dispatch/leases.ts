@@ -16,6 +16,8 @@ export interface DeliveryLeases {
   release(key: string): Promise<void>;
   /** Drops expired leases (housekeeping). */
   sweep(): Promise<void>;
+  /** Closes what the leases hold open (a file), if anything. */
+  close?(): Promise<void>;
 }
 
 /** Embedded mode: one dispatcher per process and per data file, so leases live in memory. */

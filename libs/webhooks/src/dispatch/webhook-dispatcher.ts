@@ -68,6 +68,8 @@ export interface WebhookDispatcherDeps {
   sender: WebhookSender;
   secrets: WebhookSecrets;
   leases: DeliveryLeases;
+  /** Asked right before each send: false = this process must not send now (it lost the channel's lease, ADR 0067). */
+  mayAct?: () => boolean;
   hooks?: DeliveryHooks;
   logger?: DispatcherLogger;
   settings?: Partial<DispatcherSettings>;
