@@ -2,6 +2,7 @@
 // summary line, `chaos <name>: ok|FAILED <figures>`, and exits non-zero on failure. Details of a
 // failure go to stderr before that line. Children started through the scenario are SIGKILLed
 // when it ends however it ends, and its temporary directories removed.
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,7 +98,18 @@ export class Scenario {
   async cleanUp(): Promise<void> {
     for (const child of this.children) child.child.kill('SIGKILL');
     await Promise.all([...this.children].map((c) => c.exited));
-    await Promise.all(this.dirs.map((d) => rm(d, { recursive: true, force: true })));
+    await Promise.all(this.dirs.map((d) => removeDir(d)));
+  }
+}
+
+/** Removes a temp directory; one a scenario mounted a filesystem on (and did not get to unmount) first. */
+async function removeDir(dir: string): Promise<void> {
+  try {
+    await rm(dir, { recursive: true, force: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EBUSY') throw error;
+    spawnSync('umount', ['-l', dir]);
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

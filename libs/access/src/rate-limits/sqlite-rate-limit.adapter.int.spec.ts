@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { rateLimitStoreContract } from '#access/testing';
+import Database from 'better-sqlite3';
 import { SqliteRateLimitStore } from './sqlite-rate-limit.adapter.js';
 
 rateLimitStoreContract('sqlite', async () => {
@@ -25,6 +26,30 @@ describe('SqliteRateLimitStore', () => {
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a sync that cannot write (a full disk, a lock held) throws nothing and loses no hit: the next one adds them', async () => {
+    const path = join(dir, 'rate-limits.sqlite');
+    const store = new SqliteRateLimitStore({ path, syncMs: 3_600_000, busyTimeoutMs: 0 });
+    const other = new Database(path);
+    try {
+      const now = new Date('2026-03-01T10:00:10Z');
+      store.hit('acct:y', [60], now);
+      store.hit('acct:y', [60], now);
+      // Another connection holds the write lock: this sync's transaction cannot begin.
+      other.exec('BEGIN IMMEDIATE');
+      assert.doesNotThrow(() => store.sync());
+      assert.match(String(store.lastSyncError), /locked|busy/i);
+      assert.deepEqual(store.count('acct:y', [60], now), [2], 'still counted here');
+      other.exec('ROLLBACK');
+      store.sync();
+      assert.equal(store.lastSyncError, null);
+      const inFile = other.prepare('SELECT count FROM rate_limit_counters').all() as Array<{ count: number }>;
+      assert.deepEqual(inFile, [{ count: 2 }], 'both hits reached the file once');
+    } finally {
+      other.close();
+      await store.close();
+    }
   });
 
   it('two stores on one file (two api processes on one data directory) share the counts, within one sync', async () => {

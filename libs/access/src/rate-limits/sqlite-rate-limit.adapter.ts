@@ -51,6 +51,8 @@ export class SqliteRateLimitStore implements RateLimitStore {
   private readonly syncMs: number;
   private readonly monotonic: () => number;
   private dirty = false;
+  /** Why the last sync failed (null after one that worked): for tests and diagnosis. */
+  lastSyncError: unknown = null;
   private lastSweep = 0;
   /** The latest time a hit was counted at (windows end by the hits' clock, as in the in-memory store). */
   private latest = 0;
@@ -70,16 +72,24 @@ export class SqliteRateLimitStore implements RateLimitStore {
     );
     this.read = this.db.prepare('SELECT count FROM rate_limit_counters WHERE id = ?');
     this.sweepStatement = this.db.prepare('DELETE FROM rate_limit_counters WHERE expires_at <= ?');
-    this.flush = this.db
-      .transaction(() => {
-        for (const [id, c] of this.counters) {
-          if (c.pending === 0) continue;
-          c.shared = this.add.get(id, c.pending, c.ends)!.count;
-          c.pending = 0;
-          c.readAt = this.monotonic();
-        }
-      })
-      .immediate.bind(null) as () => void;
+    const addAll = this.db.transaction(() => {
+      const totals: Array<[Counter, number, number]> = [];
+      for (const [id, c] of this.counters) {
+        if (c.pending === 0) continue;
+        totals.push([c, c.pending, this.add.get(id, c.pending, c.ends)!.count]);
+      }
+      return totals;
+    });
+    // The counters change only once the transaction committed: a failed one (a full disk, a
+    // lock held too long) leaves every hit pending for the next sync.
+    this.flush = () => {
+      const readAt = this.monotonic();
+      for (const [c, added, total] of addAll.immediate()) {
+        c.pending -= added;
+        c.shared = total;
+        c.readAt = readAt;
+      }
+    };
     this.timer = setInterval(() => this.sync(), this.syncMs);
     this.timer.unref();
   }
@@ -133,14 +143,26 @@ export class SqliteRateLimitStore implements RateLimitStore {
   sync(): void {
     if (!this.db.open) return;
     if (this.dirty) {
-      this.dirty = false;
-      this.flush();
+      try {
+        this.flush();
+        this.dirty = false;
+      } catch (error) {
+        // From the timer this must never throw (it would end the process): the hits stay
+        // pending and the next sync tries again. Counting in memory goes on meanwhile.
+        this.lastSyncError = error;
+        return;
+      }
     }
+    this.lastSyncError = null;
     const before = this.latest - LATE_HITS_MS;
     for (const [id, c] of this.counters) if (c.ends <= before && c.pending === 0) this.counters.delete(id);
     if (this.latest - this.lastSweep >= SWEEP_EVERY_MS) {
       this.lastSweep = this.latest;
-      this.sweepStatement.run(before);
+      try {
+        this.sweepStatement.run(before);
+      } catch (error) {
+        this.lastSyncError = error; // tried again in a minute
+      }
     }
   }
 
