@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '#kernel';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
-import { LOCK_MS, SESSION_IDLE_MS, SESSIONS_COLLECTION } from '#platform';
+import { LOCK_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSIONS_COLLECTION } from '#platform';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { csrfToken, FormClient, type PageResponse } from './support/form-client.js';
 import { createUser, TEST_PASSWORD } from './support/users-fixtures.js';
@@ -113,6 +113,22 @@ describe('sign-in pages (/login, /logout, /dashboard)', () => {
     clock.advance(SESSION_IDLE_MS);
     const expired = await browser.get('/dashboard');
     assert.deepEqual([expired.status, expired.headers.get('location')], [303, '/login?next=%2Fdashboard']);
+  });
+
+  it('ends a session 7 days after sign-in however active it is (absolute lifetime)', async () => {
+    const browser = new FormClient(api.url);
+    await browser.signIn('ada@example.com', TEST_PASSWORD);
+    // A request every 7 hours keeps it from idling out, up to the absolute end.
+    let elapsed = 0;
+    const step = SESSION_IDLE_MS - 3600_000;
+    while (elapsed + step < SESSION_ABSOLUTE_MS) {
+      clock.advance(step);
+      elapsed += step;
+      assert.equal((await browser.get('/dashboard')).status, 200, `active after ${elapsed / 3600_000} h`);
+    }
+    clock.advance(SESSION_ABSOLUTE_MS - elapsed);
+    const ended = await browser.get('/dashboard');
+    assert.deepEqual([ended.status, ended.headers.get('location')], [303, '/login?next=%2Fdashboard']);
   });
 
   it('signs out: the session ends on the server, the cookie is cleared, and a new sign-in gets a new session', async () => {

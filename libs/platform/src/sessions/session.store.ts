@@ -6,6 +6,11 @@ import type { UserRole } from '../users/user.events.js';
 
 /** A session ends after this long without a request (sliding). */
 export const SESSION_IDLE_MS = 8 * 3600_000;
+/**
+ * And this long after sign-in however active it was (OWASP's absolute timeout): a stolen cookie
+ * kept busy does not live for ever, and a role or password change reaches every browser by then.
+ */
+export const SESSION_ABSOLUTE_MS = 7 * 24 * 3600_000;
 /** A session's expiry moves at most this often, so requests in a row cost one read each. */
 const SLIDE_EVERY_MS = 60_000;
 const PURGE_EVERY_MS = 10 * 60_000;
@@ -65,7 +70,7 @@ export class SessionStore {
       role: user.role,
       created_at: now.toISOString(),
       last_seen_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + SESSION_IDLE_MS).toISOString(),
+      expires_at: slidExpiry(now.getTime(), now.toISOString()),
     });
     this.purgeExpired(now);
     return token;
@@ -84,7 +89,7 @@ export class SessionStore {
     }
     let expiresAt = doc.expires_at;
     if (now.getTime() - Date.parse(doc.last_seen_at) >= SLIDE_EVERY_MS) {
-      expiresAt = new Date(now.getTime() + SESSION_IDLE_MS).toISOString();
+      expiresAt = slidExpiry(now.getTime(), doc.created_at);
       try {
         // Only if it is still the document read: a sign-out in between stays signed out.
         await this.documents.applyBatch([
@@ -121,6 +126,11 @@ export class SessionStore {
     this.lastPurge = now.getTime();
     void this.collection.deleteMany({ expires_at: { $lt: now.toISOString() } }).catch(() => undefined);
   }
+}
+
+/** The idle expiry from `nowMs`, never past the absolute end of a session created at `createdAt`. */
+function slidExpiry(nowMs: number, createdAt: string): string {
+  return new Date(Math.min(nowMs + SESSION_IDLE_MS, Date.parse(createdAt) + SESSION_ABSOLUTE_MS)).toISOString();
 }
 
 function digest(token: string): string {
