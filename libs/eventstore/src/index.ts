@@ -3,3 +3,4 @@ export * from './append.validation.js';
 export * from './sqlite/sqlite-event-store.adapter.js';
 export * from './esdb/esdb-event-store.adapter.js';
 export * from './decide-and-append.js';
+export * from './live-event-watch.js';

@@ -7,12 +7,9 @@ import {
   Optional,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { type AllSubscription, EVENT_STORE, type EventStore } from '#eventstore';
+import { EVENT_STORE, type EventStore, LiveEventWatch } from '#eventstore';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import type { ApiKeyEvent } from './api-key.events.js';
-
-/** Pause before watching again after the subscription failed. */
-const RESTART_MS = 1000;
 
 /**
  * Tells this process's ApiKeyAuthenticator about every revocation as it is committed, by any
@@ -28,56 +25,31 @@ const RESTART_MS = 1000;
 @Injectable()
 export class ApiKeyRevocationWatch implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ApiKeyRevocationWatch');
-  private subscription: AllSubscription | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
-  private wake: (() => void) | null = null;
+  private readonly watch: LiveEventWatch;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    private readonly authenticator: ApiKeyAuthenticator,
+    @Inject(EVENT_STORE) events: EventStore,
+    authenticator: ApiKeyAuthenticator,
     @Optional() private readonly adapterHost?: HttpAdapterHost,
-  ) {}
+  ) {
+    this.watch = new LiveEventWatch({
+      events,
+      types: ['ApiKeyRevoked'],
+      onEvent: (event) =>
+        authenticator.revoked((event.data as Extract<ApiKeyEvent, { type: 'ApiKeyRevoked' }>['data']).key_id),
+      onWatching: (watching) => authenticator.revocationWatch(watching),
+      onFailure: (error) =>
+        this.logger.warn(
+          `revocation watch failed, keys are cached briefly until it runs again: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+    });
+  }
 
   onApplicationBootstrap(): void {
-    if (!this.adapterHost?.httpAdapter) return;
-    this.running = this.run();
+    if (this.adapterHost?.httpAdapter) this.watch.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.wake?.();
-    await this.subscription?.close();
-    await this.running;
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const subscription = this.events.subscribeToAll({
-          after: await this.events.headPosition(),
-          filter: { eventTypePrefixes: ['ApiKeyRevoked'] },
-        });
-        this.subscription = subscription;
-        // Every revocation after this point reaches revoked() below.
-        this.authenticator.revocationWatch(true);
-        for await (const event of subscription) {
-          if (event.type !== 'ApiKeyRevoked') continue;
-          this.authenticator.revoked((event.data as Extract<ApiKeyEvent, { type: 'ApiKeyRevoked' }>['data']).key_id);
-        }
-      } catch (error) {
-        this.logger.warn(
-          `revocation watch failed, keys are cached briefly until it runs again: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      } finally {
-        this.authenticator.revocationWatch(false);
-        this.subscription = null;
-      }
-      if (!this.stopped)
-        await new Promise<void>((resolve) => {
-          this.wake = resolve;
-          setTimeout(resolve, RESTART_MS).unref();
-        });
-    }
+    await this.watch.stop();
   }
 }
