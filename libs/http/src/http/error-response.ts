@@ -115,6 +115,9 @@ function fromFastifyCode(code: string, method?: string, path?: string): AppError
   }
 }
 
+/** Error codes of a store that cannot write now (better-sqlite3's SqliteError codes, Node's errno). */
+const STORAGE_UNAVAILABLE_CODES = /^(SQLITE_FULL|SQLITE_IOERR(_\w+)?|SQLITE_BUSY(_\w+)?|ENOSPC|EDQUOT|EIO)$/;
+
 function causeCode(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
@@ -154,6 +157,13 @@ export function toAppError(
     return { error: new AppError(e.status, e.error, e.code, e.message, {}, { 'retry-after': '1' }), unexpected: true };
   }
   const code = causeCode(exception);
+  if (code !== undefined && STORAGE_UNAVAILABLE_CODES.test(code)) {
+    // A store that cannot write now (a full disk, an I/O error, a lock held too long): nothing
+    // was acknowledged, and the same request may work once the store recovers. Found by
+    // `chaos full-disk`: the document store's SQLITE_FULL answered 500 where the event store's 503.
+    const e = Errors.unavailable('The data store cannot write now; retry later.', 'STORE_UNAVAILABLE');
+    return { error: new AppError(e.status, e.error, e.code, e.message, {}, { 'retry-after': '1' }), unexpected: true };
+  }
   if (code === 'ECONNRESET' || (exception instanceof Error && exception.message === 'aborted')) {
     // The client went away mid-request: nothing to answer and nothing wrong here.
     return { error: Errors.badRequest('REQUEST_ABORTED', 'The request was aborted by the client.'), unexpected: false };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError, Errors } from '#kernel';
-import { type ProblemContext, toErrorResponse } from './error-response.js';
+import { type ProblemContext, toAppError, toErrorResponse } from './error-response.js';
 
 describe('toErrorResponse with a problem enricher', () => {
   it('passes the request and the response headers to the enricher, and sends what it added', () => {
@@ -65,5 +65,21 @@ describe('toErrorResponse with a problem enricher', () => {
     assert.equal(response.body.next_actions, undefined);
     assert.equal(response.body.code, 'NOT_FOUND');
     assert.equal(response.enrichFailure, failure);
+  });
+});
+
+describe('toAppError for a store that cannot write now', () => {
+  it('answers 503 STORE_UNAVAILABLE with Retry-After for a full disk or an I/O error (not 500)', () => {
+    for (const code of ['SQLITE_FULL', 'SQLITE_IOERR_WRITE', 'SQLITE_BUSY', 'ENOSPC']) {
+      const thrown = Object.assign(new Error('database or disk is full'), { code });
+      const { error, unexpected } = toAppError(thrown);
+      assert.deepEqual([error.status, error.code, error.headers['retry-after']], [503, 'STORE_UNAVAILABLE', '1'], code);
+      assert.equal(unexpected, true, 'logged at error level');
+    }
+  });
+
+  it('leaves other coded errors to the generic 500', () => {
+    const { error } = toAppError(Object.assign(new Error('constraint'), { code: 'SQLITE_CONSTRAINT_CHECK' }));
+    assert.equal(error.status, 500);
   });
 });
