@@ -55,7 +55,7 @@ export class OAuthInteractions {
       ),
     ];
     // The API's own rule (ADR 0069): what the user's role grants, never a second list.
-    const held = new Set<string>(requested.filter((s) => isScope(s) && roleGrants(session.role, s)));
+    const held = new Set<string>(requested.filter((s) => roleGrants(session.role, s)));
     return {
       clientId,
       clientName: client.name,
