@@ -26,7 +26,7 @@ import { ProjectionRunner } from '#projections';
 import {
   channelNames,
   type DeliveryDoc,
-  InProcessLeases,
+  SqliteDeliveryLeases,
   secretIdFor,
   WebhookDispatcher,
   webhookDecider,
@@ -152,7 +152,8 @@ async function main(): Promise<void> {
     clock,
     sender,
     secrets,
-    leases: new InProcessLeases(),
+    // The attempt leases as the embedded mode keeps them (claim, sending mark, complete per attempt).
+    leases: new SqliteDeliveryLeases({ path: join(dir, 'webhook-leases.sqlite') }),
     // One account owns every webhook here: its per-account cap would be the bottleneck measured.
     settings: { concurrency: CONCURRENCY, perHost: PER_HOST, perOwner: CONCURRENCY },
   });

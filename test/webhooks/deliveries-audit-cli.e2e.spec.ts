@@ -102,7 +102,7 @@ describe('svc audit deliveries (built api and CLI on one data directory)', () =>
         owner_id: tenant.tenant_id,
         status: 'active',
         deliveries: { succeeded: 1, failed: 0, pending: 1, held: 0, cancelled: 0 },
-        attempts: { automatic: 2, manual: 0 },
+        attempts: { automatic: 2, manual: 0, outcome_unknown: 0 },
         breaks: [],
         ok: true,
       },

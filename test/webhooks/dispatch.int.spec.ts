@@ -8,7 +8,7 @@ import { ProjectionRunner, ProjectionStore } from '#projections';
 import {
   channelNames,
   DocumentLeases,
-  InProcessLeases,
+  SqliteDeliveryLeases,
   WebhookDispatcher,
   WebhookSecrets,
   WebhookSender,
@@ -155,7 +155,7 @@ describe('webhook dispatching', () => {
       runner: api.app.get(ProjectionRunner),
       clock: api.app.get<Clock>(CLOCK),
       sender: new WebhookSender({ allowPrivate: true, timeoutMs: 5000 }),
-      leases: new InProcessLeases(),
+      leases: new SqliteDeliveryLeases({ path: ':memory:' }),
     };
     const documents = api.app.get<DocumentStore>(DOCUMENT_STORE);
     const keyless = new WebhookDispatcher(platformWebhookChannel, {
@@ -220,7 +220,7 @@ describe('webhook dispatching', () => {
       clock: api.app.get<Clock>(CLOCK),
       sender: new WebhookSender({ allowPrivate: true, timeoutMs: 5000 }),
       secrets: api.app.get(WebhookSecrets),
-      leases: new InProcessLeases(),
+      leases: new SqliteDeliveryLeases({ path: ':memory:' }),
     });
     dispatcher.start();
     try {

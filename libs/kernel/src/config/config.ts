@@ -196,6 +196,12 @@ export const configSchema = z.object({
     .positive({ message: 'expected more than 0' })
     .max(1, { message: 'expected at most 1' })
     .default(1),
+  /**
+   * How long a dispatcher holds one attempt's lease (ADR 0070): an attempt sent by a process that
+   * died before recording it is recorded (outcome unknown) this long after; at least twice
+   * SVC_WEBHOOK_TIMEOUT_MS, so a live sender never outlasts its lease.
+   */
+  SVC_WEBHOOK_LEASE_MS: int(60000, 1000, 3_600_000),
   /** Webhook requests in flight at most, and per target host (a slow receiver holds only its own). */
   SVC_WEBHOOK_CONCURRENCY: int(256, 1, 10000),
   SVC_WEBHOOK_CONCURRENCY_PER_HOST: int(16, 1, 1000),
@@ -268,6 +274,8 @@ export interface AppConfig {
   webhookTimeoutMs: number;
   /** SVC_WEBHOOK_RETRY_SCALE: the retry schedule's multiplier (1 but in test mode). */
   webhookRetryScale: number;
+  /** SVC_WEBHOOK_LEASE_MS: one attempt's lease (ADR 0070). */
+  webhookLeaseMs: number;
   webhookConcurrency: number;
   webhookConcurrencyPerHost: number;
   webhookConcurrencyPerAccount: number;
@@ -336,6 +344,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `Invalid configuration: SVC_WEBHOOK_RETRY_SCALE=${JSON.stringify(String(c.SVC_WEBHOOK_RETRY_SCALE))}: a shortened retry schedule is for tests only (SVC_ENV=test)`,
     );
   }
+  if (c.SVC_WEBHOOK_LEASE_MS < 2 * c.SVC_WEBHOOK_TIMEOUT_MS) {
+    throw new ConfigError(
+      `Invalid configuration: SVC_WEBHOOK_LEASE_MS=${JSON.stringify(String(c.SVC_WEBHOOK_LEASE_MS))}: expected at least twice SVC_WEBHOOK_TIMEOUT_MS (${c.SVC_WEBHOOK_TIMEOUT_MS}), so a sender never outlasts its attempt's lease`,
+    );
+  }
   if (c.SVC_ENV === 'live' && !c.SVC_PUBLIC_URL) {
     throw new ConfigError(
       'Invalid configuration: SVC_PUBLIC_URL="": SVC_ENV=live needs the public base URL (checkout return links and descriptors must never be built from a request\'s Host header)',
@@ -396,6 +409,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookAllowPrivate: c.SVC_WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookTimeoutMs: c.SVC_WEBHOOK_TIMEOUT_MS,
     webhookRetryScale: c.SVC_WEBHOOK_RETRY_SCALE,
+    webhookLeaseMs: c.SVC_WEBHOOK_LEASE_MS,
     webhookConcurrency: c.SVC_WEBHOOK_CONCURRENCY,
     webhookConcurrencyPerHost: c.SVC_WEBHOOK_CONCURRENCY_PER_HOST,
     webhookConcurrencyPerAccount: c.SVC_WEBHOOK_CONCURRENCY_PER_ACCOUNT,

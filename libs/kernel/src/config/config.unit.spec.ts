@@ -110,6 +110,16 @@ describe('loadConfig', () => {
     );
   });
 
+  it('SVC_WEBHOOK_LEASE_MS: 60 s by default; at least twice the send timeout', () => {
+    assert.equal(loadConfig({}).webhookLeaseMs, 60_000);
+    assert.equal(loadConfig({ SVC_WEBHOOK_LEASE_MS: '5000', SVC_WEBHOOK_TIMEOUT_MS: '500' }).webhookLeaseMs, 5000);
+    assert.throws(
+      () => loadConfig({ SVC_WEBHOOK_LEASE_MS: '15000' }),
+      /SVC_WEBHOOK_LEASE_MS="15000": expected at least twice SVC_WEBHOOK_TIMEOUT_MS \(10000\)/,
+    );
+    assert.throws(() => loadConfig({ SVC_WEBHOOK_LEASE_MS: '10' }), /SVC_WEBHOOK_LEASE_MS=/);
+  });
+
   it('Stripe without its webhook secret: refused in live mode, a loud warning in test mode', () => {
     assert.throws(
       () =>

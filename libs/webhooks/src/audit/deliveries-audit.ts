@@ -26,6 +26,7 @@
  */
 import type { AllFilter, EventStore, RecordedEvent } from '#eventstore';
 import type { WebhookChannel, WebhookEnvelope } from '../engine/channel.js';
+import { OUTCOME_UNKNOWN_ERROR } from '../engine/delivery.decider.js';
 import { deliveryIdFor, deliveryIdTime } from '../engine/delivery-id.js';
 import {
   DELIVERIES_RELEASED,
@@ -62,7 +63,8 @@ export interface WebhookAuditLine {
   /** `unknown`: attempts name it but its stream holds no WebhookCreated. */
   status: 'active' | 'disabled' | 'deleted' | 'unknown';
   deliveries: Record<DeliveryStatus, number>;
-  attempts: { automatic: number; manual: number };
+  /** `outcome_unknown`: sent by a process that stopped before recording them (ADR 0070), of either kind. */
+  attempts: { automatic: number; manual: number; outcome_unknown: number };
   breaks: ScheduleBreak[];
   ok: boolean;
 }
@@ -179,7 +181,8 @@ interface WebhookTrack extends WebhookSchedule {
   status: WebhookAuditLine['status'];
   events: string[];
   deliveries: Record<DeliveryStatus, number>;
-  attempts: { automatic: number; manual: number };
+  /** `outcome_unknown`: sent by a process that stopped before recording them (ADR 0070), of either kind. */
+  attempts: { automatic: number; manual: number; outcome_unknown: number };
   breaks: ScheduleBreak[];
   /** Its deliveries still pending or held (a disable cancels them). */
   open: Set<string>;
@@ -336,6 +339,7 @@ export class DeliveriesReplay {
       w.attempts.automatic++;
       w.breaks.push(...automaticAttemptBreaks(delivery, w, d, this.tolerance));
     } else w.attempts.manual++;
+    if (d.error === OUTCOME_UNKNOWN_ERROR) w.attempts.outcome_unknown++;
     if (delivery.state === 'held') this.unhold(d.delivery_id, w);
     const next = afterAttempt(delivery, d, this.options.retryScale ?? 1);
     this.setState(delivery, next.state);
@@ -416,7 +420,7 @@ export class DeliveriesReplay {
         events: [],
         disabledMs: null,
         deliveries: { succeeded: 0, failed: 0, pending: 0, held: 0, cancelled: 0 },
-        attempts: { automatic: 0, manual: 0 },
+        attempts: { automatic: 0, manual: 0, outcome_unknown: 0 },
         breaks: [],
         open: new Set(),
       };

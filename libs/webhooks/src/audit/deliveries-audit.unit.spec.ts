@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { RecordedEvent } from '#eventstore';
 import type { WebhookChannel, WebhookEnvelope } from '../engine/channel.js';
 import { deliveryIdFor, deliveryIdTime } from '../engine/delivery-id.js';
+import { OUTCOME_UNKNOWN_ERROR } from '../engine/delivery.decider.js';
 import type { DeliveryAttemptData } from '../engine/delivery.events.js';
 import {
   afterAttempt,
@@ -143,10 +144,28 @@ describe('deliveries audit: the replay by outcome', () => {
       owner_id: 'tn_1',
       status: 'active',
       deliveries: { succeeded: 1, failed: 1, pending: 1, held: 0, cancelled: 0 },
-      attempts: { automatic: 3, manual: 1 },
+      attempts: { automatic: 3, manual: 1, outcome_unknown: 0 },
       breaks: [],
       ok: true,
     });
+  });
+
+  it('an attempt sent before a kill and recorded after the disable that cancelled its delivery: counted as outcome unknown, the delivery stays cancelled, no break', () => {
+    // ADR 0070: the next worker records it with the time it was sent, whatever the delivery's state.
+    const [line] = given(
+      created(),
+      published('evt_1'),
+      disabled(2000),
+      attempt('evt_1', 1000, {
+        status_code: null,
+        error: OUTCOME_UNKNOWN_ERROR,
+        duration_ms: 0,
+        next_attempt_at: t(MIN + 65_000),
+      }),
+    ).whenReplayed();
+    assert.deepEqual(line?.attempts, { automatic: 1, manual: 0, outcome_unknown: 1 });
+    assert.deepEqual(line?.deliveries, { succeeded: 0, failed: 0, pending: 0, held: 0, cancelled: 1 });
+    assert.deepEqual(line?.breaks, []);
   });
 
   it('an envelope published twice, or of a type not subscribed, makes no second delivery', () => {

@@ -2,7 +2,7 @@ import type { Clock } from '#kernel';
 import type { EventStore } from '#eventstore';
 import type { ReadonlyCollection } from '#projections';
 import type { WebhookChannel } from '../engine/channel.js';
-import type { AttemptOutcome } from '../engine/delivery.decider.js';
+import { type AttemptOutcome, OUTCOME_UNKNOWN } from '../engine/delivery.decider.js';
 import { deliveryStream } from '../engine/delivery.events.js';
 import { deliveryHeaders } from '../engine/signing.js';
 import type { DeliveryDoc } from '../engine/webhooks.projection.js';
@@ -10,7 +10,7 @@ import type { WebhookSender } from '../sending/webhook-sender.js';
 import type { AttemptRecorder } from './attempt.recorder.js';
 import type { DeliveryInputs } from './delivery-inputs.reader.js';
 import type { AttemptContext, DeliveryHooks } from './delivery-hooks.js';
-import type { DeliveryLeases } from './leases.js';
+import type { AttemptLease, DeliveryLeases } from './leases.js';
 import type { WebhookDisabler } from './webhook.disabler.js';
 
 /** What the dispatcher learns from an attempt. */
@@ -26,7 +26,9 @@ export interface AttemptNotes {
  * One attempt of one delivery (D12–D14): checks it is still due and its webhook active, takes a
  * lease on that very attempt (two dispatchers never send one attempt), checks the delivery
  * stream is at the revision the read model reflects (a read model behind never causes a resend),
- * signs and sends, records the outcome, and disables the webhook after its final failure.
+ * marks the lease as sending, signs and sends, records the outcome, and disables the webhook
+ * after its final failure. An attempt an earlier holder marked as sending but never recorded is
+ * recorded with an unknown outcome instead of being sent again (ADR 0070).
  */
 export class AttemptRunner {
   constructor(
@@ -64,7 +66,8 @@ export class AttemptRunner {
     // Its secret could not be read a moment ago: the delivery waits, untouched (not an attempt).
     if (this.inputs.secretWaiting(webhook.secret_id)) return;
     const attemptKey = manual ? `${doc.id}:m${doc.manual_request_id}` : `${doc.id}:a${doc.automatic_attempts + 1}`;
-    if (!(await this.deps.leases.claim(attemptKey, this.leaseMs))) return;
+    const lease = await this.deps.leases.claim(attemptKey, this.leaseMs);
+    if (!lease) return;
     let sent = false;
     try {
       const revision = (await this.deps.events.streamRevision(deliveryStream(doc.id))) ?? -1;
@@ -80,23 +83,27 @@ export class AttemptRunner {
         const current = await this.deliveries.get(doc.id);
         if (!current || current.state !== 'pending' || current.revision !== doc.revision) return;
       }
+      const context = this.context(doc, manual, attemptKey);
+      // Not the channel's owner any more (ADR 0067): nothing charged, nothing sent.
+      if (this.deps.mayAct && !this.deps.mayAct()) return;
+      if (lease.interruptedSendAt !== null) {
+        // A holder before this one sent this very attempt and stopped before recording it (its
+        // process was killed): the receiver may have it. Recorded with an unknown outcome (a
+        // failure: the schedule goes on), never sent twice (ADR 0070).
+        sent = true;
+        await this.finish(doc, revision, context, lease, {
+          manual,
+          startedAt: new Date(lease.interruptedSendAt),
+          completedAt: this.deps.clock.now(),
+          outcome: OUTCOME_UNKNOWN,
+        });
+        return;
+      }
       const [body, secret] = await Promise.all([this.inputs.body(doc.event_id), this.inputs.secret(webhook)]);
       if (!body || !secret) {
         if (!body) this.logger.warn(`dispatcher ${this.channel.name}: delivery ${doc.id} skipped: payload missing`);
         return;
       }
-      const context: AttemptContext = {
-        channel: this.channel.name,
-        owner: { kind: this.channel.ownerKind, id: doc.owner_id },
-        webhookId: doc.webhook_id,
-        deliveryId: doc.id,
-        eventId: doc.event_id,
-        eventType: doc.event_type,
-        kind: manual ? 'manual' : 'automatic',
-        attemptKey,
-      };
-      // Not the channel's owner any more (ADR 0067): nothing charged, nothing sent.
-      if (this.deps.mayAct && !this.deps.mayAct()) return;
       const decision = (await this.deps.hooks?.beforeSend?.(context)) ?? { send: true as const };
       if ('hold' in decision) {
         await this.hold(doc, revision, context, decision.hold);
@@ -106,6 +113,9 @@ export class AttemptRunner {
       // its lease) sends nothing; its attempt lease is given back and the new owner sends it.
       if (this.deps.mayAct && !this.deps.mayAct()) return;
       const startedAt = this.deps.clock.now();
+      // The durable mark that the request may leave now; refused when the lease expired and was
+      // taken meanwhile (then the new holder sends it).
+      if (decision.send && !(await this.deps.leases.markSending(lease, startedAt))) return;
       sent = true;
       const outcome: AttemptOutcome = decision.send
         ? await this.deps.sender.send({
@@ -121,28 +131,100 @@ export class AttemptRunner {
         : { statusCode: null, durationMs: 0, error: decision.error, responseBody: null, succeeded: false };
       const completedAt = this.deps.clock.now();
       releaseHost();
-      // Once sent, the lease is kept: if recording fails, nobody resends before it expires.
-      const recorded = await this.recorder.record(doc, revision, { manual, startedAt, completedAt, outcome });
-      this.notes.recorded(doc.id, recorded.revision);
-      this.notes.appended(recorded.position);
-      this.notes.attempted(outcome.succeeded);
-      // After the record: a crash before it retries this very attempt (same attemptKey), so a
-      // hook settling per attempt never settles one twice nor one that did not happen.
-      await this.deps.hooks?.afterAttempt?.(context, outcome).catch((error: unknown) => {
-        this.logger.warn(`dispatcher ${this.channel.name}: afterAttempt hook failed for ${doc.id}: ${message(error)}`);
-      });
-      const attempted = recorded.data;
-      if (attempted.final) {
-        await this.disabler.disable({
-          webhookId: attempted.webhook_id,
-          deliveryId: attempted.delivery_id,
-          reason: attempted.final === 'gone' ? 'gone' : 'delivery_failed',
-          statusCode: attempted.status_code,
-          startedAt: attempted.started_at,
-        });
-      }
+      // Once sent, the lease is kept: if recording fails, nobody resends it.
+      await this.finish(doc, revision, context, lease, { manual, startedAt, completedAt, outcome });
     } finally {
-      if (!sent) await this.deps.leases.release(attemptKey).catch(() => undefined);
+      if (!sent) await this.deps.leases.release(lease).catch(() => undefined);
+    }
+  }
+
+  /**
+   * An attempt listed by `DeliveryLeases.interrupted`: sent by a holder that stopped before
+   * recording it. Recorded with an unknown outcome whatever the delivery's state now (a disable
+   * may have cancelled it meanwhile, so it is not due any more and `run` never sees it again),
+   * unless it is recorded already (the holder stopped between its record and completing the
+   * lease) or its webhook was deleted: then only the mark goes.
+   */
+  async recover(doc: DeliveryDoc, key: string): Promise<void> {
+    const lease = await this.deps.leases.claim(key, this.leaseMs);
+    if (!lease) return;
+    let done = false;
+    try {
+      // Taken, sent and recorded by someone else since it was listed: a fresh lease, nothing to do.
+      if (lease.interruptedSendAt === null) return;
+      const revision = (await this.deps.events.streamRevision(deliveryStream(doc.id))) ?? -1;
+      if (revision !== doc.revision) {
+        // The read model is behind this delivery's stream: looked at again on a later pass.
+        this.notes.recorded(doc.id, revision);
+        return;
+      }
+      const manual = doc.manual_request_id !== null && key === `${doc.id}:m${doc.manual_request_id}`;
+      const webhook = await this.inputs.webhook(doc.webhook_id);
+      if ((!manual && key !== `${doc.id}:a${doc.automatic_attempts + 1}`) || !webhook || webhook.status === 'deleted') {
+        done = true;
+        await this.deps.leases.complete(lease);
+        return;
+      }
+      if (this.deps.mayAct && !this.deps.mayAct()) return;
+      done = true;
+      await this.finish(doc, revision, this.context(doc, manual, key), lease, {
+        manual,
+        startedAt: new Date(lease.interruptedSendAt),
+        completedAt: this.deps.clock.now(),
+        outcome: OUTCOME_UNKNOWN,
+      });
+    } finally {
+      if (!done) await this.deps.leases.release(lease).catch(() => undefined);
+    }
+  }
+
+  private context(doc: DeliveryDoc, manual: boolean, attemptKey: string): AttemptContext {
+    return {
+      channel: this.channel.name,
+      owner: { kind: this.channel.ownerKind, id: doc.owner_id },
+      webhookId: doc.webhook_id,
+      deliveryId: doc.id,
+      eventId: doc.event_id,
+      eventType: doc.event_type,
+      kind: manual ? 'manual' : 'automatic',
+      attemptKey,
+    };
+  }
+
+  /**
+   * Records the attempt and completes its lease, settles it with the hooks, and disables the
+   * webhook after its final failure.
+   */
+  private async finish(
+    doc: DeliveryDoc,
+    revision: number,
+    context: AttemptContext,
+    lease: AttemptLease,
+    attempt: { manual: boolean; startedAt: Date; completedAt: Date; outcome: AttemptOutcome },
+  ): Promise<void> {
+    const recorded = await this.recorder.record(doc, revision, attempt);
+    // A complete that fails leaves the mark: a later recovery finds the attempt recorded and drops it.
+    await this.deps.leases.complete(lease).catch((error: unknown) => {
+      this.logger.warn(`dispatcher ${this.channel.name}: lease of ${lease.key} not completed: ${message(error)}`);
+    });
+    this.notes.recorded(doc.id, recorded.revision);
+    this.notes.appended(recorded.position);
+    this.notes.attempted(attempt.outcome.succeeded);
+    // After the record: a crash before it leaves this attempt to be recorded by the next holder
+    // of its lease (same attemptKey), so a hook settling per attempt never settles one twice nor
+    // one that did not happen.
+    await this.deps.hooks?.afterAttempt?.(context, attempt.outcome).catch((error: unknown) => {
+      this.logger.warn(`dispatcher ${this.channel.name}: afterAttempt hook failed for ${doc.id}: ${message(error)}`);
+    });
+    const attempted = recorded.data;
+    if (attempted.final) {
+      await this.disabler.disable({
+        webhookId: attempted.webhook_id,
+        deliveryId: attempted.delivery_id,
+        reason: attempted.final === 'gone' ? 'gone' : 'delivery_failed',
+        statusCode: attempted.status_code,
+        startedAt: attempted.started_at,
+      });
     }
   }
 

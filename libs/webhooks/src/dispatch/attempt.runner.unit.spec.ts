@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { FakeClock } from '#kernel';
 import type { EventStore } from '#eventstore';
 import type { WebhookChannel } from '../engine/channel.js';
@@ -8,7 +11,9 @@ import type { WebhookSender } from '../sending/webhook-sender.js';
 import type { AttemptRecorder } from './attempt.recorder.js';
 import { AttemptRunner } from './attempt.runner.js';
 import type { DeliveryInputs } from './delivery-inputs.reader.js';
-import { InProcessLeases } from './leases.js';
+import { type AttemptOutcome, OUTCOME_UNKNOWN } from '../engine/delivery.decider.js';
+import type { DeliveryLeases } from './leases.js';
+import { SqliteDeliveryLeases } from './sqlite-leases.js';
 import type { WebhookDisabler } from './webhook.disabler.js';
 
 const queued: DeliveryDoc = {
@@ -33,10 +38,16 @@ const activeAgain = { id: 'wh_1', status: 'active', url: 'http://127.0.0.1:9/x',
 
 /**
  * An AttemptRunner around fakes: the read model's delivery document as it is now (`current`),
- * the webhook as the read model shows it, and a sender that counts what it is asked to send.
+ * the webhook as the read model shows it, a sender that counts what it is asked to send, and a
+ * recorder that notes what it records (or fails, as a store that cannot write).
  */
-function runner(current: DeliveryDoc | null) {
+function runner(
+  current: DeliveryDoc | null,
+  options: { leases?: DeliveryLeases; recordFails?: boolean; clock?: FakeClock } = {},
+) {
   const sent: string[] = [];
+  const recorded: Array<{ startedAt: Date; outcome: AttemptOutcome }> = [];
+  const settled: AttemptOutcome[] = [];
   const sender = {
     send: async () => {
       sent.push('x');
@@ -50,12 +61,22 @@ function runner(current: DeliveryDoc | null) {
     secret: async () => 'secret',
   } as unknown as DeliveryInputs;
   const recorder = {
-    record: async () => ({ data: { final: null }, revision: 1, position: 10 }),
+    record: async (_doc: DeliveryDoc, _revision: number, attempt: { startedAt: Date; outcome: AttemptOutcome }) => {
+      if (options.recordFails) throw new Error('SQLITE_FULL: database or disk is full');
+      recorded.push(attempt);
+      return { data: { final: null }, revision: 1, position: 10 };
+    },
   } as unknown as AttemptRecorder;
   const events = { streamRevision: async () => 0 } as unknown as EventStore;
   const attempts = new AttemptRunner(
     { name: 'platform', ownerKind: 'account' } as unknown as WebhookChannel,
-    { events, clock: new FakeClock('2026-01-01T00:00:05.000Z'), sender, leases: new InProcessLeases() },
+    {
+      events,
+      clock: options.clock ?? new FakeClock('2026-01-01T00:00:05.000Z'),
+      sender,
+      leases: options.leases ?? new SqliteDeliveryLeases({ path: ':memory:' }),
+      hooks: { afterAttempt: async (_context, outcome) => void settled.push(outcome) },
+    },
     60_000,
     inputs,
     recorder,
@@ -66,6 +87,9 @@ function runner(current: DeliveryDoc | null) {
   );
   return {
     sent,
+    recorded,
+    settled,
+    recover: (doc: DeliveryDoc, key: string) => attempts.recover(doc, key),
     run: () =>
       attempts.run(
         queued,
@@ -96,5 +120,109 @@ describe('AttemptRunner: a queued delivery is checked against the read model bef
     const r = runner({ ...queued });
     await r.run();
     assert.equal(r.sent.length, 1);
+  });
+});
+
+describe('AttemptRunner: an attempt sent but never recorded is not sent again (ADR 0070)', () => {
+  let dir: string;
+  let opened: SqliteDeliveryLeases[];
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'attempt-runner-'));
+    opened = [];
+  });
+  afterEach(async () => {
+    for (const l of opened) await l.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  /** Lease stores on one file, on a wall clock the test moves: worker processes of one data directory. */
+  let now = 1_800_000_000_000;
+  const leases = () => {
+    const l = new SqliteDeliveryLeases({ path: join(dir, 'webhook-leases.sqlite') }, () => now);
+    opened.push(l);
+    return l;
+  };
+
+  it('a holder killed after marking the attempt as sending: the next one records it with an unknown outcome', async () => {
+    const killed = leases();
+    const lease = await killed.claim('del_1:a2', 60_000);
+    assert.ok(lease);
+    const sendingAt = new Date('2026-01-01T00:00:04.000Z');
+    assert.equal(await killed.markSending(lease, sendingAt), true);
+    await killed.close(); // SIGKILL: nothing recorded, the lease left to expire
+
+    const early = runner({ ...queued }, { leases: leases() });
+    await early.run();
+    assert.equal(early.recorded.length, 0, 'not before the lease expired');
+    now += 60_000;
+    const next = runner({ ...queued }, { leases: leases() });
+    await next.run();
+    assert.equal(next.sent.length, 0, 'never sent twice');
+    assert.deepEqual(next.recorded, [
+      {
+        manual: false,
+        startedAt: sendingAt,
+        completedAt: new Date('2026-01-01T00:00:05.000Z'),
+        outcome: OUTCOME_UNKNOWN,
+      },
+    ]);
+    assert.deepEqual(next.settled, [OUTCOME_UNKNOWN], 'settled as a failure (a metered push is refunded)');
+  });
+
+  it('a holder killed after claiming but before marking: the attempt is sent by the next one', async () => {
+    const killed = leases();
+    assert.ok(await killed.claim('del_1:a2', 60_000));
+    await killed.close();
+    now += 60_000;
+    const next = runner({ ...queued }, { leases: leases() });
+    await next.run();
+    assert.equal(next.sent.length, 1);
+    assert.equal(next.recorded[0]?.outcome.succeeded, true);
+  });
+
+  it('sent, then the store could not record it: after the lease expired the attempt is recorded as unknown, not resent', async () => {
+    const shared = leases();
+    const failing = runner({ ...queued }, { leases: shared, recordFails: true });
+    await assert.rejects(failing.run(), /SQLITE_FULL/);
+    assert.equal(failing.sent.length, 1);
+    now += 60_000;
+    const next = runner({ ...queued }, { leases: shared });
+    await next.run();
+    assert.equal(next.sent.length, 0);
+    assert.equal(next.recorded[0]?.outcome, OUTCOME_UNKNOWN);
+    assert.equal(next.recorded[0]?.startedAt.toISOString(), '2026-01-01T00:00:05.000Z', 'the time the request left');
+  });
+
+  it('recovered from the list of interrupted leases even after its delivery was cancelled (not due any more)', async () => {
+    const killed = leases();
+    const lease = await killed.claim('del_1:a2', 60_000);
+    const sendingAt = new Date('2026-01-01T00:00:04.000Z');
+    await killed.markSending(lease!, sendingAt);
+    await killed.close();
+    now += 60_000;
+    const shared = leases();
+    assert.deepEqual(await shared.interrupted(10), ['del_1:a2']);
+    const cancelled = { ...queued, state: 'cancelled' as const, next_attempt_at: null, dispatch_at: null };
+    const next = runner(cancelled, { leases: shared });
+    await next.run();
+    assert.equal(next.recorded.length, 0, 'a cancelled delivery is not due');
+    await next.recover(cancelled, 'del_1:a2');
+    assert.equal(next.sent.length, 0);
+    assert.deepEqual(
+      next.recorded.map((r) => [r.startedAt.toISOString(), r.outcome]),
+      [[sendingAt.toISOString(), OUTCOME_UNKNOWN]],
+    );
+    assert.deepEqual(await shared.interrupted(10), [], 'recorded: the mark is gone');
+  });
+
+  it('an interrupted lease whose attempt is recorded already (killed between record and complete): only the mark goes', async () => {
+    const shared = leases();
+    const lease = await shared.claim('del_1:a1', 60_000);
+    await shared.markSending(lease!, new Date('2026-01-01T00:00:00.500Z'));
+    now += 60_000;
+    // The read model shows attempt 1 recorded: `queued` has automatic_attempts 1.
+    const r = runner({ ...queued }, { leases: shared });
+    await r.recover({ ...queued }, 'del_1:a1');
+    assert.equal(r.recorded.length, 0);
+    assert.deepEqual(await shared.interrupted(10), []);
   });
 });

@@ -2,47 +2,56 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrentModificationError, type Doc, type DocumentStore, DuplicateKeyError } from '#documents';
 
 /**
- * Who may send an attempt. A lease is taken per attempt (`{delivery}:a{n}` for automatic attempt
- * n, `{delivery}:m{request}` for a redelivery) before sending and is never released early: once
- * the attempt is recorded nobody asks for that key again, and if the holder dies before recording
- * it, the key can be taken again after `ttlMs` (at-least-once; receivers dedupe by
- * X-Service-Delivery). The TTL is far longer than the 10 s send timeout.
+ * Who may send an attempt (ADR 0067, ADR 0070). A lease is taken per attempt (`{delivery}:a{n}`
+ * for automatic attempt n, `{delivery}:m{request}` for a redelivery) before sending. Right before
+ * the request leaves, the holder marks the lease "sending" (durably: the mark outlives a SIGKILL
+ * of the holder); once the attempt is recorded, the lease is completed (lease and mark go: the
+ * key is never asked for again, and a stale read of the delivery finds its stream moved). A
+ * holder that dies between sending and recording leaves a marked lease; once it expired,
+ * `interrupted` lists it, and whoever takes it learns from `interruptedSendAt` that the request
+ * may have reached the receiver: the attempt is recorded with an unknown outcome instead of being
+ * sent again, so a receiver sees each delivery at most once per scheduled attempt. The TTL
+ * (SVC_WEBHOOK_LEASE_MS) is at least twice the send timeout.
  */
 export const DELIVERY_LEASES = Symbol('DELIVERY_LEASES');
 
+/** A lease held on one attempt. */
+export interface AttemptLease {
+  readonly key: string;
+  /** Epoch ms (wall clock: leases are compared across processes). */
+  readonly expiresAt: number;
+  /**
+   * When an earlier holder marked this attempt as sending and then never recorded it (epoch ms
+   * of the service clock it gave), or null: nothing was sent under this key yet.
+   */
+  readonly interruptedSendAt: number | null;
+}
+
 export interface DeliveryLeases {
-  claim(key: string, ttlMs: number): Promise<boolean>;
-  /** Gives a lease back unused (nothing was sent under it). */
-  release(key: string): Promise<void>;
-  /** Drops expired leases (housekeeping). */
+  /** Null when someone else holds the key (or this holder does already). */
+  claim(key: string, ttlMs: number): Promise<AttemptLease | null>;
+  /**
+   * Records that the request is about to leave (at `at`, the service clock). False when the lease
+   * is no longer this holder's (it expired and was taken): then nothing may be sent.
+   */
+  markSending(lease: AttemptLease, at: Date): Promise<boolean>;
+  /** The attempt is recorded: the lease and its mark go. */
+  complete(lease: AttemptLease): Promise<void>;
+  /** Gives a lease back unused (nothing was sent under it); a mark left by an earlier holder stays. */
+  release(lease: AttemptLease): Promise<void>;
+  /** Keys of expired leases still marked as sending (attempts sent and never recorded), oldest mark first. */
+  interrupted(limit: number): Promise<string[]>;
+  /**
+   * Housekeeping: drops expired leases without a mark, and marks left unrecorded for longer than
+   * MARK_RETENTION_MS (their delivery is gone).
+   */
   sweep(): Promise<void>;
   /** Closes what the leases hold open (a file), if anything. */
   close?(): Promise<void>;
 }
 
-/** Embedded mode: one dispatcher per process and per data file, so leases live in memory. */
-export class InProcessLeases implements DeliveryLeases {
-  private readonly held = new Map<string, number>();
-
-  constructor(private readonly now: () => number = () => performance.now()) {}
-
-  async claim(key: string, ttlMs: number): Promise<boolean> {
-    const t = this.now();
-    const until = this.held.get(key);
-    if (until !== undefined && until > t) return false;
-    this.held.set(key, t + ttlMs);
-    return true;
-  }
-
-  async release(key: string): Promise<void> {
-    this.held.delete(key);
-  }
-
-  async sweep(): Promise<void> {
-    const t = this.now();
-    for (const [key, until] of this.held) if (until <= t) this.held.delete(key);
-  }
-}
+/** How long after its lease expired an unrecorded sending mark is kept before `sweep` drops it. */
+export const MARK_RETENTION_MS = 24 * 60 * 60_000;
 
 export const WEBHOOK_LEASES_COLLECTION = 'webhook_leases';
 
@@ -50,12 +59,15 @@ interface LeaseDoc extends Doc {
   owner: string;
   /** Epoch ms (wall clock: leases are compared across processes). */
   expires_at: number;
+  /** Epoch ms (service clock) when a holder marked the attempt as sending; null before. */
+  sending_at: number | null;
 }
 
 /**
  * Scaled mode (several dispatchers, MongoDB): a lease is a document taken with a compare-and-set
  * (absent, or expired with the exact owner and expiry read), so two dispatchers never both hold
- * one. Uses the document store port only, so the embedded store runs the same code in tests.
+ * one; the sending mark is another compare-and-set on this holder's owner and expiry. Uses the
+ * document store port only, so the embedded store runs the same code in tests.
  */
 export class DocumentLeases implements DeliveryLeases {
   readonly owner = randomUUID();
@@ -65,18 +77,62 @@ export class DocumentLeases implements DeliveryLeases {
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  async claim(key: string, ttlMs: number): Promise<boolean> {
-    const collection = this.documents.collection<LeaseDoc>(WEBHOOK_LEASES_COLLECTION);
+  async claim(key: string, ttlMs: number): Promise<AttemptLease | null> {
     const t = this.now();
-    const current = await collection.get(key);
-    if (current && current.expires_at > t) return false;
+    const current = await this.documents.collection<LeaseDoc>(WEBHOOK_LEASES_COLLECTION).get(key);
+    if (current && current.expires_at > t) return null;
+    const lease = { key, expiresAt: t + ttlMs, interruptedSendAt: current?.sending_at ?? null };
+    const taken = await this.write(
+      lease,
+      lease.interruptedSendAt,
+      current ? { owner: current.owner, expires_at: current.expires_at } : null,
+    );
+    return taken ? lease : null;
+  }
+
+  async markSending(lease: AttemptLease, at: Date): Promise<boolean> {
+    return this.write(lease, at.getTime(), { owner: this.owner, expires_at: lease.expiresAt });
+  }
+
+  async complete(lease: AttemptLease): Promise<void> {
+    // Expired and unmarked: free, and gone at the next sweep (the port has no conditional delete).
+    await this.write({ ...lease, expiresAt: this.now() }, null, { owner: this.owner, expires_at: lease.expiresAt });
+  }
+
+  async release(lease: AttemptLease): Promise<void> {
+    await this.write({ ...lease, expiresAt: this.now() }, lease.interruptedSendAt, {
+      owner: this.owner,
+      expires_at: lease.expiresAt,
+    });
+  }
+
+  async interrupted(limit: number): Promise<string[]> {
+    const page = await this.documents
+      .collection<LeaseDoc>(WEBHOOK_LEASES_COLLECTION)
+      .find({ sending_at: { $gt: 0 }, expires_at: { $lte: this.now() } }, { sort: [['sending_at', 1]], limit });
+    return page.items.map((l) => l.id);
+  }
+
+  async sweep(): Promise<void> {
+    const t = this.now();
+    const leases = this.documents.collection<LeaseDoc>(WEBHOOK_LEASES_COLLECTION);
+    await leases.deleteMany({ sending_at: null, expires_at: { $lt: t } });
+    await leases.deleteMany({ expires_at: { $lt: t - MARK_RETENTION_MS } });
+  }
+
+  /** False when the stored lease is not the one expected (someone else won). */
+  private async write(
+    lease: Pick<AttemptLease, 'key' | 'expiresAt'>,
+    sendingAt: number | null,
+    expect: { owner: string; expires_at: number } | null,
+  ): Promise<boolean> {
     try {
       await this.documents.applyBatch([
         {
           kind: 'cas',
           collection: WEBHOOK_LEASES_COLLECTION,
-          doc: { id: key, owner: this.owner, expires_at: t + ttlMs },
-          expect: current ? { owner: current.owner, expires_at: current.expires_at } : null,
+          doc: { id: lease.key, owner: this.owner, expires_at: lease.expiresAt, sending_at: sendingAt },
+          expect,
         },
       ]);
       return true;
@@ -86,26 +142,5 @@ export class DocumentLeases implements DeliveryLeases {
       if (error instanceof DuplicateKeyError) return false;
       throw error;
     }
-  }
-
-  async release(key: string): Promise<void> {
-    try {
-      await this.documents.applyBatch([
-        {
-          kind: 'cas',
-          collection: WEBHOOK_LEASES_COLLECTION,
-          doc: { id: key, owner: this.owner, expires_at: 0 },
-          expect: { owner: this.owner },
-        },
-      ]);
-    } catch (error) {
-      if (!(error instanceof ConcurrentModificationError)) throw error;
-    }
-  }
-
-  async sweep(): Promise<void> {
-    await this.documents
-      .collection<LeaseDoc>(WEBHOOK_LEASES_COLLECTION)
-      .deleteMany({ expires_at: { $lt: this.now() - 60 * 60_000 } });
   }
 }

@@ -87,8 +87,12 @@ export interface DispatcherStats {
 }
 
 const SILENT: DispatcherLogger = { log: () => undefined, warn: () => undefined, error: () => undefined };
-/** How long a webhook document read for a send is trusted at most (real ms); changes also drop it. */
+/** How often final failures whose WebhookDisabled is missing are looked for (real ms). */
 const RECONCILE_EVERY_MS = 30_000;
+/** How often attempts sent and never recorded (a process killed meanwhile) are looked for (real ms). */
+const RECOVER_EVERY_MS = 5000;
+/** Interrupted attempts looked at per pass. */
+const RECOVER_BATCH = 200;
 /** Longest wait for the read model to catch up before reading due deliveries (then again). */
 const CATCH_UP_MS = 5000;
 /** How often, at most, the other targets are asked for while busy hosts fill the queue. */
@@ -150,6 +154,7 @@ export class WebhookDispatcher {
   private more = false;
   private wakeUp: (() => void) | null = null;
   private lastReconcile = -Infinity;
+  private lastRecovery = -Infinity;
   private lastSweep = performance.now();
   private lastOthers = -Infinity;
   /** A webhook changed: drop cached webhook documents once the read model has the change. */
@@ -249,6 +254,7 @@ export class WebhookDispatcher {
       const before = this.stats.attempts;
       this.webhooksChanged = true;
       await this.reconcileDisables();
+      await this.recoverInterrupted();
       await this.refill(true);
       this.pump();
       if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
@@ -273,6 +279,7 @@ export class WebhookDispatcher {
       let delay = this.settings.pollMs;
       try {
         if (performance.now() - this.lastReconcile > RECONCILE_EVERY_MS) await this.reconcileDisables();
+        if (performance.now() - this.lastRecovery > RECOVER_EVERY_MS) await this.recoverInterrupted();
         // Look at the read model when something may have become due (new work, more left behind
         // last time, or the timer) and the queue runs low; when it is full of deliveries for
         // busy hosts only, ask for the other targets' (now and then) instead.
@@ -495,6 +502,23 @@ export class WebhookDispatcher {
   private async reconcileDisables(): Promise<void> {
     this.lastReconcile = performance.now();
     await this.disabler.reconcile(this.channel.name);
+  }
+
+  /**
+   * Attempts sent by a process that stopped before recording them (ADR 0070): each recorded now
+   * with an unknown outcome, by the AttemptRunner, whatever its delivery's state (a disable may
+   * have cancelled it meanwhile, so it is not due and no refill brings it back).
+   */
+  private async recoverInterrupted(): Promise<void> {
+    this.lastRecovery = performance.now();
+    if (this.stopping) return;
+    for (const key of await this.deps.leases.interrupted(RECOVER_BATCH)) {
+      const deliveryId = key.slice(0, key.lastIndexOf(':'));
+      if (this.inFlight.has(deliveryId)) continue;
+      // Null: another channel's delivery (every dispatcher sees every lease), or not projected yet.
+      const doc = await this.deliveries.get(deliveryId);
+      if (doc) await this.attempts.recover(doc, key);
+    }
   }
 
   /** A position this dispatcher appended at: the read model must pass it before the next refill. */

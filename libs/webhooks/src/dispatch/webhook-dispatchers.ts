@@ -68,6 +68,7 @@ export class WebhookDispatchers implements OnApplicationBootstrap, BeforeApplica
           perHost: this.config.webhookConcurrencyPerHost,
           perOwner: this.config.webhookConcurrencyPerAccount,
           retryScale: this.config.webhookRetryScale,
+          leaseMs: this.config.webhookLeaseMs,
         },
       });
       this.dispatchers.set(channel, dispatcher);

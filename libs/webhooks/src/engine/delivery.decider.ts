@@ -20,6 +20,21 @@ export interface AttemptOutcome {
   succeeded: boolean;
 }
 
+/** The error of an attempt whose sender stopped before it learnt the answer (ADR 0070). */
+export const OUTCOME_UNKNOWN_ERROR = 'outcome_unknown: the dispatcher stopped during this attempt';
+
+/**
+ * What is recorded for an attempt sent by a process that stopped before recording it: the
+ * receiver may or may not have it; a failure for the schedule, never sent again (ADR 0070).
+ */
+export const OUTCOME_UNKNOWN: AttemptOutcome = {
+  statusCode: null,
+  durationMs: 0,
+  error: OUTCOME_UNKNOWN_ERROR,
+  responseBody: null,
+  succeeded: false,
+};
+
 export interface DeliveryRef {
   deliveryId: string;
   webhookId: string;
