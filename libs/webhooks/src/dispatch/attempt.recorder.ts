@@ -40,11 +40,12 @@ export class AttemptRecorder {
     private readonly retryScale = 1,
   ) {}
 
+  /** Null when the stream holds this attempt already (recorded by the next holder of its lease). */
   async record(
     doc: DeliveryDoc,
     revision: number,
     attempt: { manual: boolean; startedAt: Date; completedAt: Date; outcome: AttemptOutcome },
-  ): Promise<RecordedAttempt> {
+  ): Promise<RecordedAttempt | null> {
     const delivery: DeliveryRef = {
       deliveryId: doc.id,
       webhookId: doc.webhook_id,
@@ -57,6 +58,7 @@ export class AttemptRecorder {
       delivery,
       kind: attempt.manual ? ('manual' as const) : ('automatic' as const),
       requestId: doc.manual_request_id,
+      ...(attempt.manual ? {} : { automaticRank: doc.automatic_attempts + 1 }),
       startedAt: attempt.startedAt,
       completedAt: attempt.completedAt,
       outcome: attempt.outcome,
@@ -83,8 +85,9 @@ export class AttemptRecorder {
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       // Something was appended meanwhile (a redelivery request): the attempt happened, record it
-      // on top of the stream as it is now.
+      // on top of the stream as it is now, unless the stream holds it already (ADR 0070: null).
       const result = await decideAndAppend(this.events, stream, deliveryDecider, command, { retries: 10 });
+      if (result.events.length === 0) return null;
       return {
         data: result.events[0]!.data as DeliveryAttemptData,
         revision: result.revision ?? revision,

@@ -66,7 +66,7 @@ export class AttemptRunner {
     // Its secret could not be read a moment ago: the delivery waits, untouched (not an attempt).
     if (this.inputs.secretWaiting(webhook.secret_id)) return;
     const attemptKey = manual ? `${doc.id}:m${doc.manual_request_id}` : `${doc.id}:a${doc.automatic_attempts + 1}`;
-    const lease = await this.deps.leases.claim(attemptKey, this.leaseMs);
+    let lease = await this.deps.leases.claim(attemptKey, this.leaseMs);
     if (!lease) return;
     let sent = false;
     try {
@@ -113,9 +113,13 @@ export class AttemptRunner {
       // its lease) sends nothing; its attempt lease is given back and the new owner sends it.
       if (this.deps.mayAct && !this.deps.mayAct()) return;
       const startedAt = this.deps.clock.now();
-      // The durable mark that the request may leave now; refused when the lease expired and was
-      // taken meanwhile (then the new holder sends it).
-      if (decision.send && !(await this.deps.leases.markSending(lease, startedAt))) return;
+      // The durable mark that the request may leave now, renewing the lease for the send; refused
+      // once the lease expired (a new holder may have it: it decides then).
+      if (decision.send) {
+        const marked = await this.deps.leases.markSending(lease, startedAt, this.leaseMs);
+        if (!marked) return;
+        lease = marked;
+      }
       sent = true;
       const outcome: AttemptOutcome = decision.send
         ? await this.deps.sender.send({
@@ -207,6 +211,14 @@ export class AttemptRunner {
     await this.deps.leases.complete(lease).catch((error: unknown) => {
       this.logger.warn(`dispatcher ${this.channel.name}: lease of ${lease.key} not completed: ${message(error)}`);
     });
+    if (!recorded) {
+      // This sender outlived its lease and the next holder recorded the attempt (outcome unknown)
+      // and settled it meanwhile: one record per attempt, the later outcome only in this log line.
+      this.logger.warn(
+        `dispatcher ${this.channel.name}: attempt ${lease.key} was recorded meanwhile as outcome unknown; its outcome (${attempt.outcome.statusCode ?? attempt.outcome.error}) is not recorded`,
+      );
+      return;
+    }
     this.notes.recorded(doc.id, recorded.revision);
     this.notes.appended(recorded.position);
     this.notes.attempted(attempt.outcome.succeeded);

@@ -147,7 +147,7 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
     const lease = await killed.claim('del_1:a2', 60_000);
     assert.ok(lease);
     const sendingAt = new Date('2026-01-01T00:00:04.000Z');
-    assert.equal(await killed.markSending(lease, sendingAt), true);
+    assert.ok(await killed.markSending(lease, sendingAt, 60_000));
     await killed.close(); // SIGKILL: nothing recorded, the lease left to expire
 
     const early = runner({ ...queued }, { leases: leases() });
@@ -196,7 +196,7 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
     const killed = leases();
     const lease = await killed.claim('del_1:a2', 60_000);
     const sendingAt = new Date('2026-01-01T00:00:04.000Z');
-    await killed.markSending(lease!, sendingAt);
+    assert.ok(await killed.markSending(lease!, sendingAt, 60_000));
     await killed.close();
     now += 60_000;
     const shared = leases();
@@ -217,7 +217,7 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
   it('an interrupted lease whose attempt is recorded already (killed between record and complete): only the mark goes', async () => {
     const shared = leases();
     const lease = await shared.claim('del_1:a1', 60_000);
-    await shared.markSending(lease!, new Date('2026-01-01T00:00:00.500Z'));
+    assert.ok(await shared.markSending(lease!, new Date('2026-01-01T00:00:00.500Z'), 60_000));
     now += 60_000;
     // The read model shows attempt 1 recorded: `queued` has automatic_attempts 1.
     const r = runner({ ...queued }, { leases: shared });

@@ -31,10 +31,12 @@ export interface DeliveryLeases {
   /** Null when someone else holds the key (or this holder does already). */
   claim(key: string, ttlMs: number): Promise<AttemptLease | null>;
   /**
-   * Records that the request is about to leave (at `at`, the service clock). False when the lease
-   * is no longer this holder's (it expired and was taken): then nothing may be sent.
+   * Records that the request is about to leave (at `at`, the service clock) and renews the lease
+   * for `ttlMs` from now, so the sender has its whole TTL (at least twice the send timeout) from
+   * here. Null when the lease expired (taken by someone else or not): then nothing may be sent.
+   * The renewed lease is the one to complete.
    */
-  markSending(lease: AttemptLease, at: Date): Promise<boolean>;
+  markSending(lease: AttemptLease, at: Date, ttlMs: number): Promise<AttemptLease | null>;
   /** The attempt is recorded: the lease and its mark go. */
   complete(lease: AttemptLease): Promise<void>;
   /** Gives a lease back unused (nothing was sent under it); a mark left by an earlier holder stays. */
@@ -71,6 +73,7 @@ interface LeaseDoc extends Doc {
  */
 export class DocumentLeases implements DeliveryLeases {
   readonly owner = randomUUID();
+  private indexes: Promise<void> | null = null;
 
   constructor(
     private readonly documents: DocumentStore,
@@ -82,16 +85,20 @@ export class DocumentLeases implements DeliveryLeases {
     const current = await this.documents.collection<LeaseDoc>(WEBHOOK_LEASES_COLLECTION).get(key);
     if (current && current.expires_at > t) return null;
     const lease = { key, expiresAt: t + ttlMs, interruptedSendAt: current?.sending_at ?? null };
-    const taken = await this.write(
-      lease,
-      lease.interruptedSendAt,
-      current ? { owner: current.owner, expires_at: current.expires_at } : null,
-    );
-    return taken ? lease : null;
+    // The mark is part of what was read: a holder's mark landing between the read and this write
+    // makes the write fail (the mark also moves expires_at: belt and braces).
+    const expect = current
+      ? { owner: current.owner, expires_at: current.expires_at, sending_at: lease.interruptedSendAt }
+      : null;
+    return (await this.write(lease, lease.interruptedSendAt, expect)) ? lease : null;
   }
 
-  async markSending(lease: AttemptLease, at: Date): Promise<boolean> {
-    return this.write(lease, at.getTime(), { owner: this.owner, expires_at: lease.expiresAt });
+  async markSending(lease: AttemptLease, at: Date, ttlMs: number): Promise<AttemptLease | null> {
+    const t = this.now();
+    if (lease.expiresAt <= t) return null;
+    const renewed = { ...lease, expiresAt: t + ttlMs };
+    const marked = await this.write(renewed, at.getTime(), { owner: this.owner, expires_at: lease.expiresAt });
+    return marked ? renewed : null;
   }
 
   async complete(lease: AttemptLease): Promise<void> {
@@ -107,6 +114,7 @@ export class DocumentLeases implements DeliveryLeases {
   }
 
   async interrupted(limit: number): Promise<string[]> {
+    await this.indexed();
     const page = await this.documents
       .collection<LeaseDoc>(WEBHOOK_LEASES_COLLECTION)
       .find({ sending_at: { $gt: 0 }, expires_at: { $lte: this.now() } }, { sort: [['sending_at', 1]], limit });
@@ -114,10 +122,30 @@ export class DocumentLeases implements DeliveryLeases {
   }
 
   async sweep(): Promise<void> {
+    await this.indexed();
     const t = this.now();
     const leases = this.documents.collection<LeaseDoc>(WEBHOOK_LEASES_COLLECTION);
     await leases.deleteMany({ sending_at: null, expires_at: { $lt: t } });
     await leases.deleteMany({ expires_at: { $lt: t - MARK_RETENTION_MS } });
+  }
+
+  /** The indexes of the dispatchers' look for interrupted attempts (every 5 s) and of the sweep. */
+  private indexed(): Promise<void> {
+    this.indexes ??= this.documents
+      .ensureIndexes(WEBHOOK_LEASES_COLLECTION, [
+        {
+          fields: [
+            ['sending_at', 1],
+            ['expires_at', 1],
+          ],
+        },
+        { fields: [['expires_at', 1]] },
+      ])
+      .catch((error: unknown) => {
+        this.indexes = null;
+        throw error;
+      });
+    return this.indexes;
   }
 
   /** False when the stored lease is not the one expected (someone else won). */

@@ -31,7 +31,7 @@ describe('SqliteDeliveryLeases', () => {
       try {
         assert.equal(await leases.claim('del_1:a1', 60_000), null, 'the old lease still holds');
         const fresh = await leases.claim('del_2:a1', 60_000);
-        assert.equal(await leases.markSending(fresh!, new Date(1_700_000_000_000)), true);
+        assert.ok(await leases.markSending(fresh!, new Date(1_700_000_000_000), 60_000));
       } finally {
         await leases.close();
       }

@@ -24,7 +24,7 @@ export class SqliteDeliveryLeases implements DeliveryLeases {
     [string, string, number, number],
     { owner: string; sending_at: number | null }
   >;
-  private readonly markStatement: Database.Statement<[number, string, string, number]>;
+  private readonly markStatement: Database.Statement<[number, number, string, string, number, number]>;
   private readonly completeStatement: Database.Statement<[string, string, number]>;
   private readonly releaseStatement: Database.Statement<[number, string, string, number]>;
   private readonly interruptedStatement: Database.Statement<[number, number], { id: string }>;
@@ -42,16 +42,22 @@ export class SqliteDeliveryLeases implements DeliveryLeases {
       'CREATE TABLE IF NOT EXISTS webhook_leases (id TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL, sending_at INTEGER) WITHOUT ROWID',
     );
     // A file written before the sending mark existed (ADR 0070).
+    // Two processes may open such a file at once: the second finds the column added.
     const columns = this.db.pragma('table_info(webhook_leases)') as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === 'sending_at'))
-      this.db.exec('ALTER TABLE webhook_leases ADD COLUMN sending_at INTEGER');
+    if (!columns.some((c) => c.name === 'sending_at')) {
+      try {
+        this.db.exec('ALTER TABLE webhook_leases ADD COLUMN sending_at INTEGER');
+      } catch (error) {
+        if (!/duplicate column name/i.test(error instanceof Error ? error.message : '')) throw error;
+      }
+    }
     // Takes the lease when absent or expired, keeping an earlier holder's sending mark; RETURNING
     // gives a row only when this statement wrote.
     this.claimStatement = this.db.prepare(
       'INSERT INTO webhook_leases (id, owner, expires_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at WHERE webhook_leases.expires_at <= ? RETURNING owner, sending_at',
     );
     this.markStatement = this.db.prepare(
-      'UPDATE webhook_leases SET sending_at = ? WHERE id = ? AND owner = ? AND expires_at = ?',
+      'UPDATE webhook_leases SET sending_at = ?, expires_at = ? WHERE id = ? AND owner = ? AND expires_at = ? AND expires_at > ?',
     );
     this.completeStatement = this.db.prepare(
       'DELETE FROM webhook_leases WHERE id = ? AND owner = ? AND expires_at = ?',
@@ -74,8 +80,18 @@ export class SqliteDeliveryLeases implements DeliveryLeases {
     return row?.owner === this.owner ? { key, expiresAt: t + ttlMs, interruptedSendAt: row.sending_at } : null;
   }
 
-  async markSending(lease: AttemptLease, at: Date): Promise<boolean> {
-    return this.markStatement.run(at.getTime(), lease.key, this.owner, lease.expiresAt).changes === 1;
+  async markSending(lease: AttemptLease, at: Date, ttlMs: number): Promise<AttemptLease | null> {
+    const t = this.now();
+    const renewed = { ...lease, expiresAt: t + ttlMs };
+    const changes = this.markStatement.run(
+      at.getTime(),
+      renewed.expiresAt,
+      lease.key,
+      this.owner,
+      lease.expiresAt,
+      t,
+    ).changes;
+    return changes === 1 ? renewed : null;
   }
 
   async complete(lease: AttemptLease): Promise<void> {

@@ -515,9 +515,16 @@ export class WebhookDispatcher {
     for (const key of await this.deps.leases.interrupted(RECOVER_BATCH)) {
       const deliveryId = key.slice(0, key.lastIndexOf(':'));
       if (this.inFlight.has(deliveryId)) continue;
-      // Null: another channel's delivery (every dispatcher sees every lease), or not projected yet.
-      const doc = await this.deliveries.get(deliveryId);
-      if (doc) await this.attempts.recover(doc, key);
+      try {
+        // Null: another channel's delivery (every dispatcher sees every lease), or not projected yet.
+        const doc = await this.deliveries.get(deliveryId);
+        if (doc) await this.attempts.recover(doc, key);
+      } catch (error) {
+        // The others go on; this one is listed again on the next pass.
+        this.logger.warn(
+          `dispatcher ${this.channel.name}: interrupted attempt ${key} not recorded yet: ${message(error)}`,
+        );
+      }
     }
   }
 

@@ -50,6 +50,11 @@ export type DeliveryCommand =
       kind: 'automatic' | 'manual';
       /** The request a manual attempt answers. */
       requestId?: string | null;
+      /**
+       * The rank of the automatic attempt its sender leased (`{delivery}:a{rank}`): when the
+       * stream holds that attempt already, it is not recorded again.
+       */
+      automaticRank?: number;
       startedAt: Date;
       completedAt: Date;
       outcome: AttemptOutcome;
@@ -86,7 +91,8 @@ export const initialDeliveryState: DeliveryState = {
 
 /**
  * The attempts of one delivery. An attempt is a fact: it is always recorded, whatever came
- * before (two dispatchers never send the same attempt, but a record must never be lost). The
+ * before (two dispatchers never send the same attempt, but a record must never be lost), once:
+ * an attempt of a rank (or answering a request) the stream already holds is not recorded again. The
  * decider adds what follows from it: its rank, the next automatic attempt (D12 schedule) or
  * that it was the last one (fifth automatic failure, or 410 Gone, which disables at once).
  * Manual attempts (redeliveries) never count toward disabling.
@@ -122,6 +128,11 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
       case 'RecordAttempt': {
         const { delivery, outcome } = command;
         const manual = command.kind === 'manual';
+        // Recorded already: its sender outlived the lease and the next holder recorded the attempt
+        // as outcome unknown meanwhile (ADR 0070). One attempt, one record.
+        if (!manual && command.automaticRank !== undefined && state.automaticAttempts >= command.automaticRank)
+          return [];
+        if (manual && command.requestId && state.pendingRequest !== command.requestId) return [];
         const automatic = manual ? null : state.automaticAttempts + 1;
         let final: DeliveryAttemptData['final'] = null;
         let next: string | null = null;

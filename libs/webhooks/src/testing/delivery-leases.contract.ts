@@ -74,7 +74,7 @@ export function deliveryLeasesContract(
       const lease = await killed.claim('del_1:a3', 60_000);
       assert.ok(lease);
       const sendingAt = new Date('2026-01-01T00:00:04.000Z');
-      assert.equal(await killed.markSending(lease, sendingAt), true);
+      assert.ok(await killed.markSending(lease, sendingAt, 60_000));
       assert.equal(await next.claim('del_1:a3', 60_000), null, 'held until it expires');
       now += 60_000;
       const taken = await next.claim('del_1:a3', 60_000);
@@ -90,10 +90,24 @@ export function deliveryLeasesContract(
       now += 60_000;
       const fresh = await next.claim('del_1:a1', 60_000);
       assert.equal(fresh?.interruptedSendAt, null, 'nothing was sent under it');
-      assert.equal(await slow.markSending(stale!, new Date(now)), false);
-      assert.equal(await next.markSending(fresh!, new Date(now)), true);
+      assert.equal(await slow.markSending(stale!, new Date(now), 60_000), null);
+      assert.ok(await next.markSending(fresh!, new Date(now), 60_000));
       now += 60_000;
       assert.equal((await slow.claim('del_1:a1', 60_000))?.interruptedSendAt, now - 60_000);
+    });
+
+    it('the mark renews the lease for its TTL from the mark; a lease expired, even untaken, cannot be marked', async () => {
+      const [a, b] = [holder(), holder()];
+      const lease = await a.claim('del_1:a1', 60_000);
+      now += 50_000;
+      const marked = await a.markSending(lease!, new Date(now), 60_000);
+      assert.equal(marked?.expiresAt, now + 60_000);
+      now += 20_000; // 70 s after the claim, 20 s after the mark
+      assert.equal(await b.claim('del_1:a1', 60_000), null, 'renewed by the mark');
+      const other = await a.claim('del_2:a1', 60_000);
+      now += 60_000;
+      assert.equal(await a.markSending(other!, new Date(now), 60_000), null, 'expired, though nobody took it');
+      assert.equal((await b.claim('del_2:a1', 60_000))?.interruptedSendAt, null, 'and unmarked');
     });
 
     it('a lease claimed again by its own holder after it expired is a new lease: the old one can neither mark nor release it', async () => {
@@ -102,7 +116,7 @@ export function deliveryLeasesContract(
       now += 60_000;
       const renewed = await a.claim('del_1:a1', 60_000);
       assert.ok(renewed);
-      assert.equal(await a.markSending(old!, new Date(now)), false);
+      assert.equal(await a.markSending(old!, new Date(now), 60_000), null);
       await a.release(old!);
       assert.equal(await holder().claim('del_1:a1', 60_000), null, 'still held');
     });
@@ -111,7 +125,7 @@ export function deliveryLeasesContract(
       const [a, b] = [holder(), holder()];
       const send = async (key: string, at: number) => {
         const lease = await a.claim(key, 60_000);
-        assert.equal(await a.markSending(lease!, new Date(at)), true);
+        assert.ok(await a.markSending(lease!, new Date(at), 60_000));
         return lease!;
       };
       await send('del_2:a1', 2000);
@@ -138,7 +152,7 @@ export function deliveryLeasesContract(
       const old = await a.claim('del_1:a1', 60_000);
       now += 60_000;
       const current = await b.claim('del_1:a1', 60_000);
-      await b.markSending(current!, new Date(now));
+      assert.ok(await b.markSending(current!, new Date(now), 60_000));
       await a.complete(old!);
       now += 60_000;
       assert.deepEqual(await a.interrupted(10), ['del_1:a1'], "b's mark survives a's late complete");
@@ -151,7 +165,7 @@ export function deliveryLeasesContract(
       const a = holder();
       const mark = async (key: string) => {
         const lease = await a.claim(key, 1000);
-        assert.equal(await a.markSending(lease!, new Date(now)), true);
+        assert.ok(await a.markSending(lease!, new Date(now), 1000));
         return now;
       };
       await mark('old:a1');
