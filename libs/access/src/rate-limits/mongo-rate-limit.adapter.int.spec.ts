@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
 import { MongoClient } from 'mongodb';
-import { MongoDocumentStore } from '#documents';
+import { MongoDocumentStore } from '#documents/testing';
 import { rateLimitStoreContract } from '#access/testing';
 import { MongoRateLimitStore } from './mongo-rate-limit.adapter.js';
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { MongoRateLimitStore, SqliteRateLimitStore } from '#access';
-import { type DocumentStore, MongoDocumentStore } from '#documents';
+import type { DocumentStore } from '#documents';
+import { MongoDocumentStore } from '#documents/testing';
 import { DocumentLeases, SqliteDeliveryLeases } from '#webhooks';
 import { deliveryLeasesFor, rateLimitStoreFor } from './shared-state.js';
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
 import { MongoClient } from 'mongodb';
-import { type DocumentStore, MongoDocumentStore } from '#documents';
+import type { DocumentStore } from '#documents';
+import { MongoDocumentStore } from '#documents/testing';
 import { deliveryLeasesContract } from '#webhooks/testing';
 import { DocumentLeases } from './leases.js';
 
