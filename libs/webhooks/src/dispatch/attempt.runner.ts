@@ -3,7 +3,7 @@ import type { EventStore } from '#eventstore';
 import type { ReadonlyCollection } from '#projections';
 import type { WebhookChannel } from '../engine/channel.js';
 import { type AttemptOutcome, OUTCOME_UNKNOWN } from '../engine/delivery.decider.js';
-import { deliveryStream } from '../engine/delivery.events.js';
+import { type DeliveryAttemptData, deliveryStream } from '../engine/delivery.events.js';
 import { deliveryHeaders } from '../engine/signing.js';
 import type { DeliveryDoc } from '../engine/webhooks.projection.js';
 import type { WebhookSender } from '../sending/webhook-sender.js';
@@ -147,7 +147,8 @@ export class AttemptRunner {
    * recording it. Recorded with an unknown outcome whatever the delivery's state now (a disable
    * may have cancelled it meanwhile, so it is not due any more and `run` never sees it again),
    * unless it is recorded already (the holder stopped between its record and completing the
-   * lease) or its webhook was deleted: then only the mark goes.
+   * lease: then it is settled from the record, in case the hook had not run) or its webhook was
+   * deleted (then only the mark goes).
    */
   async recover(doc: DeliveryDoc, key: string): Promise<void> {
     const lease = await this.deps.leases.claim(key, this.leaseMs);
@@ -162,14 +163,25 @@ export class AttemptRunner {
         this.notes.recorded(doc.id, revision);
         return;
       }
-      const manual = doc.manual_request_id !== null && key === `${doc.id}:m${doc.manual_request_id}`;
-      const webhook = await this.inputs.webhook(doc.webhook_id);
-      if ((!manual && key !== `${doc.id}:a${doc.automatic_attempts + 1}`) || !webhook || webhook.status === 'deleted') {
+      if (this.deps.mayAct && !this.deps.mayAct()) return;
+      const named = key.slice(doc.id.length + 1);
+      const manual = named.startsWith('m');
+      const open = manual ? named === `m${doc.manual_request_id}` : named === `a${doc.automatic_attempts + 1}`;
+      if (!open) {
+        // Recorded already: its holder stopped after the record, before settling it (the hook)
+        // and completing the lease. Settle it from what was recorded (idempotent per attempt).
+        const recorded = await this.recordedAttempt(doc.id, named);
+        if (recorded) await this.deps.hooks?.afterAttempt?.(this.context(doc, manual, key), outcomeOf(recorded));
         done = true;
         await this.deps.leases.complete(lease);
         return;
       }
-      if (this.deps.mayAct && !this.deps.mayAct()) return;
+      const webhook = await this.inputs.webhook(doc.webhook_id);
+      if (!webhook || webhook.status === 'deleted') {
+        done = true;
+        await this.deps.leases.complete(lease);
+        return;
+      }
       done = true;
       await this.finish(doc, revision, this.context(doc, manual, key), lease, {
         manual,
@@ -207,11 +219,8 @@ export class AttemptRunner {
     attempt: { manual: boolean; startedAt: Date; completedAt: Date; outcome: AttemptOutcome },
   ): Promise<void> {
     const recorded = await this.recorder.record(doc, revision, attempt);
-    // A complete that fails leaves the mark: a later recovery finds the attempt recorded and drops it.
-    await this.deps.leases.complete(lease).catch((error: unknown) => {
-      this.logger.warn(`dispatcher ${this.channel.name}: lease of ${lease.key} not completed: ${message(error)}`);
-    });
     if (!recorded) {
+      await this.complete(lease);
       // This sender outlived its lease and the next holder recorded the attempt (outcome unknown)
       // and settled it meanwhile: one record per attempt, the later outcome only in this log line.
       this.logger.warn(
@@ -224,10 +233,16 @@ export class AttemptRunner {
     this.notes.attempted(attempt.outcome.succeeded);
     // After the record: a crash before it leaves this attempt to be recorded by the next holder
     // of its lease (same attemptKey), so a hook settling per attempt never settles one twice nor
-    // one that did not happen.
-    await this.deps.hooks?.afterAttempt?.(context, attempt.outcome).catch((error: unknown) => {
-      this.logger.warn(`dispatcher ${this.channel.name}: afterAttempt hook failed for ${doc.id}: ${message(error)}`);
-    });
+    // one that did not happen. The lease is completed only once the hook ran: a crash (or a hook
+    // failing) in between leaves the mark, and the recovery settles the recorded attempt.
+    const settled = await Promise.resolve(this.deps.hooks?.afterAttempt?.(context, attempt.outcome)).then(
+      () => true,
+      (error: unknown) => {
+        this.logger.warn(`dispatcher ${this.channel.name}: afterAttempt hook failed for ${doc.id}: ${message(error)}`);
+        return false;
+      },
+    );
+    if (settled) await this.complete(lease);
     const attempted = recorded.data;
     if (attempted.final) {
       await this.disabler.disable({
@@ -238,6 +253,24 @@ export class AttemptRunner {
         startedAt: attempted.started_at,
       });
     }
+  }
+
+  /** A complete that fails leaves the mark: a later recovery finds the attempt recorded and settles it again (a no-op). */
+  private async complete(lease: AttemptLease): Promise<void> {
+    await this.deps.leases.complete(lease).catch((error: unknown) => {
+      this.logger.warn(`dispatcher ${this.channel.name}: lease of ${lease.key} not completed: ${message(error)}`);
+    });
+  }
+
+  /** The recorded attempt a lease key names (`a{rank}` or `m{request}`), from the delivery's stream. */
+  private async recordedAttempt(deliveryId: string, named: string): Promise<DeliveryAttemptData | null> {
+    for await (const event of this.deps.events.readStream(deliveryStream(deliveryId))) {
+      if (event.type !== 'WebhookDeliveryAttempted') continue;
+      const d = event.data as DeliveryAttemptData;
+      if (named.startsWith('a') ? d.automatic === Number(named.slice(1)) : d.manual && d.request_id === named.slice(1))
+        return d;
+    }
+    return null;
   }
 
   /**
@@ -259,6 +292,16 @@ export class AttemptRunner {
       this.notes.appended(await this.recorder.release(doc.owner_id, 'credits_available', this.deps.clock.now()));
     }
   }
+}
+
+function outcomeOf(d: DeliveryAttemptData): AttemptOutcome {
+  return {
+    statusCode: d.status_code,
+    durationMs: d.duration_ms,
+    error: d.error,
+    responseBody: d.response_body,
+    succeeded: d.succeeded,
+  };
 }
 
 function message(error: unknown): string {

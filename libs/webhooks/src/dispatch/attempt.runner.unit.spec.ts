@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { FakeClock } from '#kernel';
-import type { EventStore } from '#eventstore';
+import type { EventStore, RecordedEvent } from '#eventstore';
 import type { WebhookChannel } from '../engine/channel.js';
 import type { DeliveryDoc, WebhookDoc } from '../engine/webhooks.projection.js';
 import type { WebhookSender } from '../sending/webhook-sender.js';
@@ -43,7 +43,15 @@ const activeAgain = { id: 'wh_1', status: 'active', url: 'http://127.0.0.1:9/x',
  */
 function runner(
   current: DeliveryDoc | null,
-  options: { leases?: DeliveryLeases; recordFails?: boolean; clock?: FakeClock } = {},
+  options: {
+    leases?: DeliveryLeases;
+    recordFails?: boolean;
+    clock?: FakeClock;
+    /** The delivery's stream as stored (its recorded attempts). */
+    stream?: RecordedEvent[];
+    /** The hook settling an attempt fails (a store that cannot write, say). */
+    settleFails?: boolean;
+  } = {},
 ) {
   const sent: string[] = [];
   const recorded: Array<{ startedAt: Date; outcome: AttemptOutcome }> = [];
@@ -67,7 +75,12 @@ function runner(
       return { data: { final: null }, revision: 1, position: 10 };
     },
   } as unknown as AttemptRecorder;
-  const events = { streamRevision: async () => 0 } as unknown as EventStore;
+  const events = {
+    streamRevision: async () => 0,
+    readStream: async function* () {
+      yield* options.stream ?? [];
+    },
+  } as unknown as EventStore;
   const attempts = new AttemptRunner(
     { name: 'platform', ownerKind: 'account' } as unknown as WebhookChannel,
     {
@@ -75,7 +88,12 @@ function runner(
       clock: options.clock ?? new FakeClock('2026-01-01T00:00:05.000Z'),
       sender,
       leases: options.leases ?? new SqliteDeliveryLeases({ path: ':memory:' }),
-      hooks: { afterAttempt: async (_context, outcome) => void settled.push(outcome) },
+      hooks: {
+        afterAttempt: async (_context, outcome) => {
+          if (options.settleFails) throw new Error('SQLITE_FULL: database or disk is full');
+          settled.push(outcome);
+        },
+      },
     },
     60_000,
     inputs,
@@ -214,15 +232,71 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
     assert.deepEqual(await shared.interrupted(10), [], 'recorded: the mark is gone');
   });
 
-  it('an interrupted lease whose attempt is recorded already (killed between record and complete): only the mark goes', async () => {
+  /** Attempt 1 of del_1 as stored: a 500. */
+  const attempt1 = {
+    id: 'e1',
+    stream: 'webhookdelivery-del_1',
+    revision: 0,
+    position: 1,
+    type: 'WebhookDeliveryAttempted',
+    data: {
+      delivery_id: 'del_1',
+      automatic: 1,
+      manual: false,
+      request_id: null,
+      status_code: 500,
+      duration_ms: 12,
+      error: null,
+      response_body: 'boom',
+      succeeded: false,
+    },
+    metadata: {},
+    created: '2026-01-01T00:00:01.000Z',
+  } as unknown as RecordedEvent;
+  const outcome1: AttemptOutcome = {
+    statusCode: 500,
+    durationMs: 12,
+    error: null,
+    responseBody: 'boom',
+    succeeded: false,
+  };
+
+  it('an interrupted lease whose attempt is recorded already (killed between record and settling): settled from the record, not recorded again', async () => {
     const shared = leases();
     const lease = await shared.claim('del_1:a1', 60_000);
     assert.ok(await shared.markSending(lease!, new Date('2026-01-01T00:00:00.500Z'), 60_000));
     now += 60_000;
     // The read model shows attempt 1 recorded: `queued` has automatic_attempts 1.
-    const r = runner({ ...queued }, { leases: shared });
+    const r = runner({ ...queued }, { leases: shared, stream: [attempt1] });
     await r.recover({ ...queued }, 'del_1:a1');
     assert.equal(r.recorded.length, 0);
+    assert.deepEqual(r.settled, [outcome1]);
+    assert.deepEqual(await shared.interrupted(10), []);
+  });
+
+  it('a hook that fails to settle leaves the mark: the recovery settles the recorded attempt once it expired', async () => {
+    const shared = leases();
+    const failing = runner(
+      { ...queued, automatic_attempts: 0, attempt_count: 0 },
+      { leases: shared, settleFails: true },
+    );
+    await failing.run();
+    assert.equal(failing.sent.length, 1);
+    assert.equal(failing.settled.length, 0);
+    assert.deepEqual(await shared.interrupted(10), [], 'not before its lease expired');
+    now += 60_000;
+    assert.deepEqual(await shared.interrupted(10), ['del_1:a2']);
+    // The read model now shows attempt 2 recorded.
+    const recordedDoc = { ...queued, automatic_attempts: 2, attempt_count: 2 };
+    const attempt2 = {
+      ...attempt1,
+      revision: 1,
+      data: { ...(attempt1.data as object), automatic: 2, status_code: 503, response_body: 'later' },
+    } as RecordedEvent;
+    const r = runner(recordedDoc, { leases: shared, stream: [attempt1, attempt2] });
+    await r.recover(recordedDoc, 'del_1:a2');
+    assert.deepEqual(r.settled, [{ ...outcome1, statusCode: 503, responseBody: 'later' }], 'attempt 2, not 1');
+    assert.equal(r.sent.length + r.recorded.length, 0);
     assert.deepEqual(await shared.interrupted(10), []);
   });
 });
