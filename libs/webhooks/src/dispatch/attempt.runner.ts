@@ -7,6 +7,7 @@ import { type DeliveryAttemptData, deliveryStream } from '../engine/delivery.eve
 import { deliveryHeaders } from '../engine/signing.js';
 import type { DeliveryDoc } from '../engine/webhooks.projection.js';
 import type { WebhookSender } from '../sending/webhook-sender.js';
+import { isOpenAttempt, nextAttemptKey, parseAttemptKey } from './attempt-keys.js';
 import type { AttemptRecorder } from './attempt.recorder.js';
 import type { DeliveryInputs } from './delivery-inputs.reader.js';
 import type { AttemptContext, DeliveryHooks } from './delivery-hooks.js';
@@ -65,7 +66,7 @@ export class AttemptRunner {
     }
     // Its secret could not be read a moment ago: the delivery waits, untouched (not an attempt).
     if (this.inputs.secretWaiting(webhook.secret_id)) return;
-    const attemptKey = manual ? `${doc.id}:m${doc.manual_request_id}` : `${doc.id}:a${doc.automatic_attempts + 1}`;
+    const attemptKey = nextAttemptKey(doc);
     let lease = await this.deps.leases.claim(attemptKey, this.leaseMs);
     if (!lease) return;
     let sent = false;
@@ -91,12 +92,7 @@ export class AttemptRunner {
         // process was killed): the receiver may have it. Recorded with an unknown outcome (a
         // failure: the schedule goes on), never sent twice (ADR 0070).
         sent = true;
-        await this.finish(doc, revision, context, lease, {
-          manual,
-          startedAt: new Date(lease.interruptedSendAt),
-          completedAt: this.deps.clock.now(),
-          outcome: OUTCOME_UNKNOWN,
-        });
+        await this.recordUnknown(doc, revision, context, lease, lease.interruptedSendAt);
         return;
       }
       const [body, secret] = await Promise.all([this.inputs.body(doc.event_id), this.inputs.secret(webhook)]);
@@ -164,14 +160,13 @@ export class AttemptRunner {
         return;
       }
       if (this.deps.mayAct && !this.deps.mayAct()) return;
-      const named = key.slice(doc.id.length + 1);
-      const manual = named.startsWith('m');
-      const open = manual ? named === `m${doc.manual_request_id}` : named === `a${doc.automatic_attempts + 1}`;
-      if (!open) {
+      const named = parseAttemptKey(key);
+      const context = this.context(doc, named.manual, key);
+      if (!isOpenAttempt(doc, key)) {
         // Recorded already: its holder stopped after the record, before settling it (the hook)
         // and completing the lease. Settle it from what was recorded (idempotent per attempt).
-        const recorded = await this.recordedAttempt(doc.id, named);
-        if (recorded) await this.deps.hooks?.afterAttempt?.(this.context(doc, manual, key), outcomeOf(recorded));
+        const recorded = await this.recordedAttempt(named);
+        if (recorded) await this.deps.hooks?.afterAttempt?.(context, outcomeOf(recorded));
         done = true;
         await this.deps.leases.complete(lease);
         return;
@@ -183,12 +178,7 @@ export class AttemptRunner {
         return;
       }
       done = true;
-      await this.finish(doc, revision, this.context(doc, manual, key), lease, {
-        manual,
-        startedAt: new Date(lease.interruptedSendAt),
-        completedAt: this.deps.clock.now(),
-        outcome: OUTCOME_UNKNOWN,
-      });
+      await this.recordUnknown(doc, revision, context, lease, lease.interruptedSendAt);
     } finally {
       if (!done) await this.deps.leases.release(lease).catch(() => undefined);
     }
@@ -207,9 +197,25 @@ export class AttemptRunner {
     };
   }
 
+  /** An attempt sent at `sentAt` by a holder that stopped before recording it: a failure of unknown outcome. */
+  private recordUnknown(
+    doc: DeliveryDoc,
+    revision: number,
+    context: AttemptContext,
+    lease: AttemptLease,
+    sentAt: number,
+  ): Promise<void> {
+    return this.finish(doc, revision, context, lease, {
+      manual: context.kind === 'manual',
+      startedAt: new Date(sentAt),
+      completedAt: this.deps.clock.now(),
+      outcome: OUTCOME_UNKNOWN,
+    });
+  }
+
   /**
-   * Records the attempt and completes its lease, settles it with the hooks, and disables the
-   * webhook after its final failure.
+   * Records the attempt, settles it with the hooks and then completes its lease, and disables
+   * the webhook after its final failure.
    */
   private async finish(
     doc: DeliveryDoc,
@@ -262,13 +268,12 @@ export class AttemptRunner {
     });
   }
 
-  /** The recorded attempt a lease key names (`a{rank}` or `m{request}`), from the delivery's stream. */
-  private async recordedAttempt(deliveryId: string, named: string): Promise<DeliveryAttemptData | null> {
-    for await (const event of this.deps.events.readStream(deliveryStream(deliveryId))) {
+  /** The recorded attempt a lease key names, from the delivery's stream. */
+  private async recordedAttempt(named: ReturnType<typeof parseAttemptKey>): Promise<DeliveryAttemptData | null> {
+    for await (const event of this.deps.events.readStream(deliveryStream(named.deliveryId))) {
       if (event.type !== 'WebhookDeliveryAttempted') continue;
       const d = event.data as DeliveryAttemptData;
-      if (named.startsWith('a') ? d.automatic === Number(named.slice(1)) : d.manual && d.request_id === named.slice(1))
-        return d;
+      if (named.manual ? d.manual && d.request_id === named.requestId : d.automatic === named.rank) return d;
     }
     return null;
   }

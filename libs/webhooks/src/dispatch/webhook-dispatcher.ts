@@ -10,6 +10,7 @@ import { DELIVERIES_RELEASED } from '../engine/delivery.events.js';
 import type { WebhookSecrets } from '../engine/secrets.store.js';
 import type { DeliveryDoc, PayloadDoc, WebhookDoc } from '../engine/webhooks.projection.js';
 import type { WebhookSender } from '../sending/webhook-sender.js';
+import { parseAttemptKey } from './attempt-keys.js';
 import { AttemptRecorder } from './attempt.recorder.js';
 import { AttemptRunner } from './attempt.runner.js';
 import { DeliveryInputs } from './delivery-inputs.reader.js';
@@ -513,7 +514,7 @@ export class WebhookDispatcher {
     this.lastRecovery = performance.now();
     if (this.stopping) return;
     for (const key of await this.deps.leases.interrupted(RECOVER_BATCH)) {
-      const deliveryId = key.slice(0, key.lastIndexOf(':'));
+      const { deliveryId } = parseAttemptKey(key);
       if (this.inFlight.has(deliveryId)) continue;
       try {
         // Null: another channel's delivery (every dispatcher sees every lease), or not projected yet.
