@@ -116,8 +116,8 @@ describe('ownership of background jobs across two worker processes (built mains)
       HOST: '127.0.0.1',
       // An attempt a killed worker sent and could not record is recorded (outcome unknown) once
       // its lease expired (ADR 0070): within seconds here.
-      SVC_WEBHOOK_TIMEOUT_MS: '2000',
-      SVC_WEBHOOK_LEASE_MS: '4000',
+      SVC_WEBHOOK_TIMEOUT_MS: '4000',
+      SVC_WEBHOOK_LEASE_MS: '8000',
     };
     const a = new Worker('A', await freePort());
     const b = new Worker('B', await freePort());
@@ -269,42 +269,57 @@ describe('ownership of background jobs across two worker processes (built mains)
     // Each delivery shows exactly one attempt (a replayed attempt event would add a second); an
     // attempt a killed worker sent before recording it is recorded by the next owner as
     // outcome unknown once its lease expired, not sent again (ADR 0070).
-    type Attempted = { id: string; state: string; attempts: Array<{ error: string | null }> };
+    type Attempted = {
+      id: string;
+      state: string;
+      attempts: Array<{ status_code: number | null; error: string | null }>;
+    };
     const settled = (await until('the attempts to be projected', 30_000, async () => {
       const all = [...(await deliveries(ok.body.id as string)), ...(await deliveries(failing.body.id as string))];
       return all.every((d) => d.attempts.length > 0) ? all : null;
     })) as Attempted[];
+    for (const d of settled) assert.equal(d.attempts.length, 1, `${d.id}: ${JSON.stringify(d.attempts)}`);
+    // An attempt the receiver answered reached it exactly once. One without an answer (outcome
+    // unknown after a kill; or a send timeout on a starved machine, whose request may never have
+    // left) reached it at most once.
+    const answered = settled.filter((d) => d.attempts[0]!.status_code !== null);
+    const unanswered = settled.filter((d) => d.attempts[0]!.status_code === null);
     const unknown = new Set(
-      settled.filter((d) => d.attempts.some((x) => x.error?.startsWith('outcome_unknown'))).map((d) => d.id),
+      unanswered.filter((d) => d.attempts[0]!.error?.startsWith('outcome_unknown')).map((d) => d.id),
     );
-    await receiver.until(
-      () =>
-        receiver.at('/ok').length + receiver.at('/fail').length >=
-        okDeliveries.length + failDeliveries.length - unknown.size,
-      30_000,
-      'every delivery',
-    );
-    await new Promise((r) => setTimeout(r, 1000)); // a duplicate would arrive now
     const seen = (path: string) => receiver.at(path).map((r) => r.headers['x-service-delivery'] as string);
+    const seenAll = () => new Set([...seen('/ok'), ...seen('/fail')]);
+    await receiver.until(() => answered.every((d) => seenAll().has(d.id)), 30_000, 'every answered attempt');
+    await new Promise((r) => setTimeout(r, 1000)); // a duplicate would arrive now
     for (const [path, list] of [
       ['/ok', okDeliveries],
       ['/fail', failDeliveries],
     ] as const) {
       const got = seen(path);
       assert.equal(new Set(got).size, got.length, `${path}: a delivery sent twice`);
-      for (const d of list) if (!unknown.has(d.id)) assert.ok(got.includes(d.id), `${path}: ${d.id} never sent`);
       for (const id of got)
         assert.ok(
           list.some((d) => d.id === id),
           `${path}: ${id} unknown`,
         );
     }
-    for (const d of settled) assert.equal(d.attempts.length, 1, `${d.id}: ${d.attempts.length} attempts`);
-    // An unknown outcome is a failure: that delivery waits for its retry a minute later.
+    // Failed attempts (500, unknown outcome, no answer) leave the delivery waiting for its retry.
+    const succeeded = new Set(answered.filter((d) => d.attempts[0]!.status_code === 200).map((d) => d.id));
     for (const d of await deliveries(ok.body.id as string))
-      assert.equal(d.state, unknown.has(d.id) ? 'pending' : 'succeeded', d.id);
+      assert.equal(d.state, succeeded.has(d.id) ? 'succeeded' : 'pending', d.id);
     for (const d of await deliveries(failing.body.id as string)) assert.equal(d.state, 'pending', d.id);
-    process.stdout.write(`# attempts recorded as outcome unknown after the kills: ${unknown.size}\n`);
+    process.stdout.write(
+      `# attempts without an answer: ${unanswered.length} (${unknown.size} recorded as outcome unknown after the kills${
+        unanswered.length > unknown.size
+          ? `; others: ${unanswered
+              .filter((d) => !unknown.has(d.id))
+              .map((d) => d.attempts[0]!.error)
+              .join(', ')}`
+          : ''
+      })\n`,
+    );
+    // Without an answer only where the kills or a starved machine explain it: a few, not a trend.
+    assert.ok(unanswered.length <= 10, `${unanswered.length} attempts without an answer`);
     // The webhook projection counts failed automatic attempts (read-modify-write): one per failed delivery.
     const failingNow = await call('GET', `/v1/webhooks/${failing.body.id}`);
     assert.equal(failingNow.body.failure_count, failDeliveries.length);
