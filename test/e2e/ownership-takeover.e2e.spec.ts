@@ -280,8 +280,8 @@ describe('ownership of background jobs across two worker processes (built mains)
     })) as Attempted[];
     for (const d of settled) assert.equal(d.attempts.length, 1, `${d.id}: ${JSON.stringify(d.attempts)}`);
     // An attempt the receiver answered reached it exactly once. One without an answer (outcome
-    // unknown after a kill; or a send timeout on a starved machine, whose request may never have
-    // left) reached it at most once.
+    // unknown after a kill; or a send timeout on a starved machine: "not connected … (nothing
+    // sent)" when the worker was held up past the deadline before it connected) at most once.
     const answered = settled.filter((d) => d.attempts[0]!.status_code !== null);
     const unanswered = settled.filter((d) => d.attempts[0]!.status_code === null);
     const unknown = new Set(

@@ -31,6 +31,10 @@ const DRAIN_LIMIT = 64 * 1024;
 
 class DeliveryTimeoutError extends Error {
   readonly code = 'ETIMEDOUT_DELIVERY';
+  /** The socket had not connected: not one byte of the request left (the receiver has nothing). */
+  constructor(readonly beforeConnect: boolean) {
+    super(beforeConnect ? 'not connected in time' : 'no response in time');
+  }
 }
 
 /**
@@ -110,6 +114,7 @@ export class WebhookSender {
     return new Promise((resolve) => {
       const secure = url.protocol === 'https:';
       let status: number | null = null;
+      let connected = false;
       let settled = false;
       const kept: Buffer[] = [];
       let keptBytes = 0;
@@ -171,10 +176,16 @@ export class WebhookSender {
             // Status in time, body still trickling: the outcome is known, drop the connection.
             finish(null);
             req.destroy();
-          } else req.destroy(new DeliveryTimeoutError(`no response within ${this.options.timeoutMs} ms`));
+          } else req.destroy(new DeliveryTimeoutError(!connected));
         },
         Math.max(0, deadline - performance.now()),
       );
+      // A timeout before the connection was made is told apart: that request never left (a process
+      // held up past its deadline fires the timer before it handles the connect).
+      req.on('socket', (socket: Socket) => {
+        if (!socket.connecting) connected = true;
+        else socket.once('connect', () => (connected = true));
+      });
       if (!this.options.allowPrivate) {
         // Backstop: the peer actually connected to (a fresh socket) must be public too.
         req.on('socket', (socket: Socket) => {
@@ -204,7 +215,10 @@ export class WebhookSender {
 
 function describeError(error: NodeJS.ErrnoException, timeoutMs: number): string {
   if (error instanceof BlockedAddressError) return `blocked_address: ${error.message}`;
-  if (error instanceof DeliveryTimeoutError) return `timeout: no response within ${timeoutMs} ms`;
+  if (error instanceof DeliveryTimeoutError)
+    return error.beforeConnect
+      ? `timeout: not connected within ${timeoutMs} ms (nothing sent)`
+      : `timeout: no response within ${timeoutMs} ms`;
   const code = error.code ?? '';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA') return `dns_error: ${code}`;
   if (code === 'ECONNREFUSED') return 'connection_refused';
