@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Stripe from 'stripe';
-import { findPack, StripePaymentProvider } from '#agent-data';
+import { findPack, openStripePaymentProvider, type StripePaymentProvider } from '#agent-data';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { pay, status } from './support/agent-client.js';
 import { StripeStandIn } from './support/stripe-stand-in.js';
@@ -15,7 +15,7 @@ describe('Stripe adapter: outgoing calls against a local stand-in', () => {
   let stripe: StripePaymentProvider;
   before(async () => {
     await standIn.start();
-    stripe = new StripePaymentProvider({ secretKey: SECRET_KEY, apiUrl: standIn.url, maxNetworkRetries: 0 });
+    stripe = await openStripePaymentProvider({ secretKey: SECRET_KEY, apiUrl: standIn.url, maxNetworkRetries: 0 });
   });
   after(async () => {
     await standIn.stop();
@@ -141,7 +141,7 @@ describe('Stripe adapter: outgoing calls against a local stand-in', () => {
   });
 
   it('an unreachable Stripe is a 502 PAYMENT_PROVIDER_ERROR without the details', async () => {
-    const down = new StripePaymentProvider({
+    const down = await openStripePaymentProvider({
       secretKey: SECRET_KEY,
       apiUrl: 'http://127.0.0.1:9',
       maxNetworkRetries: 0,

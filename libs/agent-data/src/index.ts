@@ -133,7 +133,10 @@ export { Idempotency } from './idempotency/idempotency.service.js';
 export * from './payments/payment-provider.port.js';
 export { PaymentFulfilment } from './payments/payment-fulfilment.js';
 export { SandboxPaymentProvider, SANDBOX_TEST_CARDS } from './payments/sandbox/sandbox-payment.adapter.js';
-export { StripePaymentProvider, stripeClientConfig } from './payments/stripe/stripe-payment.adapter.js';
+// The adapter (and the Stripe SDK, ~220 modules) is loaded only when STRIPE_SECRET_KEY is set.
+export type { StripePaymentProvider } from './payments/stripe/stripe-payment.adapter.js';
+export { type StripeAdapterOptions, stripeClientConfig } from './payments/stripe/stripe-client-config.js';
+export { openStripePaymentProvider } from './payments/stripe/open-stripe-payment-provider.js';
 export { AutopayRunner } from './billing/autopay.runner.js';
 export { PATHS as AGENT_BILLING_PATHS, checkoutLinkUrl, usdString } from './billing/links.js';
 // Venture data: companies, import, demo data, scoring, discovery (issue 7).

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import Stripe from 'stripe';
 import { AppError, Errors } from '#kernel';
 import { PATHS } from '../../billing/links.js';
+import { type StripeAdapterOptions, stripeClientConfig } from './stripe-client-config.js';
 import {
   type ChargeOutcome,
   type CheckoutSession,
@@ -13,32 +14,6 @@ import {
   type SetupIntentResult,
   setupIntentInvalid,
 } from '../payment-provider.port.js';
-
-export interface StripeAdapterOptions {
-  secretKey: string;
-  /** Another API host (stripe-mock, a local stand-in); its protocol, host and port are used. */
-  apiUrl?: string;
-  /** Request timeout, default 20 s; network retries (idempotent by key), default 2. */
-  timeoutMs?: number;
-  maxNetworkRetries?: number;
-}
-
-/** SDK options pointing the client at `apiUrl` (D16: STRIPE_API_URL). */
-export function stripeClientConfig(options: StripeAdapterOptions): ConstructorParameters<typeof Stripe>[1] {
-  const config: NonNullable<ConstructorParameters<typeof Stripe>[1]> = {
-    timeout: options.timeoutMs ?? 20_000,
-    maxNetworkRetries: options.maxNetworkRetries ?? 2,
-    appInfo: { name: 'svc-agent-data' },
-    telemetry: false,
-  };
-  if (options.apiUrl) {
-    const url = new URL(options.apiUrl);
-    config.protocol = url.protocol === 'http:' ? 'http' : 'https';
-    config.host = url.hostname;
-    config.port = url.port || (url.protocol === 'http:' ? 80 : 443);
-  }
-  return config;
-}
 
 /**
  * Stripe through its SDK (D16): Checkout Sessions in payment mode with metadata account, key and

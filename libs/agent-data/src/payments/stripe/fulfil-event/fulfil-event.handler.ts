@@ -1,6 +1,6 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { AppError, APP_CONFIG, type AppConfig, CLOCK, type Clock, Errors } from '#kernel';
 import { PaymentFulfilment } from '../../payment-fulfilment.js';
 import { FulfilStripeEventCommand, type StripeEventOutcome } from './fulfil-event.command.js';
@@ -42,9 +42,11 @@ export class FulfilStripeEventHandler implements ICommandHandler<FulfilStripeEve
       );
     if (!signature || !rawBody)
       throw Errors.badRequest('SIGNATURE_INVALID', 'The Stripe-Signature header or the body is missing.');
+    // Loaded on the first Stripe webhook: the SDK is not part of a sandbox process's start.
+    const { default: StripeSdk } = await import('stripe');
     let event: Stripe.Event;
     try {
-      event = Stripe.webhooks.constructEvent(
+      event = StripeSdk.webhooks.constructEvent(
         rawBody,
         signature,
         secret,
