@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   COMPANY_PROFILES_COLLECTION,
@@ -23,10 +20,10 @@ import {
   valueRecords,
 } from '#agent-data';
 import { FakeClock } from '#kernel';
-import { type Doc, SqliteDocumentStore } from '#documents';
+import type { Doc } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
-import { MemoryProjection } from '#projections/testing';
+import { type EmbeddedProjections, MemoryProjection, openEmbeddedProjections } from '#projections/testing';
 
 const profile = (record: Record<string, unknown>) => {
   const check = checkCompanyRecord({ name: 'Acme', domain: 'acme.example', ...record });
@@ -98,40 +95,21 @@ describe('company projections', () => {
   });
 
   describe('rebuild (runner over the embedded stores)', () => {
-    let dir: string;
+    let embedded: EmbeddedProjections;
     let events: SqliteEventStore;
-    let documents: SqliteDocumentStore;
     let runner: ProjectionRunner;
     before(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'companies-projections-'));
-      const path = join(dir, 'svc.sqlite');
-      events = new SqliteEventStore({ path });
-      documents = new SqliteDocumentStore({ path });
-      runner = new ProjectionRunner({
-        eventStore: events,
-        documentStore: documents,
-        projections: [companyProfilesProjection, companyScoresProjection],
-      });
+      embedded = await openEmbeddedProjections('companies-projections', [
+        companyProfilesProjection,
+        companyScoresProjection,
+      ]);
+      ({ events, runner } = embedded);
     });
     after(async () => {
-      await runner?.stop();
-      await documents?.close();
-      await events?.close();
-      await rm(dir, { recursive: true, force: true });
+      await embedded?.close();
     });
 
-    const all = async (projection: string, collection: string): Promise<Doc[]> => {
-      const out: Doc[] = [];
-      let after: string | undefined;
-      do {
-        const page = await runner.store
-          .collection(projection, collection)
-          .find({}, { sort: [['id', 1]], limit: 1000, ...(after ? { after } : {}) });
-        out.push(...page.items);
-        after = page.nextCursor ?? undefined;
-      } while (after);
-      return out.map(({ _position, ...doc }) => doc as Doc);
-    };
+    const all = (projection: string, collection: string): Promise<Doc[]> => embedded.all(projection, collection);
     const snapshot = async () => ({
       profiles: await all(COMPANY_PROFILES_PROJECTION, COMPANY_PROFILES_COLLECTION),
       scores: await all(COMPANY_SCORES_PROJECTION, COMPANY_SCORES_COLLECTION),

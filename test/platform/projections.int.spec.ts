@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Doc, SqliteDocumentStore } from '#documents';
+import type { Doc } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { ACCOUNTS_COLLECTION, accountsProjection, type AccountEvent, accountStream } from '#platform';
 import { API_KEYS_COLLECTION, apiKeysProjection, type ApiKeyEvent, apiKeyStream } from '#access';
 import { ProjectionRunner, type ProjectionDefinition } from '#projections';
-import { MemoryProjection } from '#projections/testing';
+import { type EmbeddedProjections, MemoryProjection, openEmbeddedProjections } from '#projections/testing';
 
 const created: AccountEvent = {
   type: 'AccountCreated',
@@ -97,30 +94,18 @@ describe('accounts and api-keys projections', () => {
   });
 
   describe('rebuild equals incremental (runner over the embedded stores)', () => {
-    let dir: string;
+    let embedded: EmbeddedProjections;
     let events: SqliteEventStore;
-    let documents: SqliteDocumentStore;
     let runner: ProjectionRunner;
     before(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'platform-projections-'));
-      const path = join(dir, 'svc.sqlite');
-      events = new SqliteEventStore({ path });
-      documents = new SqliteDocumentStore({ path });
-      runner = new ProjectionRunner({
-        eventStore: events,
-        documentStore: documents,
-        projections: [accountsProjection, apiKeysProjection],
-      });
+      embedded = await openEmbeddedProjections('platform-projections', [accountsProjection, apiKeysProjection]);
+      ({ events, runner } = embedded);
     });
     after(async () => {
-      await runner?.stop();
-      await documents?.close();
-      await events?.close();
-      await rm(dir, { recursive: true, force: true });
+      await embedded?.close();
     });
 
-    const all = async (projection: string, collection: string): Promise<Doc[]> =>
-      (await runner.store.collection(projection, collection).find({}, { sort: [['id', 1]], limit: 1000 })).items;
+    const all = (projection: string, collection: string): Promise<Doc[]> => embedded.all(projection, collection);
 
     it('rebuilding both projections from position 0 gives the same documents', async () => {
       await runner.start();
