@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Controller, Module, Post } from '@nestjs/common';
 import { AnonymousLimit } from '#access';
+import { FakeClock } from '#kernel';
 import { startTestApi, type TestApi } from './support/test-api.js';
 
 @Controller('test/anonymous')
@@ -30,6 +31,8 @@ describe('anonymous writes are limited per client address and in all (OWASP API4
   before(async () => {
     api = await startTestApi({
       imports: [AnonymousRoutesModule],
+      // Fixed windows on a stopped clock: a slow run never crosses a minute and resets a count.
+      clock: new FakeClock('2026-11-02T10:00:05.000Z'),
       env: {
         SVC_SIGNUP_LIMIT_PER_HOUR: '2',
         SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: '3',
@@ -78,6 +81,7 @@ describe('behind a trusted proxy the client address comes from X-Forwarded-For; 
   before(async () => {
     api = await startTestApi({
       imports: [AnonymousRoutesModule],
+      clock: new FakeClock('2026-11-02T10:00:05.000Z'),
       env: {
         SVC_TRUSTED_PROXIES: '127.0.0.1',
         SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: '2',
@@ -107,7 +111,10 @@ describe('behind a trusted proxy the client address comes from X-Forwarded-For; 
 describe("the agent surface's anonymous writes carry the limits", () => {
   let api: TestApi;
   before(async () => {
-    api = await startTestApi({ env: { SVC_SIGNUP_LIMIT_PER_HOUR: '2', SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: '2' } });
+    api = await startTestApi({
+      clock: new FakeClock('2026-11-02T10:00:05.000Z'),
+      env: { SVC_SIGNUP_LIMIT_PER_HOUR: '2', SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: '2' },
+    });
   });
   after(async () => {
     await api?.close();

@@ -31,12 +31,12 @@ describe('the api process (built main)', () => {
       LOG_LEVEL: 'info',
     });
     try {
-      const line = await api.waitForLine((l) => l.includes('listening on http://'), 20_000, 'the listening line');
+      const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
       const url = /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
       const health = await fetch(`${url}/health`);
       assert.equal(health.status, 200);
       // Structured logs: every line is JSON; the request was logged with its id.
-      await api.waitForLine((l) => l.includes('"url":"/health"'), 5_000, 'the request log line');
+      await api.waitForLine((l) => l.includes('"url":"/health"'), 15_000, 'the request log line');
       // (The D4 bootstrap key line is deliberately plain text, on a line of its own.)
       for (const l of api.lines.filter((l) => !l.startsWith('Bootstrap admin API key: ')))
         assert.doesNotThrow(() => JSON.parse(l), l);

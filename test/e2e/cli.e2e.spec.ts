@@ -85,7 +85,7 @@ describe('svc (the CLI, built main)', () => {
     await append([['s-1', 'Before', {}]]);
     const tail = LiveProcess.start(CLI_MAIN, ['events', 'tail', '--follow'], env);
     try {
-      await tail.waitForLine((l) => l.includes('"Before"'), 20_000, 'the existing event');
+      await tail.waitForLine((l) => l.includes('"Before"'), 60_000, 'the existing event');
       await append([['s-2', 'After', { n: 1 }]]);
       const line = await tail.waitForLine((l) => l.includes('"After"'), 10_000, 'the appended event');
       assert.equal((JSON.parse(line) as Line).stream, 's-2');

@@ -118,6 +118,10 @@ describe('ownership of background jobs across two worker processes (built mains)
       // its lease expired (ADR 0070): within seconds here.
       SVC_WEBHOOK_TIMEOUT_MS: '4000',
       SVC_WEBHOOK_LEASE_MS: '8000',
+      // The api waits this long for the workers' read models (the bootstrap key, the webhooks
+      // created): a starved CI worker may take longer than the default 5 s. Commands during the
+      // kills may still answer 503 READ_MODEL_BEHIND: counted below.
+      SVC_READ_YOUR_WRITES_TIMEOUT_MS: '30000',
     };
     const a = new Worker('A', await freePort());
     const b = new Worker('B', await freePort());

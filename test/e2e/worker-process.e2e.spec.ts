@@ -24,7 +24,7 @@ describe('the worker process (built main)', () => {
   it('runs the projections until SIGTERM, then stops cleanly', async () => {
     const worker = LiveProcess.start(WORKER_MAIN, [], { SVC_DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     try {
-      await worker.waitForLine((l) => l.includes('worker started'), 20_000, 'the started line');
+      await worker.waitForLine((l) => l.includes('worker started'), 60_000, 'the started line');
     } finally {
       const [code, signal] = await worker.stop('SIGTERM');
       assert.ok(code === 0 || signal === 'SIGTERM', `exit ${code ?? signal}; stderr: ${worker.stderr}`);

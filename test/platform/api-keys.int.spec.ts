@@ -208,7 +208,7 @@ describe('/v1/api-keys (real HTTP, embedded stores)', () => {
     // Written in the background, off the request path: poll for it.
     const lastUsed = await waitUntil(
       async () => (await call('GET', `/v1/api-keys/${fresh.keyId}`, admin.key)).body.last_used_at ?? undefined,
-      2000,
+      10_000,
       'last_used_at',
     );
     assert.match(lastUsed, /^\d{4}-/);

@@ -22,7 +22,7 @@ function startApi(dataDir: string): LiveProcess {
 }
 
 async function urlOf(api: LiveProcess): Promise<string> {
-  const line = await api.waitForLine((l) => l.includes('listening on http://'), 20_000, 'the listening line');
+  const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
   return /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
 }
 
@@ -56,7 +56,7 @@ describe('platform access end to end (built api and CLI)', () => {
           const res = await fetch(`${url}/v1/account`, bearer(key));
           return res.status === 200 ? ((await res.json()) as { id: string; plan: string }) : undefined;
         },
-        5000,
+        20_000,
       );
       assert.equal(account.plan, 'team');
       const keys = (await (await fetch(`${url}/v1/api-keys`, bearer(key))).json()) as {
@@ -88,7 +88,7 @@ describe('platform access end to end (built api and CLI)', () => {
           const res = await fetch(`${url}/v1/repositories`, bearer(cliKey.key));
           return res.status === 200 ? res : undefined;
         },
-        5000,
+        20_000,
       );
       assert.equal(limited.headers.get('x-ratelimit-limit'), '60', 'the Free plan');
 
@@ -100,7 +100,7 @@ describe('platform access end to end (built api and CLI)', () => {
           const res = await fetch(`${url}/v1/repositories`, bearer(cliKey.key));
           return res.status === 401 ? ((await res.json()) as { code: string }).code : undefined;
         },
-        5000,
+        20_000,
       );
       assert.equal(code, 'REVOKED_KEY');
 

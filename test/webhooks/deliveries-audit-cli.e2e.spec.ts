@@ -42,7 +42,7 @@ describe('svc audit deliveries (built api and CLI on one data directory)', () =>
     env = { SVC_DATA_DIR: join(dir, 'data'), SVC_WEBHOOK_ALLOW_PRIVATE: 'true' };
     receiver = await TestReceiver.start();
     api = LiveProcess.start(API_MAIN, [], { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
-    const line = await api.waitForLine((l) => l.includes('listening on http://'), 20_000, 'the listening line');
+    const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
     url = /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
   });
   after(async () => {

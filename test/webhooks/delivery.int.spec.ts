@@ -21,7 +21,9 @@ describe('webhook deliveries (real receiver, fake clock)', () => {
   let receiver: TestReceiver;
   const clock = new FakeClock(T0);
   before(async () => {
-    api = await startTestApi({ clock, env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_TIMEOUT_MS: '2000' } });
+    // A short send timeout for the held receiver of the timeouts case, yet long enough that a
+    // starved CI process does not miss it on the other sends ("not connected … (nothing sent)").
+    api = await startTestApi({ clock, env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_TIMEOUT_MS: '5000' } });
     receiver = await TestReceiver.start();
   });
   after(async () => {

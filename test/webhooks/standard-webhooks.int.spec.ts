@@ -23,7 +23,7 @@ describe('Standard Webhooks headers on real deliveries', () => {
   let receiver: TestReceiver;
   const clock = new FakeClock(T0);
   before(async () => {
-    api = await startTestApi({ clock, env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_TIMEOUT_MS: '2000' } });
+    api = await startTestApi({ clock, env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     receiver = await TestReceiver.start();
   });
   after(async () => {

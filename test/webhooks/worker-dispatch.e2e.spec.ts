@@ -30,7 +30,15 @@ describe('webhooks across processes: api without projections, worker dispatching
   });
 
   it('the worker sends what the api records, and the api shows the outcome', async () => {
-    const env = { SVC_DATA_DIR: dataDir, SVC_WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'info', SVC_DEMO_DATA: 'false' };
+    const env = {
+      SVC_DATA_DIR: dataDir,
+      SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
+      LOG_LEVEL: 'info',
+      SVC_DEMO_DATA: 'false',
+      // The api waits this long for the worker's read models (the bootstrap key, each command):
+      // a starved CI worker may take longer than the default 5 s.
+      SVC_READ_YOUR_WRITES_TIMEOUT_MS: '30000',
+    };
     worker = LiveProcess.start(WORKER_MAIN, [], env);
     await worker.waitForLine((l) => l.includes('worker started'), 60_000, 'the worker');
     assert.ok(

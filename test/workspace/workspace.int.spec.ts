@@ -300,7 +300,8 @@ describe('enterprise workspace: tenants, records, the tenant event stream (real 
       answered.body.data.data.map((e: Json) => [e.type, e.data.version]),
       [['workspace.memo.updated', 3]],
     );
-    assert.ok(waited < 5000, `answered after ${Math.round(waited)} ms`);
+    // Well before the 20 s wait: answered by the event, not the deadline (room for a starved CI process).
+    assert.ok(waited < 15_000, `answered after ${Math.round(waited)} ms`);
     assert.equal(answered.headers.get('x-credits-charged'), '2.00');
     const empty = await call(
       tenant.key.api_key,

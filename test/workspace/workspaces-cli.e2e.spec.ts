@@ -16,7 +16,7 @@ describe('svc workspaces (the CLI beside a running api, built mains)', () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-e2e-workspaces-'));
     env = { SVC_DATA_DIR: join(dir, 'data') };
     api = LiveProcess.start(API_MAIN, [], { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
-    const line = await api.waitForLine((l) => l.includes('listening on http://'), 20_000, 'the listening line');
+    const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
     url = /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
   });
   after(async () => {

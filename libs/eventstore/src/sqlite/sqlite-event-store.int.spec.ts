@@ -223,7 +223,7 @@ describe('SqliteEventStore specifics', () => {
     await Promise.race([
       loop,
       new Promise((_, reject) =>
-        setTimeout(() => reject(new Error(`got ${JSON.stringify(received)} only`)), 3000).unref(),
+        setTimeout(() => reject(new Error(`got ${JSON.stringify(received)} only`)), 10_000).unref(),
       ),
     ]);
     assert.deepEqual(received, ['mine', 'other']);
