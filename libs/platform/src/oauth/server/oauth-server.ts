@@ -12,6 +12,7 @@ import { OAuthAudit } from '../grants/oauth-audit.js';
 import { OAuthAccessTokenResolver } from '../tokens/oauth-access-token.resolver.js';
 import { oauthErrorPage } from '../consent/oauth-error.page.js';
 import { oauthKeys } from './oauth-keys.js';
+import { OAuthThrottle } from './oauth-throttle.js';
 import { type OidcAdapter, OAuthStorage } from './oauth-storage.js';
 import { OAuthUsers } from './oauth-users.js';
 import { recordAudit, watchForAudit } from './oauth-audit.middleware.js';
@@ -42,6 +43,7 @@ export class OAuthServer implements OnModuleInit {
     private readonly audit: OAuthAudit,
     private readonly resolvers: BearerTokenResolvers,
     private readonly tokens: OAuthAccessTokenResolver,
+    private readonly throttle: OAuthThrottle,
     @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
@@ -57,7 +59,9 @@ export class OAuthServer implements OnModuleInit {
       const handler = (request: FastifyRequest, reply: FastifyReply) => this.handle(request, reply);
       for (const url of [OAUTH_ROUTES.authorization, `${OAUTH_ROUTES.authorization}/:uid`])
         scope.route({ method: ['GET', 'POST'], url, handler });
-      for (const url of [OAUTH_ROUTES.token, OAUTH_ROUTES.revocation]) scope.route({ method: ['POST'], url, handler });
+      // The endpoints that take a client secret: limited per client address (OAuthThrottle).
+      for (const url of [OAUTH_ROUTES.token, OAUTH_ROUTES.revocation])
+        scope.route({ method: ['POST'], url, onRequest: this.throttle.onRequest, handler });
       scope.route({ method: ['GET'], url: OAUTH_ROUTES.jwks, handler });
       done();
     });
