@@ -47,6 +47,8 @@ export interface Session {
 @Injectable()
 export class SessionStore {
   private lastPurge = 0;
+  /** The index of the purge's query, made once per process before the first purge. */
+  private indexes: Promise<void> | null = null;
   private readonly random: (n: number) => Uint8Array = (n) => randomBytes(n);
 
   constructor(
@@ -124,7 +126,12 @@ export class SessionStore {
   private purgeExpired(now: Date): void {
     if (now.getTime() - this.lastPurge < PURGE_EVERY_MS) return;
     this.lastPurge = now.getTime();
-    void this.collection.deleteMany({ expires_at: { $lt: now.toISOString() } }).catch(() => undefined);
+    this.indexes ??= this.documents.ensureIndexes(SESSIONS_COLLECTION, [{ fields: [['expires_at', 1]] }]).catch(() => {
+      this.indexes = null; // made again on the next purge
+    });
+    void this.indexes
+      .then(() => this.collection.deleteMany({ expires_at: { $lt: now.toISOString() } }))
+      .catch(() => undefined);
   }
 }
 
