@@ -144,7 +144,7 @@ export class AttemptRunner {
    * may have cancelled it meanwhile, so it is not due any more and `run` never sees it again),
    * unless it is recorded already (the holder stopped between its record and completing the
    * lease: then it is settled from the record, in case the hook had not run) or its webhook was
-   * deleted (then only the mark goes).
+   * deleted (then it is settled as an unknown outcome, nothing recorded, and the mark goes).
    */
   async recover(doc: DeliveryDoc, key: string): Promise<void> {
     const lease = await this.deps.leases.claim(key, this.leaseMs);
@@ -173,6 +173,9 @@ export class AttemptRunner {
       }
       const webhook = await this.inputs.webhook(doc.webhook_id);
       if (!webhook || webhook.status === 'deleted') {
+        // Nothing to record it on any more; a charge taken for it is still settled like any
+        // unknown outcome (a metered push refunded). A settle that fails leaves the mark.
+        await this.deps.hooks?.afterAttempt?.(context, OUTCOME_UNKNOWN);
         done = true;
         await this.deps.leases.complete(lease);
         return;

@@ -51,6 +51,8 @@ function runner(
     stream?: RecordedEvent[];
     /** The hook settling an attempt fails (a store that cannot write, say). */
     settleFails?: boolean;
+    /** The webhook as the read model shows it (default: active). */
+    webhook?: WebhookDoc | null;
   } = {},
 ) {
   const sent: string[] = [];
@@ -63,7 +65,7 @@ function runner(
     },
   } as unknown as WebhookSender;
   const inputs = {
-    webhook: async () => activeAgain,
+    webhook: async () => (options.webhook === undefined ? activeAgain : options.webhook),
     secretWaiting: () => false,
     body: async () => Buffer.from('{}'),
     secret: async () => 'secret',
@@ -230,6 +232,24 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
       [[sendingAt.toISOString(), OUTCOME_UNKNOWN]],
     );
     assert.deepEqual(await shared.interrupted(10), [], 'recorded: the mark is gone');
+  });
+
+  it('interrupted, then its webhook deleted: nothing recorded or sent, the charge settled as unknown (refunded), the mark gone', async () => {
+    const killed = leases();
+    const lease = await killed.claim('del_1:a2', 60_000);
+    assert.ok(await killed.markSending(lease!, new Date('2026-01-01T00:00:04.000Z'), 60_000));
+    await killed.close();
+    now += 60_000;
+    const shared = leases();
+    const deleted = { ...activeAgain, status: 'deleted' } as WebhookDoc;
+    const failing = runner({ ...queued }, { leases: shared, webhook: deleted, settleFails: true });
+    await assert.rejects(failing.recover({ ...queued }, 'del_1:a2'), /SQLITE_FULL/);
+    assert.deepEqual(await shared.interrupted(10), ['del_1:a2'], 'a failed settle leaves the mark');
+    const next = runner({ ...queued }, { leases: shared, webhook: deleted });
+    await next.recover({ ...queued }, 'del_1:a2');
+    assert.equal(next.sent.length + next.recorded.length, 0);
+    assert.deepEqual(next.settled, [OUTCOME_UNKNOWN]);
+    assert.deepEqual(await shared.interrupted(10), []);
   });
 
   /** Attempt 1 of del_1 as stored: a 500. */
