@@ -41,7 +41,7 @@ describe('projections across processes (server + child + CLI on one data dir)', 
     return res.status === 200 ? ((await res.json()) as { count: number; last: number; _position?: number }) : undefined;
   };
 
-  it('events another process appends reach the server projections within a second', async () => {
+  it('events another process appends reach the server projections soon (a second; 5 s allowed on a starved machine)', async () => {
     await appendFromChild(api.dataDir, 'ping-a', 25);
     const appended = Date.now();
     const doc = await waitUntil(

@@ -285,18 +285,36 @@ describe('ownership of background jobs across two worker processes (built mains)
       return all.every((d) => d.attempts.length > 0) ? all : null;
     })) as Attempted[];
     for (const d of settled) assert.equal(d.attempts.length, 1, `${d.id}: ${JSON.stringify(d.attempts)}`);
-    // An attempt the receiver answered reached it exactly once. One without an answer (outcome
-    // unknown after a kill; or a send timeout on a starved machine: "not connected … (nothing
-    // sent)" when the worker was held up past the deadline before it connected) at most once.
-    const answered = settled.filter((d) => d.attempts[0]!.status_code !== null);
-    const unanswered = settled.filter((d) => d.attempts[0]!.status_code === null);
-    const unknown = new Set(
-      unanswered.filter((d) => d.attempts[0]!.error?.startsWith('outcome_unknown')).map((d) => d.id),
-    );
+    // What reached the receiver follows from what each attempt recorded:
+    // - a status code: the receiver answered it, so it has it exactly once;
+    // - "timeout: no response …": sent on a connected socket: exactly once;
+    // - "timeout: not connected … (nothing sent)": a worker held up past the deadline before it
+    //   connected (a starved machine): never;
+    // - outcome unknown (a worker killed mid-send, ADR 0070), or a reset connection: at most once.
+    // Anything else is a failure of this test.
     const seen = (path: string) => receiver.at(path).map((r) => r.headers['x-service-delivery'] as string);
-    const seenAll = () => new Set([...seen('/ok'), ...seen('/fail')]);
-    await receiver.until(() => answered.every((d) => seenAll().has(d.id)), 30_000, 'every answered attempt');
-    await new Promise((r) => setTimeout(r, 1000)); // a duplicate would arrive now
+    await new Promise((r) => setTimeout(r, 1000)); // a late or duplicate request would arrive now
+    const received = [...seen('/ok'), ...seen('/fail')];
+    const times = (id: string) => received.filter((x) => x === id).length;
+    const unanswered: string[] = [];
+    for (const d of settled) {
+      const { status_code: status, error } = d.attempts[0]!;
+      const n = times(d.id);
+      const what = `${d.id}: ${status ?? error}, received ${n} times`;
+      if (status !== null) assert.equal(n, 1, what);
+      else {
+        unanswered.push(error ?? 'null');
+        if (error?.startsWith('timeout: no response')) assert.equal(n, 1, what);
+        else if (error?.endsWith('(nothing sent)')) assert.equal(n, 0, what);
+        else if (
+          error?.startsWith('outcome_unknown') ||
+          error === 'connection_reset' ||
+          error?.startsWith('timeout: not connected')
+        )
+          assert.ok(n <= 1, what);
+        else assert.fail(`${what}: an attempt this run cannot explain`);
+      }
+    }
     for (const [path, list] of [
       ['/ok', okDeliveries],
       ['/fail', failDeliveries],
@@ -310,22 +328,13 @@ describe('ownership of background jobs across two worker processes (built mains)
         );
     }
     // Failed attempts (500, unknown outcome, no answer) leave the delivery waiting for its retry.
-    const succeeded = new Set(answered.filter((d) => d.attempts[0]!.status_code === 200).map((d) => d.id));
+    const succeeded = new Set(settled.filter((d) => d.attempts[0]!.status_code === 200).map((d) => d.id));
     for (const d of await deliveries(ok.body.id as string))
       assert.equal(d.state, succeeded.has(d.id) ? 'succeeded' : 'pending', d.id);
     for (const d of await deliveries(failing.body.id as string)) assert.equal(d.state, 'pending', d.id);
     process.stdout.write(
-      `# attempts without an answer: ${unanswered.length} (${unknown.size} recorded as outcome unknown after the kills${
-        unanswered.length > unknown.size
-          ? `; others: ${unanswered
-              .filter((d) => !unknown.has(d.id))
-              .map((d) => d.attempts[0]!.error)
-              .join(', ')}`
-          : ''
-      })\n`,
+      `# attempts without an answer: ${unanswered.length}${unanswered.length ? ` (${unanswered.join('; ')})` : ''}\n`,
     );
-    // Without an answer only where the kills or a starved machine explain it: a few, not a trend.
-    assert.ok(unanswered.length <= 10, `${unanswered.length} attempts without an answer`);
     // The webhook projection counts failed automatic attempts (read-modify-write): one per failed delivery.
     const failingNow = await call('GET', `/v1/webhooks/${failing.body.id}`);
     assert.equal(failingNow.body.failure_count, failDeliveries.length);

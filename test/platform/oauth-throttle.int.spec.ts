@@ -38,8 +38,12 @@ describe('the OAuth endpoints are limited per client address (SVC_OAUTH_LIMIT_PE
     const refused = await guess(api, 'guess-3', from);
     assert.equal(refused.status, 429);
     const body = (await refused.json()) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(body), ['error', 'message', 'retry_after']);
-    assert.equal(body.error, 'rate_limit_exceeded');
+    assert.deepEqual(
+      [body.error, body.code],
+      ['rate_limit_exceeded', 'RATE_LIMIT_EXCEEDED'],
+      'the platform rate-limit error',
+    );
+    assert.equal(typeof body.message, 'string');
     assert.equal(body.retry_after, 55, 'the rest of the minute window');
     assert.equal(refused.headers.get('retry-after'), '55');
     assert.equal(refused.headers.get('x-ratelimit-remaining'), '0');

@@ -23,7 +23,7 @@ describe('revocation across two API instances on one store', () => {
     await a?.close();
   });
 
-  it('refuses the key at once on the revoking instance and within a second on the other', async () => {
+  it('refuses the key at once on the revoking instance and soon on the other (a second; 5 s allowed on a starved machine)', async () => {
     const victim = await createKey(a.app, admin.accountId, { scopes: ['read'] });
     // B learns about the key through its own projection, then holds it in its cache.
     await waitUntil(

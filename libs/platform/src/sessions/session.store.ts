@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '#kernel';
 import { ConcurrentModificationError, type Doc, DOCUMENT_STORE, type DocumentStore } from '#documents';
 import type { UserRole } from '../users/user.events.js';
@@ -46,6 +46,7 @@ export interface Session {
  */
 @Injectable()
 export class SessionStore {
+  private readonly logger = new Logger('SessionStore');
   private lastPurge = 0;
   /** The index of the purge's query, made once per process before the first purge. */
   private indexes: Promise<void> | null = null;
@@ -126,9 +127,14 @@ export class SessionStore {
   private purgeExpired(now: Date): void {
     if (now.getTime() - this.lastPurge < PURGE_EVERY_MS) return;
     this.lastPurge = now.getTime();
-    this.indexes ??= this.documents.ensureIndexes(SESSIONS_COLLECTION, [{ fields: [['expires_at', 1]] }]).catch(() => {
-      this.indexes = null; // made again on the next purge
-    });
+    this.indexes ??= this.documents
+      .ensureIndexes(SESSIONS_COLLECTION, [{ fields: [['expires_at', 1]] }])
+      .catch((error: unknown) => {
+        this.indexes = null; // made again on the next purge; this one scans
+        this.logger.warn(
+          `index of sessions.expires_at not made: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
     void this.indexes
       .then(() => this.collection.deleteMany({ expires_at: { $lt: now.toISOString() } }))
       .catch(() => undefined);

@@ -166,7 +166,9 @@ export class AttemptRunner {
         // Recorded already: its holder stopped after the record, before settling it (the hook)
         // and completing the lease. Settle it from what was recorded (idempotent per attempt).
         const recorded = await this.recordedAttempt(named);
-        if (recorded) await this.deps.hooks?.afterAttempt?.(context, outcomeOf(recorded));
+        // Not open and not recorded: a redelivery request cancelled meanwhile (its webhook
+        // deleted or disabled) after it was sent. Settled as an unknown outcome (idempotent).
+        await this.deps.hooks?.afterAttempt?.(context, recorded ? outcomeOf(recorded) : OUTCOME_UNKNOWN);
         done = true;
         await this.deps.leases.complete(lease);
         return;

@@ -242,11 +242,33 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
     now += 60_000;
     const shared = leases();
     const deleted = { ...activeAgain, status: 'deleted' } as WebhookDoc;
-    const failing = runner({ ...queued }, { leases: shared, webhook: deleted, settleFails: true });
-    await assert.rejects(failing.recover({ ...queued }, 'del_1:a2'), /SQLITE_FULL/);
+    // A delete cancels the webhook's pending deliveries (and any redelivery asked for).
+    const cancelled = { ...queued, state: 'cancelled' as const, next_attempt_at: null, dispatch_at: null };
+    const failing = runner(cancelled, { leases: shared, webhook: deleted, settleFails: true });
+    await assert.rejects(failing.recover(cancelled, 'del_1:a2'), /SQLITE_FULL/);
     assert.deepEqual(await shared.interrupted(10), ['del_1:a2'], 'a failed settle leaves the mark');
-    const next = runner({ ...queued }, { leases: shared, webhook: deleted });
-    await next.recover({ ...queued }, 'del_1:a2');
+    const next = runner(cancelled, { leases: shared, webhook: deleted });
+    await next.recover(cancelled, 'del_1:a2');
+    assert.equal(next.sent.length + next.recorded.length, 0);
+    assert.deepEqual(next.settled, [OUTCOME_UNKNOWN]);
+    assert.deepEqual(await shared.interrupted(10), []);
+  });
+
+  it('an interrupted redelivery whose request was cancelled meanwhile (webhook deleted): settled as unknown, nothing recorded', async () => {
+    const killed = leases();
+    const lease = await killed.claim('del_1:mreq_1', 60_000);
+    assert.ok(await killed.markSending(lease!, new Date('2026-01-01T00:00:04.000Z'), 60_000));
+    await killed.close();
+    now += 60_000;
+    const shared = leases();
+    // The delete cleared the redelivery request: the attempt is not open, and the stream has no record of it.
+    const cancelled = { ...queued, state: 'cancelled' as const, manual_request_id: null, dispatch_at: null };
+    const next = runner(cancelled, {
+      leases: shared,
+      webhook: { ...activeAgain, status: 'deleted' } as WebhookDoc,
+      stream: [attempt1],
+    });
+    await next.recover(cancelled, 'del_1:mreq_1');
     assert.equal(next.sent.length + next.recorded.length, 0);
     assert.deepEqual(next.settled, [OUTCOME_UNKNOWN]);
     assert.deepEqual(await shared.interrupted(10), []);

@@ -31,8 +31,12 @@ const DRAIN_LIMIT = 64 * 1024;
 
 class DeliveryTimeoutError extends Error {
   readonly code = 'ETIMEDOUT_DELIVERY';
-  /** The socket had not connected: not one byte of the request left (the receiver has nothing). */
-  constructor(readonly beforeConnect: boolean) {
+  constructor(
+    /** The socket had not connected: not one byte of this try left. */
+    readonly beforeConnect: boolean,
+    /** The second try, after a reused socket was reset: the first try's bytes did leave. */
+    readonly afterReset: boolean,
+  ) {
     super(beforeConnect ? 'not connected in time' : 'no response in time');
   }
 }
@@ -176,7 +180,7 @@ export class WebhookSender {
             // Status in time, body still trickling: the outcome is known, drop the connection.
             finish(null);
             req.destroy();
-          } else req.destroy(new DeliveryTimeoutError(!connected));
+          } else req.destroy(new DeliveryTimeoutError(!connected, !mayRetry));
         },
         Math.max(0, deadline - performance.now()),
       );
@@ -187,8 +191,10 @@ export class WebhookSender {
         else socket.once('connect', () => (connected = true));
       });
       if (!this.options.allowPrivate) {
-        // Backstop: the peer actually connected to (a fresh socket) must be public too.
+        // Backstop: the peer actually connected to (a fresh socket) must be public too. A reused
+        // socket was checked when it connected (and would keep a listener per reuse).
         req.on('socket', (socket: Socket) => {
+          if (!socket.connecting) return;
           socket.once('connect', () => {
             const peer = socket.remoteAddress;
             const reason = peer ? nonPublicReason(peer) : null;
@@ -215,10 +221,11 @@ export class WebhookSender {
 
 function describeError(error: NodeJS.ErrnoException, timeoutMs: number): string {
   if (error instanceof BlockedAddressError) return `blocked_address: ${error.message}`;
-  if (error instanceof DeliveryTimeoutError)
-    return error.beforeConnect
-      ? `timeout: not connected within ${timeoutMs} ms (nothing sent)`
-      : `timeout: no response within ${timeoutMs} ms`;
+  if (error instanceof DeliveryTimeoutError) {
+    if (!error.beforeConnect) return `timeout: no response within ${timeoutMs} ms`;
+    // Nothing of this request reached the receiver, unless a first try did before its reset.
+    return `timeout: not connected within ${timeoutMs} ms (${error.afterReset ? 'after a connection reset' : 'nothing sent'})`;
+  }
   const code = error.code ?? '';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA') return `dns_error: ${code}`;
   if (code === 'ECONNREFUSED') return 'connection_refused';

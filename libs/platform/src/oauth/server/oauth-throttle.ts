@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { checkCounter, RATE_LIMIT_STORE, type RateLimitStore } from '#access';
+import { checkCounter, RATE_LIMIT_STORE, type RateLimitStore, rateLimitExceeded } from '#access';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
 
 /**
@@ -10,8 +10,8 @@ import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
  * outside Nest's router, so Nest guards never run there: this is a Fastify `onRequest` hook. The
  * count lives in the rate-limit store (shared by the api processes); the client address is
  * Fastify's `request.ip` (X-Forwarded-For only from SVC_TRUSTED_PROXIES). Over the limit: 429
- * with the platform's rate-limit body (`error: rate_limit_exceeded`, `message`, `retry_after`)
- * and `Retry-After`, before oidc-provider reads the request.
+ * with the platform's rate-limit error (`error: rate_limit_exceeded`, `code`, `message`,
+ * `retry_after`), `Retry-After` and `X-RateLimit-*`, before oidc-provider reads the request.
  */
 @Injectable()
 export class OAuthThrottle {
@@ -23,18 +23,19 @@ export class OAuthThrottle {
 
   /** The `onRequest` hook: answers 429 and ends the request when the address is over its limit. */
   readonly onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
-    const limit = this.config.oauthLimitPerMinute;
-    const decision = await checkCounter(this.store, `oauth:${request.ip}`, [{ seconds: 60, limit }], this.clock.now());
+    const decision = await checkCounter(
+      this.store,
+      `oauth:${request.ip}`,
+      [{ seconds: 60, limit: this.config.oauthLimitPerMinute }],
+      this.clock.now(),
+    );
     if (decision.allowed) return undefined;
-    const retryAfter = decision.retryAfter ?? 1;
+    // The platform's rate-limit error (the body and headers every other 429 of /v1 has).
+    const refused = rateLimitExceeded(decision);
     // An async hook that answered returns the reply: Fastify then skips the handler.
     return reply
-      .code(429)
-      .headers({ 'Retry-After': String(retryAfter), 'Cache-Control': 'no-store', ...decision.headers })
-      .send({
-        error: 'rate_limit_exceeded',
-        message: `Too many OAuth requests from your address (${limit} a minute). Retry in ${retryAfter} seconds.`,
-        retry_after: retryAfter,
-      });
+      .code(refused.status)
+      .headers({ ...refused.headers, 'Cache-Control': 'no-store' })
+      .send(refused.body());
   };
 }
