@@ -161,14 +161,18 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
     opened.push(l);
     return l;
   };
+  const sendingAt = new Date('2026-01-01T00:00:04.000Z');
+  /** A holder that marked `key` as sending at `sendingAt` and was SIGKILLed: nothing recorded, the lease left to expire. */
+  const killedWhileSending = async (key: string) => {
+    const killed = leases();
+    const lease = await killed.claim(key, 60_000);
+    assert.ok(lease);
+    assert.ok(await killed.markSending(lease, sendingAt, 60_000));
+    await killed.close();
+  };
 
   it('a holder killed after marking the attempt as sending: the next one records it with an unknown outcome', async () => {
-    const killed = leases();
-    const lease = await killed.claim('del_1:a2', 60_000);
-    assert.ok(lease);
-    const sendingAt = new Date('2026-01-01T00:00:04.000Z');
-    assert.ok(await killed.markSending(lease, sendingAt, 60_000));
-    await killed.close(); // SIGKILL: nothing recorded, the lease left to expire
+    await killedWhileSending('del_1:a2');
 
     const early = runner({ ...queued }, { leases: leases() });
     await early.run();
@@ -213,11 +217,7 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
   });
 
   it('recovered from the list of interrupted leases even after its delivery was cancelled (not due any more)', async () => {
-    const killed = leases();
-    const lease = await killed.claim('del_1:a2', 60_000);
-    const sendingAt = new Date('2026-01-01T00:00:04.000Z');
-    assert.ok(await killed.markSending(lease!, sendingAt, 60_000));
-    await killed.close();
+    await killedWhileSending('del_1:a2');
     now += 60_000;
     const shared = leases();
     assert.deepEqual(await shared.interrupted(10), ['del_1:a2']);
@@ -235,10 +235,7 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
   });
 
   it('interrupted, then its webhook deleted: nothing recorded or sent, the charge settled as unknown (refunded), the mark gone', async () => {
-    const killed = leases();
-    const lease = await killed.claim('del_1:a2', 60_000);
-    assert.ok(await killed.markSending(lease!, new Date('2026-01-01T00:00:04.000Z'), 60_000));
-    await killed.close();
+    await killedWhileSending('del_1:a2');
     now += 60_000;
     const shared = leases();
     const deleted = { ...activeAgain, status: 'deleted' } as WebhookDoc;
@@ -255,10 +252,7 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
   });
 
   it('an interrupted redelivery whose request was cancelled meanwhile (webhook deleted): settled as unknown, nothing recorded', async () => {
-    const killed = leases();
-    const lease = await killed.claim('del_1:mreq_1', 60_000);
-    assert.ok(await killed.markSending(lease!, new Date('2026-01-01T00:00:04.000Z'), 60_000));
-    await killed.close();
+    await killedWhileSending('del_1:mreq_1');
     now += 60_000;
     const shared = leases();
     // The delete cleared the redelivery request: the attempt is not open, and the stream has no record of it.
