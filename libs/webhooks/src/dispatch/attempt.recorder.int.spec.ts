@@ -7,27 +7,11 @@ import { type EventStore, SqliteEventStore } from '#eventstore';
 import { type AttemptOutcome, OUTCOME_UNKNOWN } from '../engine/delivery.decider.js';
 import { deliveryStream } from '../engine/delivery.events.js';
 import type { DeliveryDoc } from '../engine/webhooks.projection.js';
+import { pendingDelivery } from '../testing/delivery-doc.fixture.js';
 import { AttemptRecorder } from './attempt.recorder.js';
 
 /** The read model's document of a delivery whose stream is empty (no attempt yet). */
-const fresh = (id: string): DeliveryDoc => ({
-  id,
-  webhook_id: 'wh_1',
-  owner_id: 'acct_1',
-  event_id: 'evt_1',
-  event_type: 'agent.completed',
-  created_at: '2026-01-01T00:00:00.000Z',
-  state: 'pending',
-  attempts: [],
-  attempt_count: 0,
-  automatic_attempts: 0,
-  next_attempt_at: '2026-01-01T00:00:00.000Z',
-  manual_request_id: null,
-  manual_requested_at: null,
-  dispatch_at: '2026-01-01T00:00:00.000Z',
-  revision: -1,
-  target: 'http://127.0.0.1:9',
-});
+const fresh = (id: string): DeliveryDoc => pendingDelivery({ id });
 const ok: AttemptOutcome = { statusCode: 200, durationMs: 3, error: null, responseBody: 'ok', succeeded: true };
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
 

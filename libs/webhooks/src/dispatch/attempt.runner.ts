@@ -142,9 +142,7 @@ export class AttemptRunner {
    * An attempt listed by `DeliveryLeases.interrupted`: sent by a holder that stopped before
    * recording it. Recorded with an unknown outcome whatever the delivery's state now (a disable
    * may have cancelled it meanwhile, so it is not due any more and `run` never sees it again),
-   * unless it is recorded already (the holder stopped between its record and completing the
-   * lease: then it is settled from the record, in case the hook had not run) or its webhook was
-   * deleted (then it is settled as an unknown outcome, nothing recorded, and the mark goes).
+   * unless there is nothing to record (`settleOnly`): then it is only settled, and the mark goes.
    */
   async recover(doc: DeliveryDoc, key: string): Promise<void> {
     const lease = await this.deps.leases.claim(key, this.leaseMs);
@@ -162,22 +160,11 @@ export class AttemptRunner {
       if (this.deps.mayAct && !this.deps.mayAct()) return;
       const named = parseAttemptKey(key);
       const context = this.context(doc, named.manual, key);
-      if (!isOpenAttempt(doc, key)) {
-        // Recorded already: its holder stopped after the record, before settling it (the hook)
-        // and completing the lease. Settle it from what was recorded (idempotent per attempt).
-        const recorded = await this.recordedAttempt(named);
-        // Not open and not recorded: a redelivery request cancelled meanwhile (its webhook
-        // deleted or disabled) after it was sent. Settled as an unknown outcome (idempotent).
-        await this.deps.hooks?.afterAttempt?.(context, recorded ? outcomeOf(recorded) : OUTCOME_UNKNOWN);
-        done = true;
-        await this.deps.leases.complete(lease);
-        return;
-      }
-      const webhook = await this.inputs.webhook(doc.webhook_id);
-      if (!webhook || webhook.status === 'deleted') {
-        // Nothing to record it on any more; a charge taken for it is still settled like any
-        // unknown outcome (a metered push refunded). A settle that fails leaves the mark.
-        await this.deps.hooks?.afterAttempt?.(context, OUTCOME_UNKNOWN);
+      const settleOnly = await this.settleOnly(doc, key, named);
+      if (settleOnly) {
+        // Nothing (more) to record: settle it with the hooks (idempotent per attempt) and drop the
+        // mark. A settle that fails leaves the mark for a later pass.
+        await this.deps.hooks?.afterAttempt?.(context, settleOnly);
         done = true;
         await this.deps.leases.complete(lease);
         return;
@@ -271,6 +258,26 @@ export class AttemptRunner {
     await this.deps.leases.complete(lease).catch((error: unknown) => {
       this.logger.warn(`dispatcher ${this.channel.name}: lease of ${lease.key} not completed: ${message(error)}`);
     });
+  }
+
+  /**
+   * The outcome to settle an interrupted attempt with when it is not to be recorded: recorded
+   * already (its holder stopped between the record and settling it: the recorded outcome); no
+   * longer open without a record (a redelivery request the webhook's delete or disable cancelled
+   * after it was sent) or its webhook deleted (nothing to record it on): an unknown outcome, so a
+   * metered push is refunded. Null: record it as an unknown outcome.
+   */
+  private async settleOnly(
+    doc: DeliveryDoc,
+    key: string,
+    named: ReturnType<typeof parseAttemptKey>,
+  ): Promise<AttemptOutcome | null> {
+    if (!isOpenAttempt(doc, key)) {
+      const recorded = await this.recordedAttempt(named);
+      return recorded ? outcomeOf(recorded) : OUTCOME_UNKNOWN;
+    }
+    const webhook = await this.inputs.webhook(doc.webhook_id);
+    return !webhook || webhook.status === 'deleted' ? OUTCOME_UNKNOWN : null;
   }
 
   /** The recorded attempt a lease key names, from the delivery's stream. */

@@ -9,6 +9,7 @@ import type { WebhookChannel } from '../engine/channel.js';
 import type { DeliveryDoc, WebhookDoc } from '../engine/webhooks.projection.js';
 import type { WebhookSender } from '../sending/webhook-sender.js';
 import type { AttemptRecorder } from './attempt.recorder.js';
+import { pendingDelivery } from '../testing/delivery-doc.fixture.js';
 import { AttemptRunner } from './attempt.runner.js';
 import type { DeliveryInputs } from './delivery-inputs.reader.js';
 import { type AttemptOutcome, OUTCOME_UNKNOWN } from '../engine/delivery.decider.js';
@@ -16,24 +17,14 @@ import type { DeliveryLeases } from './leases.js';
 import { SqliteDeliveryLeases } from './sqlite-leases.js';
 import type { WebhookDisabler } from './webhook.disabler.js';
 
-const queued: DeliveryDoc = {
-  id: 'del_1',
-  webhook_id: 'wh_1',
-  owner_id: 'acct_1',
-  event_id: 'evt_1',
-  event_type: 'agent.completed',
-  created_at: '2026-01-01T00:00:00.000Z',
-  state: 'pending',
-  attempts: [],
+/** Attempt 1 recorded (stream at revision 0); attempt 2 due. */
+const queued: DeliveryDoc = pendingDelivery({
   attempt_count: 1,
   automatic_attempts: 1,
   next_attempt_at: '2026-01-01T00:00:01.000Z',
-  manual_request_id: null,
-  manual_requested_at: null,
   dispatch_at: '2026-01-01T00:00:01.000Z',
   revision: 0,
-  target: 'http://127.0.0.1:9',
-};
+});
 const activeAgain = { id: 'wh_1', status: 'active', url: 'http://127.0.0.1:9/x', secret_id: 's' } as WebhookDoc;
 
 /**
