@@ -39,7 +39,7 @@ describe("oidc-provider's storage on the document store (OAuthStorage)", () => {
     assert.equal(await documents.collection(oauthCollection('AccessToken')).get(value), null);
   });
 
-  it('expires entries on the service clock, keeping them a day for /v1 to tell "expired"', async () => {
+  it('expires entries on the service clock (not found, though still stored until the next purge)', async () => {
     const codes = storage.adapterFor('AuthorizationCode');
     await codes.upsert('code-1', { jti: 'code-1', grantId: 'g2' }, 60);
     assert.ok(await codes.find('code-1'));
@@ -69,5 +69,41 @@ describe("oidc-provider's storage on the document store (OAuthStorage)", () => {
     await storage.adapterFor('AccessToken').destroy('a'.repeat(43));
     assert.ok(heard.includes(`token ${tokenHash('a'.repeat(43))}`));
     assert.equal(await storage.adapterFor('AccessToken').find('a'.repeat(43)), undefined);
+  });
+});
+
+describe('OAuthStorage purges each entry at its own expiry, an access token a day after it', () => {
+  let dir: string;
+  let documents: SqliteDocumentStore;
+  let storage: OAuthStorage;
+  const clock = new FakeClock('2026-03-01T10:00:00Z');
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'oauth-purge-'));
+    documents = new SqliteDocumentStore({ path: join(dir, 'svc.sqlite') });
+    storage = new OAuthStorage(documents, clock);
+  });
+  after(async () => {
+    await documents.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const stored = async (model: string, id: string) =>
+    (await documents.collection(oauthCollection(model)).get(id)) !== null;
+
+  it('an expired interaction and session are purged, while an expired access token stays for /v1', async () => {
+    const token = 'b'.repeat(43);
+    await storage.adapterFor('Interaction').upsert('int-1', { jti: 'int-1', uid: 'int-1', state: 'x' }, 3600);
+    await storage.adapterFor('Session').upsert('ses-1', { jti: 'ses-1', uid: 'u-1' }, 3600);
+    await storage.adapterFor('AccessToken').upsert(token, { jti: token, grantId: 'g1' }, 3600);
+    clock.advance(3600_000 + 1);
+    await storage.purgeExpired();
+    assert.equal(await stored('Interaction', 'int-1'), false, 'the interaction is gone at its expiry');
+    assert.equal(await stored('Session', 'ses-1'), false, 'the session is gone at its expiry');
+    assert.equal(await stored('AccessToken', tokenHash(token)), true, 'the access token is kept (EXPIRED_TOKEN)');
+    assert.equal((await storage.accessToken(tokenHash(token)))?.payload.grantId, 'g1');
+
+    clock.advance(24 * 3600_000);
+    await storage.purgeExpired();
+    assert.equal(await stored('AccessToken', tokenHash(token)), false, 'and goes a day after its expiry');
   });
 });

@@ -5,8 +5,13 @@ import { type Doc, DOCUMENT_STORE, type DocumentStore } from '#documents';
 
 /** oidc-provider's models whose ids are bearer secrets: stored under their SHA-256, never as is. */
 const SECRET_IDS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']);
-/** Expired entries stay this long (so /v1 can tell an expired token from an unknown one), then go. */
+/**
+ * Expired access tokens stay this long (so /v1 can tell an expired token from an unknown one),
+ * then go. Every other entry goes at its own expiry: once expired it is never found anyway, and
+ * interactions and sessions are what anonymous requests make.
+ */
 const KEEP_EXPIRED_MS = 24 * 3600_000;
+const KEPT_AFTER_EXPIRY = new Set(['AccessToken']);
 const PURGE_EVERY_MS = 10 * 60_000;
 
 /** One stored oidc-provider entry (a code, a token, a grant, a session, an interaction). */
@@ -37,7 +42,7 @@ export function tokenHash(value: string): string {
  * oidc-provider's storage on the document store port (DESIGN §2: looked-up secrets with expiry),
  * so the scaled mode keeps it in MongoDB and every api instance sees the same codes, tokens,
  * grants and sessions. Expiry follows the service clock: an entry past its time is not found
- * (a fake clock in tests expires a code), and is purged a day later.
+ * (a fake clock in tests expires a code), and is purged then (an access token a day later).
  */
 @Injectable()
 export class OAuthStorage {
@@ -108,17 +113,21 @@ export class OAuthStorage {
     const now = this.now();
     if (now - this.lastPurge < PURGE_EVERY_MS) return;
     this.lastPurge = now;
-    for (const name of this.indexed.keys())
-      void this.documents
-        .collection(name)
-        .deleteMany({ purge_at: { $lt: now } })
-        .catch(() => undefined);
+    void this.purgeExpired().catch(() => undefined);
   }
 
-  expiry(expiresInSeconds: number | undefined): { expires_at: number; purge_at: number } {
+  /** Deletes the entries past their `purge_at` in the collections this process uses. */
+  async purgeExpired(): Promise<void> {
+    const now = this.now();
+    await Promise.all(
+      [...this.indexed.keys()].map((name) => this.documents.collection(name).deleteMany({ purge_at: { $lt: now } })),
+    );
+  }
+
+  expiry(model: string, expiresInSeconds: number | undefined): { expires_at: number; purge_at: number } {
     // Entries without a lifetime (none in this configuration) are kept for a year.
     const expiresAt = this.now() + (expiresInSeconds ?? 365 * 86_400) * 1000;
-    return { expires_at: expiresAt, purge_at: expiresAt + KEEP_EXPIRED_MS };
+    return { expires_at: expiresAt, purge_at: expiresAt + (KEPT_AFTER_EXPIRY.has(model) ? KEEP_EXPIRED_MS : 0) };
   }
 }
 
@@ -151,7 +160,7 @@ class DocumentStoreOidcAdapter implements OidcAdapter {
       grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
       client_id: typeof payload.clientId === 'string' ? payload.clientId : null,
       uid: typeof payload.uid === 'string' ? payload.uid : null,
-      ...this.storage.expiry(expiresIn),
+      ...this.storage.expiry(this.model, expiresIn),
     });
   }
 
