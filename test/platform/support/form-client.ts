@@ -15,11 +15,15 @@ export interface PageResponse {
 export class FormClient {
   readonly cookies = new Map<string, string>();
 
-  constructor(readonly baseUrl: string) {}
+  /** `headers` go with every request (e.g. X-Forwarded-For: a browser at another address). */
+  constructor(
+    readonly baseUrl: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
-  private cookieHeader(): Record<string, string> {
-    if (this.cookies.size === 0) return {};
-    return { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+  private sentHeaders(): Record<string, string> {
+    if (this.cookies.size === 0) return { ...this.headers };
+    return { ...this.headers, cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
   }
 
   private async keep(res: Response): Promise<PageResponse> {
@@ -36,7 +40,7 @@ export class FormClient {
 
   async get(path: string, headers: Record<string, string> = {}): Promise<PageResponse> {
     return this.keep(
-      await fetch(`${this.baseUrl}${path}`, { redirect: 'manual', headers: { ...this.cookieHeader(), ...headers } }),
+      await fetch(`${this.baseUrl}${path}`, { redirect: 'manual', headers: { ...this.sentHeaders(), ...headers } }),
     );
   }
 
@@ -49,7 +53,7 @@ export class FormClient {
       await fetch(`${this.baseUrl}${path}`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.cookieHeader(), ...headers },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.sentHeaders(), ...headers },
         body: new URLSearchParams(fields).toString(),
       }),
     );

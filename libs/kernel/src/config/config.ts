@@ -177,6 +177,8 @@ export const configSchema = z.object({
   SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: int(1200, 1, 100_000_000),
   /** POSTs to /oauth/token and /oauth/revoke per client address per minute (client secret guessing). */
   SVC_OAUTH_LIMIT_PER_MINUTE: int(300, 1, 1_000_000),
+  /** Requests to /oauth/authorize[/:uid] and /oauth/interaction/… per client address per minute. */
+  SVC_OAUTH_AUTHORIZE_LIMIT_PER_MINUTE: int(300, 1, 1_000_000),
   /** Proxies whose X-Forwarded-For is believed: a hop count, or addresses/CIDRs comma-separated. */
   SVC_TRUSTED_PROXIES: trustedProxies.optional(),
   /** D7: requests per minute allowed to one agent key on /api/v1. */
@@ -264,6 +266,8 @@ export interface AppConfig {
   anonymousLimits: { signupsPerHour: number; writesPerMinute: number; globalPerMinute: number };
   /** SVC_OAUTH_LIMIT_PER_MINUTE: token and revocation requests per client address per minute. */
   oauthLimitPerMinute: number;
+  /** SVC_OAUTH_AUTHORIZE_LIMIT_PER_MINUTE: authorization and consent requests per client address per minute. */
+  oauthAuthorizeLimitPerMinute: number;
   /** SVC_TRUSTED_PROXIES: whose X-Forwarded-For gives the client address; unset = the socket's. */
   trustedProxies?: number | string[];
   /** SVC_AGENT_RATE_LIMIT_PER_MINUTE (D7: 600). */
@@ -408,6 +412,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       globalPerMinute: c.SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE,
     },
     oauthLimitPerMinute: c.SVC_OAUTH_LIMIT_PER_MINUTE,
+    oauthAuthorizeLimitPerMinute: c.SVC_OAUTH_AUTHORIZE_LIMIT_PER_MINUTE,
     trustedProxies: c.SVC_TRUSTED_PROXIES,
     readCacheDocuments: c.SVC_READ_CACHE_DOCUMENTS,
     demoData: c.SVC_DEMO_DATA === 'true',

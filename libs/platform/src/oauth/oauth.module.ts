@@ -15,7 +15,7 @@ import { OAuthInteractions } from './consent/oauth-interactions.js';
 import { OAuthAudit } from './grants/oauth-audit.js';
 import { OAuthMetadataController } from './server/oauth-metadata.http.controller.js';
 import { OAuthServer } from './server/oauth-server.js';
-import { OAuthThrottle } from './server/oauth-throttle.js';
+import { OAuthAuthorizationThrottleGuard, OAuthThrottle } from './server/oauth-throttle.js';
 import { OAuthStorage } from './server/oauth-storage.js';
 import { OAuthUsers } from './server/oauth-users.js';
 import { OAuthAccessTokenResolver } from './tokens/oauth-access-token.resolver.js';
@@ -44,6 +44,7 @@ import { OAuthRevocationWatch } from './tokens/oauth-revocation.watch.js';
     OAuthAudit,
     OAuthServer,
     OAuthThrottle,
+    OAuthAuthorizationThrottleGuard,
     OAuthInteractions,
     OAuthAccessTokenResolver,
     OAuthRevocationWatch,

@@ -6,16 +6,19 @@ import { BrowserErrorFilter } from '../../web/browser-error.filter.js';
 import { CsrfGuard } from '../../web/csrf.guard.js';
 import { CONTENT_SECURITY_POLICY, redirect, sendPage } from '../../web/page-layout.js';
 import { CurrentSession, SignedInGuard } from '../../web/signed-in.guard.js';
+import { OAuthAuthorizationThrottleGuard } from '../server/oauth-throttle.js';
 import { consentPage } from './consent.page.js';
 import { OAuthInteractions } from './oauth-interactions.js';
 
 /**
  * oidc-provider sends the browser here (its interaction URL): not signed in → /login and back
  * (SignedInGuard); signed in → the consent page; Approve / Deny → back to the provider, which
- * redirects to the client.
+ * redirects to the client. Limited per client address with the authorization endpoint (ADR 0075).
  */
 @Controller('oauth/interaction')
 @UseFilters(BrowserErrorFilter)
+// Counted with /oauth/authorize per client address, before the session and CSRF checks.
+@UseGuards(OAuthAuthorizationThrottleGuard)
 export class OAuthConsentController {
   constructor(private readonly interactions: OAuthInteractions) {}
 

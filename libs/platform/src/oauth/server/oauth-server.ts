@@ -57,8 +57,10 @@ export class OAuthServer implements OnModuleInit {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', (_request, _payload, next) => next(null, undefined));
       const handler = (request: FastifyRequest, reply: FastifyReply) => this.handle(request, reply);
+      // Anyone can call these and each new request makes an interaction document: limited per
+      // client address on a budget of their own (OAuthThrottle, the `authorization` door).
       for (const url of [OAUTH_ROUTES.authorization, `${OAUTH_ROUTES.authorization}/:uid`])
-        scope.route({ method: ['GET', 'POST'], url, handler });
+        scope.route({ method: ['GET', 'POST'], url, onRequest: this.throttle.onAuthorizationRequest, handler });
       // The endpoints that take a client secret: limited per client address (OAuthThrottle).
       for (const url of [OAUTH_ROUTES.token, OAUTH_ROUTES.revocation])
         scope.route({ method: ['POST'], url, onRequest: this.throttle.onRequest, handler });
