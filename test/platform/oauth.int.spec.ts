@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as oauth from 'openid-client';
 import { FakeClock } from '#kernel';
+import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { EVENT_STORE, type EventStore } from '#eventstore';
+import { oauthCollection } from '#platform';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { FormClient } from './support/form-client.js';
 import { authorize, clientConfig, REDIRECT_URI, registerClient } from './support/oauth-fixtures.js';
@@ -167,6 +169,48 @@ describe('OAuth 2.0 authorization server (openid-client as the client)', () => {
     const consent = await stranger.get(interaction);
     assert.equal(consent.status, 200);
     assert.match(consent.body, /Approve/);
+  });
+
+  it('refuses an authorization request with a parameter over its bound (400 invalid_request) and stores nothing', async () => {
+    const documents = api.app.get<DocumentStore>(DOCUMENT_STORE);
+    const count = async () => {
+      let n = 0;
+      for (const model of ['Interaction', 'Session'])
+        n += (await documents.collection(oauthCollection(model)).find({}, { limit: 1000 })).items.length;
+      return n;
+    };
+    const challenge = await oauth.calculatePKCECodeChallenge(oauth.randomPKCECodeVerifier());
+    const request = (params: Record<string, string>) => {
+      const url = oauth.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT_URI,
+        scope: 'read',
+        state: 's',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        ...params,
+      });
+      return new FormClient(api.url).get(`${url.pathname}${url.search}`);
+    };
+    const before = await count();
+    for (const [params, message] of [
+      [{ state: 'x'.repeat(1025) }, /state must be at most 1024 characters/],
+      [{ code_challenge: 'A'.repeat(129) }, /code_challenge must be at most 128 characters/],
+      [{ code_challenge: 'A'.repeat(42) }, /code_challenge must be 43 to 128 characters/],
+      [{ redirect_uri: `${REDIRECT_URI}?${'x'.repeat(2000)}` }, /redirect_uri must be at most 2000 characters/],
+      [{ scope: 'read '.repeat(103) }, /scope must be at most 512 characters/],
+      [{ nonce: 'n'.repeat(257) }, /nonce must be at most 256 characters/],
+      [{ login_hint: 'h'.repeat(257) }, /login_hint must be at most 256 characters/],
+    ] as const) {
+      const page = await request(params);
+      assert.equal(page.status, 400, JSON.stringify(params).slice(0, 80));
+      assert.equal(page.headers.get('location'), null, 'not redirected: nothing is echoed');
+      assert.match(page.body, /<code>invalid_request<\/code>/);
+      assert.match(page.body, message);
+    }
+    assert.equal(await count(), before, 'no interaction or session written');
+    // At the bound, the request goes on to the consent step.
+    assert.equal((await request({ state: 'x'.repeat(1024) })).status, 303);
+    assert.equal(await count(), before + 1);
   });
 
   it('refresh tokens rotate on every use; reusing a rotated one revokes the whole family', async () => {

@@ -31,6 +31,7 @@ export type OAuthClientState =
     };
 
 export const MAX_REDIRECT_URIS = 10;
+export const MAX_REDIRECT_URI_LENGTH = 2000;
 
 /**
  * RFC 9700 §2.1 / RFC 8252 §8.3: an absolute https URL, or http on a loopback host (native and
@@ -38,7 +39,8 @@ export const MAX_REDIRECT_URIS = 10;
  * exactly at /oauth/authorize, so no wildcards either.
  */
 export function redirectUriProblem(uri: string): string | undefined {
-  if (uri.length === 0 || uri.length > 2000) return 'must be 1 to 2000 characters';
+  if (uri.length === 0 || uri.length > MAX_REDIRECT_URI_LENGTH)
+    return `must be 1 to ${MAX_REDIRECT_URI_LENGTH} characters`;
   let url: URL;
   try {
     url = new URL(uri);

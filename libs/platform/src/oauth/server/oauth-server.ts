@@ -11,6 +11,7 @@ import { hashClientSecret } from '../clients/oauth-client.events.js';
 import { OAuthAudit } from '../grants/oauth-audit.js';
 import { OAuthAccessTokenResolver } from '../tokens/oauth-access-token.resolver.js';
 import { oauthErrorPage } from '../consent/oauth-error.page.js';
+import { authorizationParamsProblem } from './oauth-authorization-params.js';
 import { oauthKeys } from './oauth-keys.js';
 import { OAuthThrottle } from './oauth-throttle.js';
 import { type OidcAdapter, OAuthStorage } from './oauth-storage.js';
@@ -172,16 +173,22 @@ export class OAuthServer implements OnModuleInit {
         const user = await this.users.byId(token.accountId);
         return user ? { svc_account: user.accountId } : undefined;
       },
-      renderError: (ctx, out) => {
-        const page = oauthErrorPage(out.error, out.error_description);
-        ctx.status = ctx.status >= 400 ? ctx.status : 400;
-        ctx.set(page.headers);
-        ctx.body = page.body;
-      },
+      renderError: (ctx, out) =>
+        renderErrorPage(ctx, ctx.status >= 400 ? ctx.status : 400, out.error, out.error_description),
     };
     const provider = new Provider(issuer, configuration);
     provider.proxy = Boolean(this.config.trustedProxies);
     this.patchClients(provider);
+    // Before the provider reads anything: an authorization request with a parameter over its
+    // bound is refused (400 invalid_request, the provider's own error page) and writes nothing.
+    provider.use(async (ctx, next) => {
+      const problem =
+        ctx.method === 'GET' && ctx.path === OAUTH_ROUTES.authorization
+          ? authorizationParamsProblem(ctx.query)
+          : undefined;
+      if (problem) renderErrorPage(ctx, 400, 'invalid_request', problem);
+      else await next();
+    });
     watchForAudit(provider);
     provider.use((ctx, next) => recordAudit(ctx as KoaContextWithOIDC, next, this.audit, this.logger));
     return provider;
@@ -201,6 +208,19 @@ export class OAuthServer implements OnModuleInit {
       return Promise.resolve(matchesSecretHash(this.clientSecret, actual));
     };
   }
+}
+
+/** An authorization error that cannot go back to the client: our page. */
+function renderErrorPage(
+  ctx: { status: number; body: unknown; set(headers: Record<string, string>): void },
+  status: number,
+  error: string,
+  description: string | undefined,
+): void {
+  const page = oauthErrorPage(error, description);
+  ctx.status = status;
+  ctx.set(page.headers);
+  ctx.body = page.body;
 }
 
 function matchesSecretHash(storedHash: string | undefined, presented: string): boolean {
