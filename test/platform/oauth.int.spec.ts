@@ -352,6 +352,31 @@ describe('OAuth 2.0 authorization server (openid-client as the client)', () => {
     assert.equal((await v1(fresh.access_token)).status, 200);
   });
 
+  it('a confidential client must use PKCE too: refused without code_challenge, served with S256', async () => {
+    const refused = await authorize(browser, config, { scope: 'read', pkce: false });
+    assert.equal(refused.callback.searchParams.get('error'), 'invalid_request');
+    assert.match(refused.callback.searchParams.get('error_description') ?? '', /PKCE/);
+    assert.equal(refused.callback.searchParams.get('code'), null);
+    // `plain` is no PKCE at all (the challenge is the verifier): refused.
+    const verifier43 = oauth.randomPKCECodeVerifier();
+    const plain = oauth.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT_URI,
+      scope: 'read',
+      state: 'p',
+      code_challenge: verifier43,
+      code_challenge_method: 'plain',
+    });
+    const answer = new URL((await browser.get(`${plain.pathname}${plain.search}`)).headers.get('location')!);
+    assert.equal(answer.searchParams.get('error'), 'invalid_request');
+    assert.equal(answer.searchParams.get('code'), null);
+    const { callback, verifier, state } = await authorize(browser, config, { scope: 'read' });
+    const tokens = await oauth.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    assert.equal((await v1(tokens.access_token)).status, 200);
+  });
+
   it('a public client must use PKCE, and gets tokens without a secret', async () => {
     const pub = await registerClient(api.app, admin.accountId, { public: true, name: 'Public app' });
     assert.equal(pub.clientSecret, undefined);

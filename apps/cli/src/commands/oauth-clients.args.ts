@@ -3,8 +3,9 @@ import { UsageError } from '../usage-error.js';
 
 export const OAUTH_CLIENTS_USAGE = `  oauth-clients create --account ACCOUNT_ID --name N --redirect-uri URI [--redirect-uri URI…] [--public]
                                  an OAuth application of a platform account (confidential, or
-                                 --public: PKCE, no secret). Prints {client_id, client_secret?,
-                                 redirect_uris} as one JSON line; the secret is shown only there`;
+                                 --public: no secret; both must use PKCE). Prints {client_id,
+                                 client_secret?, redirect_uris} as one JSON line; the secret is
+                                 shown only there`;
 
 export type OAuthClientsCliCommand = {
   kind: 'oauth-clients-create';

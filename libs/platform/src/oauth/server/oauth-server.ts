@@ -128,7 +128,9 @@ export class OAuthServer implements OnModuleInit {
       // The six scopes are the resource server's (below), not OpenID Connect scopes.
       scopes: [],
       responseTypes: ['code'],
-      pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+      // Every client, confidential ones included (OAuth 2.1, RFC 9700 §2.1.1): a code taken from
+      // the redirect is useless without the verifier. S256 only (the provider refuses `plain`).
+      pkce: { required: () => true },
       clientDefaults: {
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
