@@ -142,6 +142,24 @@ describe('OAuth 2.0 authorization server (openid-client as the client)', () => {
     assert.equal(tokens.scope, 'read');
   });
 
+  it('an admin-scoped OAuth token cannot create API keys (403 OAUTH_TOKEN_CANNOT_CREATE_KEYS): a key would outlive the grant', async () => {
+    const tokens = await codeFlow('admin');
+    assert.equal(tokens.scope, 'admin');
+    const keys = async () =>
+      ((await (await v1(tokens.access_token, '/v1/api-keys')).json()) as { data: unknown[] }).data;
+    const before = await keys();
+    const create = await v1(tokens.access_token, '/v1/api-keys', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'minted', scopes: ['read'] }),
+    });
+    assert.equal(create.status, 403);
+    const body = (await create.json()) as { error: string; code: string; message: string };
+    assert.deepEqual([body.error, body.code], ['forbidden', 'OAUTH_TOKEN_CANNOT_CREATE_KEYS']);
+    assert.match(body.message, /outlive the grant/);
+    assert.deepEqual(await keys(), before, 'no key was made');
+  });
+
   it('Deny sends the browser back with error=access_denied and the state', async () => {
     const { callback, state } = await authorize(browser, config, { scope: 'read', answer: 'deny' });
     assert.equal(callback.searchParams.get('error'), 'access_denied');

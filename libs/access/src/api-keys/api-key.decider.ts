@@ -1,10 +1,27 @@
-import { assertNever, Errors, type Decider } from '#kernel';
+import { AppError, assertNever, Errors, type Decider } from '#kernel';
 import { type KeyEnvironment } from '../keys/api-key-format.js';
 import { grants, insufficientScope, isScope, SCOPES } from '../auth/scopes.js';
 import type { ApiKeyEvent, KeySurface } from './api-key.events.js';
 
-/** Who asks: a key (with its scopes) or the operator (bootstrap, CLI), who may grant anything. */
-export type Creator = { keyId: string; accountId: string; scopes: string[] } | { operator: true };
+/**
+ * Who asks: a key or a signed-in user (with its scopes), an OAuth access token (`credential`,
+ * `keyId` its grant), or the operator (bootstrap, CLI), who may grant anything.
+ */
+export type Creator =
+  { keyId: string; accountId: string; scopes: string[]; credential?: 'oauth_token' } | { operator: true };
+
+/**
+ * A key minted through an OAuth grant would outlive the grant's revocation (a key lives until it
+ * is revoked itself): OAuth access tokens do not create keys, whatever their scopes (ADR 0075).
+ */
+export function oauthTokenCannotCreateKeys(): AppError {
+  return new AppError(
+    403,
+    'forbidden',
+    'OAUTH_TOKEN_CANNOT_CREATE_KEYS',
+    'An OAuth access token cannot create API keys: a key would outlive the grant. Create keys with an API key or in the dashboard.',
+  );
+}
 
 export type ApiKeyCommand =
   | {
@@ -48,6 +65,8 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
     switch (command.type) {
       case 'CreateApiKey': {
         if (state.status !== 'absent') throw Errors.conflict('The key exists already.', 'KEY_EXISTS');
+        if ('credential' in command.creator && command.creator.credential === 'oauth_token')
+          throw oauthTokenCannotCreateKeys();
         const name = command.name.trim();
         const details = [];
         if (name.length < 1 || name.length > 100)

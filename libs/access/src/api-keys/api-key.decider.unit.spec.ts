@@ -63,6 +63,12 @@ describe('API key decider', () => {
       .when(create({ scopes: ['write'], creator: reader }))
       .thenThrows((e) => e.status === 403 && e.code === 'INSUFFICIENT_SCOPE' && e.extra.required_scope === 'write'));
 
+  it('refuses any key to an OAuth access token, admin or not (403 OAUTH_TOKEN_CANNOT_CREATE_KEYS)', () =>
+    spec
+      .given([])
+      .when(create({ scopes: ['read'], creator: { ...admin, keyId: 'grant_1', credential: 'oauth_token' } }))
+      .thenThrows((e) => e.status === 403 && e.code === 'OAUTH_TOKEN_CANNOT_CREATE_KEYS'));
+
   it('lets a write key grant read (write implies read), and the operator grant anything', () => {
     spec
       .given([])

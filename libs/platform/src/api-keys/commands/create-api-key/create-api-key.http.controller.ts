@@ -19,7 +19,7 @@ export class CreateApiKeyController {
   @Operation({
     summary: 'Create an API key',
     description:
-      'Scope `admin`. The key value is in the response and never again. A key cannot get a scope its creator lacks (403).',
+      'Scope `admin`. The key value is in the response and never again. A key cannot get a scope its creator lacks (403). An OAuth access token cannot create keys (403 `OAUTH_TOKEN_CANNOT_CREATE_KEYS`: a key would outlive the grant).',
     tags: ['api-keys'],
     operationId: 'createApiKey',
     body: createApiKeyBody,
@@ -39,7 +39,12 @@ export class CreateApiKeyController {
         name: body.name,
         scopes: body.scopes,
         surface: 'platform',
-        creator: { keyId: principal.id, accountId: principal.accountId, scopes: [...principal.scopes] },
+        creator: {
+          keyId: principal.id,
+          accountId: principal.accountId,
+          scopes: [...principal.scopes],
+          ...(principal.kind === 'oauth_token' ? { credential: 'oauth_token' as const } : {}),
+        },
       }),
     );
     return {
