@@ -44,7 +44,7 @@ export class SignInController {
 
   @Post('login')
   @UseGuards(CsrfGuard)
-  @AnonymousLimit('write')
+  @AnonymousLimit('sign_in')
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const form = signInForm.safeParse(request.body ?? {});
     const body = (request.body ?? {}) as Record<string, unknown>;
