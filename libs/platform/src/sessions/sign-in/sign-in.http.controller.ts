@@ -61,6 +61,7 @@ export class SignInController {
       new SignInCommand({
         email: form.data.email,
         password: form.data.password,
+        clientAddress: request.ip,
         previousSessionToken: this.cookie.read(request),
       }),
     );
@@ -75,7 +76,7 @@ export class SignInController {
       case 'throttled': {
         const wait =
           result.reason === 'locked'
-            ? `Sign-in for this email is paused for 15 minutes after too many failed attempts. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} minutes.`
+            ? `Sign-in for this email from your address is paused for 15 minutes after too many failed attempts. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} minutes.`
             : `Too many failed attempts for this email. Wait ${result.retryAfterSeconds} seconds, then try again.`;
         sendPage(reply, 429, signInPage({ csrfToken, next, email, notice: wait }), {
           'retry-after': String(result.retryAfterSeconds),
