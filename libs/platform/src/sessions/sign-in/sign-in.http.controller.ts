@@ -67,7 +67,7 @@ export class SignInController {
     );
     switch (result.outcome) {
       case 'signed_in':
-        this.cookie.set(reply, result.sessionToken);
+        this.cookie.signedIn(request, reply, result.sessionToken);
         redirect(reply, next ?? AFTER_SIGN_IN);
         return;
       case 'refused':
