@@ -66,6 +66,24 @@ describe('CSRF tokens on the browser forms (and none on the JSON API)', () => {
     assert.equal((await browser.get('/dashboard')).status, 200);
   });
 
+  it('renews the CSRF secret at sign-in: a token from before signing in no longer passes', async () => {
+    const browser = new FormClient(api.url);
+    const before = csrfToken((await browser.get('/login')).body);
+    const secretBefore = browser.cookies.get('svc_csrf');
+    const signedIn = await browser.post('/login', { ...signInFields, _csrf: before });
+    assert.equal(signedIn.status, 303, signedIn.body);
+    assert.match(
+      signedIn.setCookies.find((l) => l.startsWith('svc_csrf=')) ?? '',
+      /^svc_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/,
+      'a new secret, with the same flags',
+    );
+    assert.notEqual(browser.cookies.get('svc_csrf'), secretBefore);
+    assert.equal((await browser.post('/logout', { _csrf: before })).status, 403, 'the token from before');
+    assert.equal((await browser.get('/dashboard')).status, 200, 'still signed in');
+    const after = csrfToken((await browser.get('/dashboard')).body);
+    assert.equal((await browser.post('/logout', { _csrf: after })).status, 303, 'a token made since');
+  });
+
   it('asks no token of the JSON API: Bearer on /v1, x-api-key and anonymous on /api/v1, cookies or not', async () => {
     const browser = new FormClient(api.url);
     await browser.signIn('ada@example.com', TEST_PASSWORD);

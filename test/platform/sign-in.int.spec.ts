@@ -3,7 +3,15 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '#kernel';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
-import { LOCK_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSIONS_COLLECTION } from '#platform';
+import {
+  EMAIL_MAX_WAIT_MS,
+  EMAIL_SLOW_AFTER_ATTEMPTS,
+  LOCK_AFTER_ATTEMPTS,
+  LOCK_MS,
+  SESSION_ABSOLUTE_MS,
+  SESSION_IDLE_MS,
+  SESSIONS_COLLECTION,
+} from '#platform';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { csrfToken, FormClient, type PageResponse } from './support/form-client.js';
 import { createUser, TEST_PASSWORD } from './support/users-fixtures.js';
@@ -191,6 +199,103 @@ describe('sign-in pages (/login, /logout, /dashboard)', () => {
       assert.equal(after15.status, email === 'locked@example.com' ? 303 : 422, 'the right password works again');
       clock.advance(10 * 60_000);
     }
+  });
+});
+
+describe('failed sign-ins are counted per email and address, and per email (ADR 0072)', () => {
+  let api: TestApi;
+  const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+  before(async () => {
+    // Client addresses from X-Forwarded-For; a sign-in limit per address no test here reaches.
+    api = await startTestApi({
+      clock,
+      env: { SVC_TRUSTED_PROXIES: '127.0.0.1', SVC_SIGN_IN_LIMIT_PER_MINUTE: '1000' },
+    });
+    await createUser(api.app, { email: 'owner@example.com' });
+  });
+  after(async () => {
+    await api?.close();
+  });
+
+  /** A browser at `ip` with the sign-in form open. */
+  const browserAt = async (ip: string) => {
+    const browser = new FormClient(api.url);
+    const token = csrfToken((await browser.get('/login', { 'x-forwarded-for': ip })).body);
+    return (email: string, password: string) =>
+      browser.post('/login', { _csrf: token, email, password }, { 'x-forwarded-for': ip });
+  };
+
+  /** Wrong passwords from one address until it is locked, waiting out each slow-down. */
+  const lockOut = async (attempt: (email: string, password: string) => Promise<PageResponse>, email: string) => {
+    for (let failed = 0; failed < LOCK_AFTER_ATTEMPTS;) {
+      const answer = await attempt(email, 'a wrong guess, again');
+      if (answer.status === 429) clock.advance(Number(answer.headers.get('retry-after')) * 1000);
+      else {
+        assert.equal(answer.status, 422);
+        failed++;
+      }
+    }
+  };
+
+  it('an attacker locks only its own address out: the owner signs in from another, unknown emails alike', async () => {
+    for (const email of ['owner@example.com', 'no-one-here@example.com']) {
+      const attacker = await browserAt('198.51.100.1');
+      await lockOut(attacker, email);
+      const locked = await attacker(email, TEST_PASSWORD);
+      assert.equal(locked.status, 429, 'the attacker stays locked, even with the right password');
+      assert.equal(locked.headers.get('retry-after'), String(LOCK_MS / 1000));
+      assert.match(locked.body, /from your address is paused for 15 minutes/);
+      const owner = await (await browserAt('203.0.113.9'))(email, TEST_PASSWORD);
+      assert.equal(owner.status, email === 'owner@example.com' ? 303 : 422, owner.body);
+      clock.advance(LOCK_MS);
+    }
+  });
+
+  it('guesses spread over many addresses slow the email for everyone, up to a minute apart, never a lock', async () => {
+    let address = 0;
+    const fresh = () => browserAt(`198.51.100.${++address}`);
+    // Two wrong guesses per address: never slowed there.
+    for (let i = 0; i < EMAIL_SLOW_AFTER_ATTEMPTS; i += 2) {
+      const guess = await fresh();
+      assert.equal((await guess('owner@example.com', 'wrong guess')).status, 422);
+      assert.equal((await guess('owner@example.com', 'wrong guess')).status, 422);
+    }
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const slowed = await (await fresh())('owner@example.com', 'wrong guess');
+      assert.equal(slowed.status, 429);
+      assert.match(slowed.body, /Too many failed attempts for this email\. Wait \d+ seconds/);
+      const wait = Number(slowed.headers.get('retry-after'));
+      waits.push(wait);
+      clock.advance(wait * 1000);
+      assert.equal((await (await fresh())('owner@example.com', 'wrong guess')).status, 422, 'after the wait');
+    }
+    assert.deepEqual(waits, [1, 2, 4, 8, 16, 32, 60, 60]);
+    assert.equal(EMAIL_MAX_WAIT_MS, 60_000);
+    // The owner waits no more than that, from an address of their own.
+    const owner = await browserAt('203.0.113.10');
+    const slowed = await owner('owner@example.com', TEST_PASSWORD);
+    assert.deepEqual([slowed.status, slowed.headers.get('retry-after')], [429, '60']);
+    clock.advance(60_000);
+    assert.equal((await owner('owner@example.com', TEST_PASSWORD)).status, 303);
+    clock.advance(LOCK_MS);
+  });
+
+  it('counts guesses sent at once: per address, and per email from many addresses', async () => {
+    const oneAddress = await browserAt('198.51.100.50');
+    const together = await Promise.all(
+      Array.from({ length: 12 }, () => oneAddress('parallel@example.com', 'wrong guess')),
+    );
+    const statuses = (answers: PageResponse[]) => answers.map((a) => a.status).sort();
+    assert.deepEqual(statuses(together), [...Array(3).fill(422), ...Array(9).fill(429)]);
+    clock.advance(LOCK_MS);
+
+    const browsers = await Promise.all(Array.from({ length: 30 }, (_, i) => browserAt(`198.51.100.${100 + i}`)));
+    const spread = await Promise.all(browsers.map((attempt) => attempt('parallel@example.com', 'wrong guess')));
+    assert.deepEqual(statuses(spread), [
+      ...Array(EMAIL_SLOW_AFTER_ATTEMPTS).fill(422),
+      ...Array(30 - EMAIL_SLOW_AFTER_ATTEMPTS).fill(429),
+    ]);
   });
 });
 

@@ -12,8 +12,11 @@ import { APP_CONFIG, type AppConfig, AppError, CLOCK, type Clock } from '#kernel
 import { checkCounter, type RateLimitDecision } from './rate-limit.policy.js';
 import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.port.js';
 
-/** What an anonymous request makes: an account (and its key), or anything else that is written. */
-export type AnonymousWrite = 'signup' | 'write';
+/**
+ * What an anonymous request does: make an account (and its key), sign a person in, or write
+ * anything else. Each has its own budget per address, so a flood of one kind closes no other door.
+ */
+export type AnonymousWrite = 'signup' | 'sign_in' | 'write';
 
 const ANONYMOUS_WRITE = Symbol('ANONYMOUS_WRITE');
 
@@ -25,11 +28,13 @@ interface ThrottledRequest {
 
 /**
  * Limits on writes anyone can make without a key (OWASP API4): per client address, accounts per
- * hour (SVC_SIGNUP_LIMIT_PER_HOUR) or other writes per minute
- * (SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE), and all anonymous writes together per minute
- * (SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE) so a flood from many addresses still hits a ceiling.
+ * hour (SVC_SIGNUP_LIMIT_PER_HOUR), sign-in attempts per minute (SVC_SIGN_IN_LIMIT_PER_MINUTE)
+ * or other writes per minute (SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE); and the signups and writes
+ * that passed their address's limit, all together per minute
+ * (SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE), so a flood from many addresses still hits a ceiling.
  * Counted in the rate-limit store (in memory embedded, MongoDB scaled). The client address is
  * Fastify's `request.ip`: the socket's, or X-Forwarded-For only from SVC_TRUSTED_PROXIES.
+ * (ADR 0072: what one address is refused never counts against the others.)
  */
 @Injectable()
 export class AnonymousThrottleGuard implements CanActivate {
@@ -51,26 +56,28 @@ export class AnonymousThrottleGuard implements CanActivate {
     const now = this.clock.now();
     const limits = this.config.anonymousLimits;
     const address = request.ip ?? 'unknown';
-    const own =
-      kind === 'signup'
-        ? await checkCounter(
-            this.store,
-            `anon-signup:${address}`,
-            [{ seconds: 3600, limit: limits.signupsPerHour }],
-            now,
-          )
-        : await checkCounter(
-            this.store,
-            `anon-write:${address}`,
-            [{ seconds: 60, limit: limits.writesPerMinute }],
-            now,
-          );
-    // Every attempt counts against the ceiling too, refused ones included: it bounds load.
-    const all = await checkCounter(this.store, 'anon-all', [{ seconds: 60, limit: limits.globalPerMinute }], now);
+    const [counter, window] = OWN_BUDGETS[kind](limits);
+    const own = await checkCounter(this.store, `${counter}:${address}`, [window], now);
+    // Refused here, the request is the sender's problem alone: it must not use up the ceiling
+    // that every other address shares (one address could otherwise close the doors for all).
     if (!own.allowed) throw throttled(own, request, 'from your address');
+    // Sign-in stays out of the ceiling: a flood of other writes from many addresses must not
+    // keep people from signing in (its guessing is bounded per email by the sign-in throttle).
+    if (kind === 'sign_in') return;
+    const all = await checkCounter(this.store, 'anon-all', [{ seconds: 60, limit: limits.globalPerMinute }], now);
     if (!all.allowed) throw throttled(all, request, 'from all clients together');
   }
 }
+
+/** Each kind's counter (per address) and window. */
+const OWN_BUDGETS: Record<
+  AnonymousWrite,
+  (limits: AppConfig['anonymousLimits']) => [counter: string, window: { seconds: number; limit: number }]
+> = {
+  signup: (limits) => ['anon-signup', { seconds: 3600, limit: limits.signupsPerHour }],
+  sign_in: (limits) => ['anon-signin', { seconds: 60, limit: limits.signInsPerMinute }],
+  write: (limits) => ['anon-write', { seconds: 60, limit: limits.writesPerMinute }],
+};
 
 function throttled(decision: RateLimitDecision, request: ThrottledRequest, scope: string): AppError {
   const retryAfter = decision.retryAfter ?? 1;

@@ -33,7 +33,7 @@ export async function registerBrowserForms(app: NestFastifyApplication, policy: 
   await app.register(fastifyCookie, { hook: false });
   await app.register(fastifyCsrfProtection, {
     sessionPlugin: '@fastify/cookie',
-    cookieKey: browserCookieName('svc_csrf', policy),
+    cookieKey: csrfCookieName(policy),
     cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, secure: policy.secure },
     getToken: (request: FastifyRequest) => {
       const field = (request.body as Record<string, unknown> | null | undefined)?.[CSRF_FIELD];
@@ -42,6 +42,11 @@ export async function registerBrowserForms(app: NestFastifyApplication, policy: 
       return typeof header === 'string' ? header : undefined;
     },
   });
+}
+
+/** The cookie that holds a browser's CSRF secret. */
+export function csrfCookieName(policy: BrowserCookiePolicy): string {
+  return browserCookieName('svc_csrf', policy);
 }
 
 /** The request's cookies, parsed on first use (the cookie plugin runs no hook of its own). */
@@ -53,5 +58,16 @@ export function cookiesOf(request: FastifyRequest): Record<string, string | unde
 /** A CSRF token for a form on this page; sets the secret cookie on a browser's first page. */
 export function csrfTokenFor(request: FastifyRequest, reply: FastifyReply): string {
   cookiesOf(request);
+  return reply.generateCsrf();
+}
+
+/**
+ * A new CSRF secret for this browser (set on the reply), and a token made from it: tokens made
+ * before (an anonymous page's, seen by whoever planted or read it) no longer pass. For sign-in,
+ * alongside the new session. The plugin makes a secret when the request has none, so the
+ * request's own is left out of what it reads.
+ */
+export function renewCsrfSecret(request: FastifyRequest, reply: FastifyReply, policy: BrowserCookiePolicy): string {
+  request.cookies = { ...cookiesOf(request), [csrfCookieName(policy)]: undefined };
   return reply.generateCsrf();
 }

@@ -173,6 +173,8 @@ export const configSchema = z.object({
   /** Anonymous writes (OWASP API4): accounts made per client address per hour, other writes per minute. */
   SVC_SIGNUP_LIMIT_PER_HOUR: int(30, 1, 1_000_000),
   SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE: int(60, 1, 1_000_000),
+  /** Sign-in attempts (POST /login) per client address per minute, apart from the writes above. */
+  SVC_SIGN_IN_LIMIT_PER_MINUTE: int(30, 1, 1_000_000),
   /** All anonymous writes of all addresses together, per minute (a ceiling for spread-out floods). */
   SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: int(1200, 1, 100_000_000),
   /** POSTs to /oauth/token and /oauth/revoke per client address per minute (client secret guessing). */
@@ -263,7 +265,12 @@ export interface AppConfig {
   /** SVC_AUTOPAY_THRESHOLD_USD in cents (D19). */
   autopayThresholdCents: number;
   /** Limits on anonymous writes per client address (and all together), OWASP API4. */
-  anonymousLimits: { signupsPerHour: number; writesPerMinute: number; globalPerMinute: number };
+  anonymousLimits: {
+    signupsPerHour: number;
+    writesPerMinute: number;
+    signInsPerMinute: number;
+    globalPerMinute: number;
+  };
   /** SVC_OAUTH_LIMIT_PER_MINUTE: token and revocation requests per client address per minute. */
   oauthLimitPerMinute: number;
   /** SVC_OAUTH_AUTHORIZE_LIMIT_PER_MINUTE: authorization and consent requests per client address per minute. */
@@ -409,6 +416,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     anonymousLimits: {
       signupsPerHour: c.SVC_SIGNUP_LIMIT_PER_HOUR,
       writesPerMinute: c.SVC_ANONYMOUS_WRITE_LIMIT_PER_MINUTE,
+      signInsPerMinute: c.SVC_SIGN_IN_LIMIT_PER_MINUTE,
       globalPerMinute: c.SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE,
     },
     oauthLimitPerMinute: c.SVC_OAUTH_LIMIT_PER_MINUTE,

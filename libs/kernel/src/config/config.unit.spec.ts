@@ -28,6 +28,14 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ SVC_ENV: 'prod' }), /SVC_ENV/);
   });
 
+  it('SVC_SIGN_IN_LIMIT_PER_MINUTE: 30 sign-in attempts per address by default, a positive whole number', () => {
+    assert.equal(loadConfig({}).anonymousLimits.signInsPerMinute, 30);
+    assert.equal(loadConfig({ SVC_SIGN_IN_LIMIT_PER_MINUTE: '5' }).anonymousLimits.signInsPerMinute, 5);
+    for (const bad of ['0', '-1', '2.5', 'many']) {
+      assert.throws(() => loadConfig({ SVC_SIGN_IN_LIMIT_PER_MINUTE: bad }), /SVC_SIGN_IN_LIMIT_PER_MINUTE/, bad);
+    }
+  });
+
   it('reads the ownership settings (ADR 0067) and refuses a renewal longer than half the lease', () => {
     assert.deepEqual(loadConfig({}).ownership, { leaseMs: 6000, renewMs: 2000, standbyCheckMs: 1000 });
     assert.equal(loadConfig({}).workerHealthPort, undefined);

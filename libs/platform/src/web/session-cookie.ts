@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '#kernel';
-import { type BrowserCookiePolicy, browserCookieName, browserCookiePolicy, cookiesOf } from '#http';
+import { type BrowserCookiePolicy, browserCookieName, browserCookiePolicy, cookiesOf, renewCsrfSecret } from '#http';
 
 /**
  * The session cookie: the token only, `HttpOnly` (no script reads it), `SameSite=Lax` (not sent
@@ -22,8 +22,17 @@ export class SessionCookie {
     return cookiesOf(request)[this.name];
   }
 
-  set(reply: FastifyReply, token: string): void {
+  private set(reply: FastifyReply, token: string): void {
     reply.setCookie(this.name, token, this.attributes());
+  }
+
+  /**
+   * A browser has just signed in: its new session, and a new CSRF secret with it, so no form
+   * token from before the sign-in (like no session id from before) carries over.
+   */
+  signedIn(request: FastifyRequest, reply: FastifyReply, token: string): void {
+    this.set(reply, token);
+    renewCsrfSecret(request, reply, this.policy);
   }
 
   clear(reply: FastifyReply): void {

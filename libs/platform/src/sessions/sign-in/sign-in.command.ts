@@ -9,7 +9,15 @@ export type SignInResult =
 
 /** A person signs in with email and password; a session already held by the browser ends. */
 export class SignInCommand extends Command<SignInResult> {
-  constructor(readonly input: { email: string; password: string; previousSessionToken?: string }) {
+  constructor(
+    readonly input: {
+      email: string;
+      password: string;
+      /** The client address (Fastify's request.ip): failures are counted per email and address. */
+      clientAddress: string;
+      previousSessionToken?: string;
+    },
+  ) {
     super();
   }
 }

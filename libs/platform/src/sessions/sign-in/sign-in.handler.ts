@@ -21,12 +21,12 @@ export class SignInHandler implements ICommandHandler<SignInCommand, SignInResul
   ) {}
 
   async execute({ input }: SignInCommand): Promise<SignInResult> {
-    const gate = await this.throttle.begin(input.email);
+    const gate = await this.throttle.begin(input.email, input.clientAddress);
     if (!gate.allowed) return { outcome: 'throttled', reason: gate.reason, retryAfterSeconds: gate.retryAfterSeconds };
     const user = await this.users.byEmail(input.email);
     const matches = await this.hasher.verify(user?.passwordHash ?? null, input.password);
     if (!user || !matches) return { outcome: 'refused' };
-    await this.throttle.succeeded(input.email);
+    await this.throttle.succeeded(input.email, input.clientAddress);
     await this.sessions.delete(input.previousSessionToken);
     const sessionToken = await this.sessions.create(user);
     return {

@@ -44,7 +44,7 @@ export class SignInController {
 
   @Post('login')
   @UseGuards(CsrfGuard)
-  @AnonymousLimit('write')
+  @AnonymousLimit('sign_in')
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const form = signInForm.safeParse(request.body ?? {});
     const body = (request.body ?? {}) as Record<string, unknown>;
@@ -61,12 +61,13 @@ export class SignInController {
       new SignInCommand({
         email: form.data.email,
         password: form.data.password,
+        clientAddress: request.ip,
         previousSessionToken: this.cookie.read(request),
       }),
     );
     switch (result.outcome) {
       case 'signed_in':
-        this.cookie.set(reply, result.sessionToken);
+        this.cookie.signedIn(request, reply, result.sessionToken);
         redirect(reply, next ?? AFTER_SIGN_IN);
         return;
       case 'refused':
@@ -75,7 +76,7 @@ export class SignInController {
       case 'throttled': {
         const wait =
           result.reason === 'locked'
-            ? `Sign-in for this email is paused for 15 minutes after too many failed attempts. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} minutes.`
+            ? `Sign-in for this email from your address is paused for 15 minutes after too many failed attempts. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} minutes.`
             : `Too many failed attempts for this email. Wait ${result.retryAfterSeconds} seconds, then try again.`;
         sendPage(reply, 429, signInPage({ csrfToken, next, email, notice: wait }), {
           'retry-after': String(result.retryAfterSeconds),
