@@ -76,6 +76,16 @@ export interface Collection<T extends Doc = Doc> {
   upsert(doc: T): Promise<void>;
   /** Insert only; resolves false (and changes nothing) when the id exists already. */
   insertIfAbsent(doc: T): Promise<boolean>;
+  /**
+   * Sets top-level fields of document `id` if it exists and matches `where` (the filter
+   * language), as ONE atomic operation: the condition is checked by the write itself, never by
+   * a read before it. Of concurrent calls that each make the others' `where` false (take once,
+   * compare-and-set), exactly one resolves true, on every adapter and across processes.
+   * Resolves false (changing nothing) when the document is missing or does not match. Other
+   * fields are kept. `set` names top-level fields (not `id`); values are JSON. A unique index
+   * violation throws DuplicateKeyError.
+   */
+  updateIf(id: string, where: Filter, set: Record<string, unknown>): Promise<boolean>;
   /** Resolves true when a document was deleted. */
   delete(id: string): Promise<boolean>;
   find(filter?: Filter, options?: FindOptions): Promise<FindResult<T>>;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '#kernel';
-import { SqliteDocumentStore } from '#documents';
+import { type Collection, type DocumentStore, type Filter, SqliteDocumentStore } from '#documents';
 import { IDEMPOTENCY_COLLECTION, IdempotencyStore } from './idempotency.store.js';
 
 describe('IdempotencyStore (embedded document store)', () => {
@@ -95,6 +95,49 @@ describe('IdempotencyStore (embedded document store)', () => {
     );
     const ok = await store.run(req, async () => ({ status: 201, body: 'ok' }));
     assert.deepEqual([ok.replayed, ok.body], [false, 'ok']);
+  });
+
+  it("a failed execution gives back only its own claim: another request's takeover just before the release stays", async () => {
+    // The store as this process sees it, where another process takes the key over right before
+    // the release's delete (after its lease ran out): the check must be in the delete itself.
+    let takeOver: (() => Promise<void>) | undefined;
+    const beforeDelete = async () => {
+      const run = takeOver;
+      takeOver = undefined;
+      await run?.();
+    };
+    const racing = Object.assign(Object.create(documents) as DocumentStore, {
+      collection: (name: string) => {
+        const handle = documents.collection(name);
+        return Object.assign(Object.create(handle) as Collection, {
+          delete: async (id: string) => (await beforeDelete(), handle.delete(id)),
+          deleteMany: async (filter: Filter) => (await beforeDelete(), handle.deleteMany(filter)),
+        });
+      },
+    });
+    const store = new IdempotencyStore(racing, clock, { leaseMs: 30_000 });
+    const records = documents.collection(IDEMPOTENCY_COLLECTION);
+    const req = { scope: 's', key: 'released', fingerprint: 'f' };
+    await assert.rejects(
+      store.run(req, async () => {
+        clock.advance(30_001);
+        takeOver = async () => {
+          const [mine] = (await records.find({ state: 'pending', fingerprint: 'f' })).items;
+          await documents.applyBatch([
+            {
+              kind: 'cas',
+              collection: IDEMPOTENCY_COLLECTION,
+              doc: { ...mine!, token: 'theirs', lease_until: new Date(clock.now().getTime() + 30_000).toISOString() },
+              expect: { token: mine!.token as string },
+            },
+          ]);
+        };
+        throw new Error('boom');
+      }),
+      /boom/,
+    );
+    assert.equal(takeOver, undefined, 'the other request took over');
+    assert.equal(await records.count({ token: 'theirs' }), 1, "the other request's claim stands");
   });
 
   it('an abandoned claim (crashed process) is taken over after its lease', async () => {

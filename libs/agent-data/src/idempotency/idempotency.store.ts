@@ -190,9 +190,11 @@ export class IdempotencyStore {
   }
 
   private async release(claim: IdempotencyDoc): Promise<void> {
-    const collection = this.documents.collection<IdempotencyDoc>(IDEMPOTENCY_COLLECTION);
-    const current = await collection.get(claim.id);
-    if (current?.token === claim.token) await collection.delete(claim.id);
+    // Only our own claim, checked by the delete itself (ADR 0076): a request that took the key
+    // over once our lease ran out keeps it (a read first would let the delete remove theirs).
+    await this.documents
+      .collection<IdempotencyDoc>(IDEMPOTENCY_COLLECTION)
+      .deleteMany({ id: claim.id, token: claim.token });
     this.notify(claim.id);
   }
 

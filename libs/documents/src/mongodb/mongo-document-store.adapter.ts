@@ -20,6 +20,7 @@ import {
 } from '../document-store.port.js';
 import { decodeCursor, encodeCursor } from '../query/document-cursor.js';
 import { normalizeSort, parseFilter } from '../query/document-filter.js';
+import { assertDocId, parseSet } from '../query/document-update.js';
 import {
   assertCollectionName,
   casFilter,
@@ -264,6 +265,25 @@ export class MongoDocumentStore implements DocumentStore {
     }
   }
 
+  /**
+   * @internal One updateOne with the condition in its filter; the matched count says whether it
+   * wrote. MongoDB applies a single-document update atomically and re-checks the filter after a
+   * write conflict, so of concurrent calls that falsify each other's condition one matches.
+   */
+  async updateIf(collection: string, id: string, where: Filter, set: Record<string, unknown>): Promise<boolean> {
+    assertDocId(id);
+    const condition = toMongoFilter(parseFilter(where));
+    const fields = Object.fromEntries(parseSet(set));
+    const filter = Object.keys(condition).length === 0 ? { _id: id } : { $and: [{ _id: id }, condition] };
+    try {
+      const result = await (await this.raw(collection)).updateOne(filter, { $set: fields });
+      return result.matchedCount === 1;
+    } catch (error) {
+      if (duplicateKey(error)) throw new DuplicateKeyError(collection, id, { cause: error });
+      throw error;
+    }
+  }
+
   // ---- internals -----------------------------------------------------------------------
 
   private async cas(op: Extract<WriteOp, { kind: 'cas' }>): Promise<void> {
@@ -367,6 +387,10 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
 
   insertIfAbsent(doc: T): Promise<boolean> {
     return this.store.insertIfAbsent(this.name, doc);
+  }
+
+  updateIf(id: string, where: Filter, set: Record<string, unknown>): Promise<boolean> {
+    return this.store.updateIf(this.name, id, where, set);
   }
 
   async delete(id: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { InvalidFilterError } from '../document-store.port.js';
+import { ConcurrentModificationError, DuplicateKeyError, InvalidFilterError } from '../document-store.port.js';
 import { MongoDocumentStore } from './mongo-document-store.adapter.js';
 
 /**
@@ -59,5 +59,78 @@ describe('MongoDocumentStore without a reachable server', () => {
     await closed.close();
     await assert.rejects(closed.collection('things').get('a'), /closed/);
     await closed.close(); // idempotent
+  });
+});
+
+/**
+ * The single-use writes as the driver receives them (no server here; the contract suite's race
+ * tests run them against a real MongoDB when MONGODB_URL is set): the condition travels in the
+ * write's own filter and the result's count decides, so MongoDB's single-document atomicity
+ * is what makes one contender win. Never a findOne followed by a write.
+ */
+describe('MongoDocumentStore single-use writes: one conditional write each', () => {
+  type Call = [op: string, ...args: unknown[]];
+  class Recording extends MongoDocumentStore {
+    readonly calls: Call[] = [];
+    answer: { matchedCount?: number; error?: unknown } = { matchedCount: 1 };
+    override raw(): Promise<never> {
+      const answer =
+        (op: string) =>
+        (...args: unknown[]) => {
+          this.calls.push([op, ...args]);
+          if (this.answer.error) return Promise.reject(this.answer.error);
+          return Promise.resolve({ matchedCount: this.answer.matchedCount, acknowledged: true });
+        };
+      const reading = () => Promise.reject(new Error('a single-use write must not read first'));
+      return Promise.resolve({
+        updateOne: answer('updateOne'),
+        replaceOne: answer('replaceOne'),
+        insertOne: answer('insertOne'),
+        findOne: reading,
+        find: reading,
+      } as never);
+    }
+  }
+  const duplicateId = Object.assign(new Error('E11000 duplicate key error index: _id_ dup key'), {
+    code: 11000,
+    keyPattern: { _id: 1 },
+  });
+  const store = new Recording({ url: 'mongodb://127.0.0.1:1/', database: 'svc_test' });
+  after(() => store.close());
+
+  it('updateIf: updateOne filtered on the id and the condition, $set of the fields; matchedCount decides', async () => {
+    const codes = store.collection('codes');
+    assert.equal(await codes.updateIf('c1', { consumed_at: null }, { consumed_at: 5 }), true);
+    assert.deepEqual(store.calls.pop(), [
+      'updateOne',
+      { $and: [{ _id: 'c1' }, { consumed_at: { $eq: null } }] },
+      { $set: { consumed_at: 5 } },
+    ]);
+    store.answer = { matchedCount: 0 };
+    assert.equal(await codes.updateIf('c1', { consumed_at: null }, { consumed_at: 6 }), false, 'lost the race');
+    store.answer = { error: Object.assign(new Error('E11000'), { code: 11000, keyPattern: { email: 1 } }) };
+    await assert.rejects(codes.updateIf('c1', {}, { email: 'x' }), DuplicateKeyError);
+    store.answer = { matchedCount: 1 };
+  });
+
+  it('cas: an insert for "must not exist" (a duplicate id loses), else a replaceOne filtered on the expected fields', async () => {
+    await store.applyBatch([{ kind: 'cas', collection: 'leases', doc: { id: 'l1', v: 1 }, expect: { v: 0, o: null } }]);
+    assert.deepEqual(store.calls.pop(), [
+      'replaceOne',
+      { $and: [{ _id: 'l1' }, { v: { $eq: 0 } }, { o: { $eq: null } }] },
+      { v: 1 },
+    ]);
+    store.answer = { matchedCount: 0 };
+    await assert.rejects(
+      store.applyBatch([{ kind: 'cas', collection: 'leases', doc: { id: 'l1', v: 2 }, expect: { v: 0 } }]),
+      ConcurrentModificationError,
+    );
+    store.answer = { error: duplicateId };
+    await assert.rejects(
+      store.applyBatch([{ kind: 'cas', collection: 'leases', doc: { id: 'l2', v: 0 }, expect: null }]),
+      ConcurrentModificationError,
+    );
+    assert.deepEqual(store.calls.pop(), ['insertOne', { _id: 'l2', v: 0 }]);
+    store.answer = { matchedCount: 1 };
   });
 });

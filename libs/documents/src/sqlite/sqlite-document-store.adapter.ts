@@ -20,6 +20,7 @@ import {
 } from '../document-store.port.js';
 import { decodeCursor, encodeCursor } from '../query/document-cursor.js';
 import { getPath, isValidPath, normalizeSort, parseFilter } from '../query/document-filter.js';
+import { assertDocId, parseSet } from '../query/document-update.js';
 import { indexColumnsSql, keysetSegments, orderBySql, whereSql, type SqlFragment } from './sqlite-document-query.js';
 
 export interface SqliteDocumentStoreOptions {
@@ -221,6 +222,29 @@ export class SqliteDocumentStore implements DocumentStore {
         return r.changes === 1;
       } catch (error) {
         throw mapError(error, collection, doc.id);
+      }
+    });
+  }
+
+  /**
+   * @internal One UPDATE with the condition in its WHERE: the check and the write are one
+   * statement under SQLite's write lock, so no other connection or process writes in between.
+   */
+  updateIfOne(collection: string, id: string, where: Filter, set: Record<string, unknown>): boolean {
+    assertDocId(id);
+    const condition = whereSql(parseFilter(where));
+    const fields = parseSet(set);
+    const pairs = fields.map(() => '?, json(?)').join(', ');
+    const params = fields.flatMap(([field, value]) => [`$.${field}`, JSON.stringify(value)]);
+    return this.read(collection, false, () => {
+      try {
+        return (
+          this.stmt(
+            `UPDATE "${tableName(collection)}" SET body = jsonb_set(body, ${pairs}) WHERE id = ? AND (${condition.sql})`,
+          ).run(...params, id, ...condition.params).changes === 1
+        );
+      } catch (error) {
+        throw mapError(error, collection, id);
       }
     });
   }
@@ -442,6 +466,10 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async insertIfAbsent(doc: T): Promise<boolean> {
     return this.store.insertIfAbsentOne(this.name, doc);
+  }
+
+  async updateIf(id: string, where: Filter, set: Record<string, unknown>): Promise<boolean> {
+    return this.store.updateIfOne(this.name, id, where, set);
   }
 
   async delete(id: string): Promise<boolean> {

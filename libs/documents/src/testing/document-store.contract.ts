@@ -12,12 +12,16 @@ import {
   type DocumentStore,
   type Filter,
   type FindOptions,
+  type Scalar,
   type Sort,
 } from '#documents';
 
 export interface DocumentStoreFixture {
   store: DocumentStore;
-  /** Opens a new store on the same data (after `store.close()`); omit when the adapter cannot. */
+  /**
+   * Opens a new store on the same data: after `store.close()`, or beside it as a second
+   * connection (another process's); omit when the adapter cannot. Closed by `cleanup`.
+   */
   reopen?: () => Promise<DocumentStore>;
   /** Closes every store the fixture opened (close is idempotent) and removes its data. */
   cleanup(): Promise<void>;
@@ -504,6 +508,71 @@ export function documentStoreContract(
       });
     });
 
+    describe('updateIf', () => {
+      test('sets fields only when the document exists and matches, keeping the others', async ({ store }, c) => {
+        const col = store.collection(c());
+        await store.ensureIndexes(c(), [{ fields: [['email', 1]], unique: true }]);
+        await col.upsert({ id: 'a', state: 'open', n: 1, keep: { deep: [1, 2] } });
+        await col.upsert({ id: 'b', email: 'taken' });
+        assert.equal(await col.updateIf('nope', {}, { state: 'x' }), false, 'a missing document');
+        assert.equal(await col.get('nope'), null, 'updateIf never inserts');
+        assert.equal(await col.updateIf('a', { state: 'closed' }, { state: 'x' }), false, 'no match');
+        assert.equal(await col.updateIf('a', { n: '1' }, { state: 'x' }), false, 'types never mix');
+        assert.equal(
+          await col.updateIf(
+            'a',
+            { state: 'open', taken_at: null },
+            { state: 'taken', taken_at: 7, meta: { by: 'me' } },
+          ),
+          true,
+          'an expected null matches a missing field',
+        );
+        assert.deepEqual(await col.get('a'), {
+          id: 'a',
+          state: 'taken',
+          n: 1,
+          keep: { deep: [1, 2] },
+          taken_at: 7,
+          meta: { by: 'me' },
+        });
+        assert.equal(await col.updateIf('a', { taken_at: null }, { state: 'again' }), false, 'taken once');
+        assert.equal(await col.updateIf('a', { n: { $lt: 5 } }, { n: 5, state: null }), true, 'operators work');
+        assert.deepEqual((await col.find({ n: 5, state: null })).items, [await col.get('a')]);
+        assert.equal((await col.get('a'))?.state, null, 'null is stored as null');
+        await assert.rejects(col.updateIf('a', {}, { email: 'taken' }), DuplicateKeyError);
+        assert.equal((await col.get('a'))?.email, undefined, 'a unique violation changes nothing');
+        await assert.rejects(col.updateIf('a', {}, { id: 'b' }), InvalidFilterError);
+        await assert.rejects(col.updateIf('a', {}, { 'meta.by': 'x' }), InvalidFilterError);
+        await assert.rejects(col.updateIf('a', {}, { $set: 1 }), InvalidFilterError);
+        await assert.rejects(col.updateIf('a', {}, {}), InvalidFilterError);
+        await assert.rejects(col.updateIf('a', { n: { $regex: 'x' } } as never, { n: 1 }), InvalidFilterError);
+        assert.equal(
+          await store.collection(c('never')).updateIf('a', {}, { n: 1 }),
+          false,
+          'a collection never written',
+        );
+      });
+
+      test('takes once: of many concurrent updateIfs over two connections, exactly one wins', async (fixture, c) => {
+        // Each call's write makes the others' condition false. An adapter that checked with a read
+        // and wrote after it would let several win: the calls interleave at every await, and on
+        // a server, in parallel.
+        const stores = [fixture.store, fixture.reopen ? await fixture.reopen() : fixture.store];
+        for (let round = 0; round < 10; round++) {
+          const id = `code${round}`;
+          await fixture.store.collection(c()).upsert({ id, consumed_at: null, by: null });
+          const won = await Promise.all(
+            Array.from({ length: 16 }, (_, i) =>
+              stores[i % 2]!.collection(c()).updateIf(id, { consumed_at: null }, { consumed_at: round, by: `c${i}` }),
+            ),
+          );
+          const winners = won.flatMap((w, i) => (w ? [`c${i}`] : []));
+          assert.equal(winners.length, 1, `round ${round}: ${winners.join(', ')} won`);
+          assert.equal((await stores[1]!.collection(c()).get(id))?.by, winners[0], 'the stored write is the winner’s');
+        }
+      });
+    });
+
     describe('applyBatch', () => {
       test('applies upserts and deletes in order across collections', async ({ store }, c) => {
         await store.applyBatch([
@@ -607,6 +676,28 @@ export function documentStoreContract(
           },
         ]);
         assert.equal((await col.get('cp'))?.owner, 'x', 'an expected null matches a missing field');
+      });
+
+      test('cas takes once: of many concurrent cas writes over two connections, exactly one succeeds', async (fixture, c) => {
+        const stores = [fixture.store, fixture.reopen ? await fixture.reopen() : fixture.store];
+        const race = async (doc: (i: number) => Doc, expect: Record<string, Scalar> | null) => {
+          const outcomes = await Promise.allSettled(
+            Array.from({ length: 16 }, (_, i) =>
+              stores[i % 2]!.applyBatch([{ kind: 'cas', collection: c(), doc: doc(i), expect }]),
+            ),
+          );
+          for (const o of outcomes)
+            if (o.status === 'rejected') assert.ok(o.reason instanceof ConcurrentModificationError, String(o.reason));
+          return outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
+        };
+        for (let round = 0; round < 5; round++) {
+          const id = `lease${round}`;
+          const created = await race((i) => ({ id, v: 0, by: i }), null);
+          assert.equal(created.length, 1, `round ${round}: ${created.length} inserts of one id succeeded`);
+          const taken = await race((i) => ({ id, v: 1, by: i }), { v: 0 });
+          assert.equal(taken.length, 1, `round ${round}: ${taken.length} replacements of one version succeeded`);
+          assert.deepEqual(await stores[1]!.collection(c()).get(id), { id, v: 1, by: taken[0] });
+        }
       });
 
       test(

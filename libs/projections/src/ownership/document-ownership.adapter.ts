@@ -14,7 +14,7 @@ interface LeaseDoc extends Doc {
 
 /**
  * Ownership leases as documents, one per job, written with a compare-and-set on the (owner,
- * expiry) read, like the webhook attempt leases: embedded SQLite (several processes on one data
+ * expiry, and for a take the term) read, like the webhook attempt leases: embedded SQLite (several processes on one data
  * file) and MongoDB alike. The wall clock `now` is injected (tests move a fake one).
  */
 export class DocumentOwnershipLeases implements OwnershipLeases {
@@ -36,7 +36,12 @@ export class DocumentOwnershipLeases implements OwnershipLeases {
       acquired_at: mine ? current.acquired_at : t,
       renewed_at: t,
     };
-    return this.write(doc, current ? { owner: current.owner, expires_at: current.expires_at } : null);
+    // The term too: a lease released, taken and released again by its owner since the read is
+    // back at the same (owner, expiry 0), and writing over it would hand out a term twice.
+    return this.write(
+      doc,
+      current ? { owner: current.owner, expires_at: current.expires_at, term: current.term } : null,
+    );
   }
 
   async renew(lease: OwnershipLease, ttlMs: number): Promise<OwnershipLease | null> {

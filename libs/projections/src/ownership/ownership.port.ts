@@ -21,7 +21,7 @@ export interface OwnershipLeases {
   /**
    * Takes the job's lease for `owner` until now + ttlMs when it is free (absent, expired or
    * released) or already `owner`'s; null when another owner holds it. Two contenders never
-   * both get it: the write is a compare-and-set on the (owner, expiry) read.
+   * both get it: the write is a compare-and-set on the (owner, expiry, term) read.
    */
   acquire(job: string, owner: string, ttlMs: number): Promise<OwnershipLease | null>;
   /** Moves the expiry of a lease still held (same owner and expiry as `lease`); null when lost. */

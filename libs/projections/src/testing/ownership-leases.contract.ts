@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { DocumentStore } from '#documents';
+import type { Collection, DocumentStore } from '#documents';
 import { DocumentOwnershipLeases } from '../ownership/document-ownership.adapter.js';
 
 export interface OwnershipLeasesFixture {
@@ -84,6 +84,34 @@ export function ownershipLeasesContract(
       const again = await a.acquire('projection:x', 'A', 6000);
       assert.equal(again?.term, 1);
       assert.equal(again?.expiresAt, now + 6000);
+    });
+
+    it('terms only rise: a take that read a released lease fails when it was taken and released again before the write', async () => {
+      const a = leases();
+      const store = fixture.connect();
+      stores.push(store);
+      // B's store runs `between` right after B's read of the lease (another process, meanwhile).
+      let between: (() => Promise<void>) | undefined;
+      const racing = Object.assign(Object.create(store) as DocumentStore, {
+        collection: (name: string) => {
+          const handle = store.collection(name);
+          return Object.assign(Object.create(handle) as Collection, {
+            get: async (id: string) => {
+              const doc = await handle.get(id);
+              const run = between;
+              between = undefined;
+              await run?.();
+              return doc;
+            },
+          });
+        },
+      });
+      const b = new DocumentOwnershipLeases(racing, clock);
+      await a.release((await a.acquire('projection:x', 'A', 6000))!);
+      between = async () => a.release((await a.acquire('projection:x', 'A', 6000))!);
+      assert.equal(await b.acquire('projection:x', 'B', 6000), null, 'B read term 1, A has had term 2 since');
+      const taken = await b.acquire('projection:x', 'B', 6000);
+      assert.equal(taken?.term, 3);
     });
 
     it('two contenders never both hold a job: of concurrent takes on a free or expired lease, one wins', async () => {

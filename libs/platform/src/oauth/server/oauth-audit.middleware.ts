@@ -33,6 +33,11 @@ export function watchForAudit(provider: Provider): void {
   });
 }
 
+/** A grant revoked by us rather than by the provider (a redemption that lost its race: ADR 0076). */
+export function noteRevokedGrant(ctx: KoaContextWithOIDC, grantId: string): void {
+  notesOf(ctx).revokedGrants.push(grantId);
+}
+
 /**
  * Koa middleware around oidc-provider's routes: after a token or revocation request is handled
  * (and before its answer is written), its audit events are appended (ADR 0066).

@@ -17,6 +17,7 @@ import { OAuthThrottle } from './oauth-throttle.js';
 import { type OidcAdapter, OAuthStorage } from './oauth-storage.js';
 import { OAuthUsers } from './oauth-users.js';
 import { recordAudit, watchForAudit } from './oauth-audit.middleware.js';
+import { answerLostRedemption } from './oauth-redemption.js';
 import { interactionPath, OAUTH_ROUTES, OAUTH_TTL, resourceOf } from './oauth-settings.js';
 
 /** At most this many issuers (only without SVC_PUBLIC_URL, where the issuer is the request's host). */
@@ -110,8 +111,14 @@ export class OAuthServer implements OnModuleInit {
         ),
       );
     const configuration: Configuration = {
+      // A lost race for a single-use entry is answered in the request being handled (the
+      // provider's documented AsyncLocalStorage context).
       adapter: (name: string) =>
-        name === 'Client' ? new OAuthClientAdapter(this.clients) : this.storage.adapterFor(name),
+        name === 'Client'
+          ? new OAuthClientAdapter(this.clients)
+          : this.storage.adapterFor(name, (model, grantId) =>
+              answerLostRedemption(Provider.ctx, errors.InvalidGrant, model, grantId),
+            ),
       clients: [],
       findAccount: async (_ctx, sub) => {
         const user = await this.users.byId(sub);

@@ -48,6 +48,49 @@ describe("oidc-provider's storage on the document store (OAuthStorage)", () => {
     assert.ok(await documents.collection(oauthCollection('AuthorizationCode')).get(tokenHash('code-1')));
   });
 
+  it('consumes a code or refresh token once: of concurrent consumes on two connections one goes through, the others are told it was used, with its grant', async () => {
+    const second = new SqliteDocumentStore({ path: join(dir, 'svc.sqlite') });
+    try {
+      const told: string[] = [];
+      const lost = (model: string, grantId: string | null) => {
+        told.push(`${model} ${grantId}`);
+        return Promise.reject(new Error('used'));
+      };
+      const storages = [storage, new OAuthStorage(second, clock)];
+      for (const model of ['AuthorizationCode', 'RefreshToken']) {
+        told.length = 0;
+        await storage.adapterFor(model).upsert('once', { jti: 'once', grantId: 'g9' }, 600);
+        // As the provider does: each redemption finds the entry unused, then consumes it.
+        const adapters = Array.from({ length: 8 }, (_, i) => storages[i % 2]!.adapterFor(model, lost));
+        for (const found of await Promise.all(adapters.map((x) => x.find('once'))))
+          assert.equal(found?.consumed, undefined);
+        const outcomes = await Promise.allSettled(adapters.map((x) => x.consume('once')));
+        assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1, `${model}: one consume goes through`);
+        assert.deepEqual(told, Array(7).fill(`${model} g9`));
+        assert.equal(
+          (await storage.adapterFor(model).find('once'))?.consumed,
+          Math.floor(clock.now().getTime() / 1000),
+        );
+      }
+      // An entry consumed before consumed_at existed (the mark in its payload only) stays used.
+      const codes = storage.adapterFor('AuthorizationCode', lost);
+      await documents.collection(oauthCollection('AuthorizationCode')).upsert({
+        id: tokenHash('old'),
+        payload: { grantId: 'g8', consumed: 1 },
+        grant_id: 'g8',
+        client_id: null,
+        uid: null,
+        expires_at: clock.now().getTime() + 60_000,
+        purge_at: clock.now().getTime() + 120_000,
+      });
+      told.length = 0;
+      await assert.rejects(codes.consume('old'));
+      assert.deepEqual(told, ['AuthorizationCode g8']);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('marks consumption, finds sessions by uid, and revokes by grant (telling the listeners first)', async () => {
     const codes = storage.adapterFor('AuthorizationCode');
     await codes.upsert('code-2', { jti: 'code-2', grantId: 'g3' }, 60);

@@ -20,6 +20,11 @@ export interface OAuthEntryDoc extends Doc {
   grant_id: string | null;
   client_id: string | null;
   uid: string | null;
+  /**
+   * When a code or refresh token was used (epoch seconds, oidc-provider's `consumed`), set once by
+   * a conditional write (ADR 0076); null or missing before.
+   */
+  consumed_at?: number | null;
   /** Epoch milliseconds (the service clock). */
   expires_at: number;
   purge_at: number;
@@ -31,6 +36,12 @@ export interface OAuthRevocationListener {
   grantRevoked(grantId: string): void;
   clientDeleted(clientId: string): void;
 }
+
+/**
+ * What a redemption that lost the race for a code or refresh token answers (oauth-server: the
+ * provider's answer to a reuse); `grantId` is the entry's grant, null when it is gone.
+ */
+export type ConsumedAlready = (model: string, grantId: string | null) => Promise<never>;
 
 export const oauthCollection = (model: string) => `oauth_${model.toLowerCase()}`;
 
@@ -60,8 +71,8 @@ export class OAuthStorage {
   }
 
   /** oidc-provider's Adapter for one model (its constructor takes the model's name). */
-  adapterFor(model: string): OidcAdapter {
-    return new DocumentStoreOidcAdapter(model, this);
+  adapterFor(model: string, consumedAlready: ConsumedAlready = rejectConsumed): OidcAdapter {
+    return new DocumentStoreOidcAdapter(model, this, consumedAlready);
   }
 
   now(): number {
@@ -146,6 +157,7 @@ class DocumentStoreOidcAdapter implements OidcAdapter {
   constructor(
     private readonly model: string,
     private readonly storage: OAuthStorage,
+    private readonly consumedAlready: ConsumedAlready,
   ) {}
 
   async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> {
@@ -157,6 +169,7 @@ class DocumentStoreOidcAdapter implements OidcAdapter {
     ).upsert({
       id: this.storage.storedId(this.model, id),
       payload: stored,
+      consumed_at: typeof payload.consumed === 'number' ? payload.consumed : null,
       grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
       client_id: typeof payload.clientId === 'string' ? payload.clientId : null,
       uid: typeof payload.uid === 'string' ? payload.uid : null,
@@ -179,11 +192,20 @@ class DocumentStoreOidcAdapter implements OidcAdapter {
     return Promise.resolve(undefined);
   }
 
+  /**
+   * Uses a code or refresh token once (ADR 0076): the write itself checks that nobody used it
+   * first, so of two redemptions racing on two instances exactly one gets past here (a read and
+   * then a write let both through on MongoDB, and on SQLite too: the provider checks `consumed`
+   * on the entry it read before). An entry written before `consumed_at` existed carries the mark
+   * in its payload only: checked too.
+   */
   async consume(id: string): Promise<void> {
     const collection = await this.storage.collection(this.model);
-    const doc = await collection.get(this.storage.storedId(this.model, id));
-    if (doc)
-      await collection.upsert({ ...doc, payload: { ...doc.payload, consumed: Math.floor(this.storage.now() / 1000) } });
+    const storedId = this.storage.storedId(this.model, id);
+    const used = Math.floor(this.storage.now() / 1000);
+    if (await collection.updateIf(storedId, { consumed_at: null, 'payload.consumed': null }, { consumed_at: used }))
+      return;
+    await this.consumedAlready(this.model, (await collection.get(storedId))?.grant_id ?? null);
   }
 
   async destroy(id: string): Promise<void> {
@@ -199,6 +221,11 @@ class DocumentStoreOidcAdapter implements OidcAdapter {
 
   private live(doc: OAuthEntryDoc | null, id: string | undefined): Record<string, unknown> | undefined {
     if (!doc || doc.expires_at <= this.storage.now()) return undefined;
-    return id !== undefined && doc.id !== id ? { ...doc.payload, jti: id } : doc.payload;
+    const payload = typeof doc.consumed_at === 'number' ? { ...doc.payload, consumed: doc.consumed_at } : doc.payload;
+    return id !== undefined && doc.id !== id ? { ...payload, jti: id } : payload;
   }
+}
+
+function rejectConsumed(model: string): Promise<never> {
+  return Promise.reject(new Error(`${model} already consumed`));
 }
