@@ -197,6 +197,31 @@ describe('request logging and validation order (real HTTP)', () => {
       assert.ok(!api.lines.some((l) => l.includes(value)), `${value} in no line`);
   });
 
+  it('redacts credentials put in the query string, and keeps the other parameters', async () => {
+    const sent = {
+      client_secret: 'qs-value-1',
+      api_key: 'qs-value-2',
+      code: 'qs-value-3',
+      token: 'qs-value-4',
+      refresh_token: 'qs-value-5',
+      access_token: 'qs-value-6',
+      password: 'qs-value-7',
+      key: 'qs-value-8',
+    };
+    const query = new URLSearchParams({ limit: '5', ...sent }).toString();
+    await fetch(`${api.url}/health?${query}`, { headers: { 'x-request-id': 'log-redact-3' } });
+    const [line] = await waitUntil(
+      () => (requestLines(api.lines, 'log-redact-3').length ? requestLines(api.lines, 'log-redact-3') : undefined),
+      5_000,
+      'the request line',
+    );
+    const logged = new URL(line!.req!.url, api.url).searchParams;
+    assert.equal(logged.get('limit'), '5');
+    for (const name of Object.keys(sent)) assert.equal(logged.get(name), '[redacted]', name);
+    for (const value of Object.values(sent))
+      assert.ok(!api.lines.some((l) => l.includes(value)), `${value} in no line`);
+  });
+
   it('logs 4xx at warn and 5xx at error, and the failure with its request id', async () => {
     assert.equal((await fetch(`${api.url}/no/such/route`, { headers: { 'x-request-id': 'log-404' } })).status, 404);
     assert.equal((await fetch(`${api.url}/test/logging/boom`, { headers: { 'x-request-id': 'log-500' } })).status, 500);
