@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppLogger, createLogger, redactUrl } from './logger.js';
-import { requestId, requestLogLevel } from './request-logging.js';
+import { clientRequestId, requestId, requestLogLevel } from './request-logging.js';
 
 function capture(level: 'info' | 'warn' | 'silent') {
   const lines: Array<Record<string, unknown>> = [];
@@ -134,14 +134,17 @@ describe('redactUrl (credentials in query strings and redirects)', () => {
 });
 
 describe('request ids and levels', () => {
-  const req = (id?: string) =>
-    ({ headers: id === undefined ? {} : { 'x-request-id': id } }) as Parameters<typeof requestId>[0];
+  const headers = (id?: string) => (id === undefined ? {} : { 'x-request-id': id });
 
-  it('keeps a sane incoming x-request-id, else makes a UUID', () => {
-    assert.equal(requestId(req('trace-123')), 'trace-123');
-    assert.match(requestId(req('bad id')), /^[0-9a-f-]{36}$/);
-    assert.match(requestId(req('x'.repeat(129))), /^[0-9a-f-]{36}$/);
-    assert.match(requestId(req()), /^[0-9a-f-]{36}$/);
+  it("makes the server's own id whatever the client sent; keeps a sane client id apart", () => {
+    const ids = new Set(Array.from({ length: 3 }, () => requestId()));
+    assert.equal(ids.size, 3);
+    for (const id of ids) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    assert.equal(clientRequestId(headers('trace-123')), 'trace-123');
+    assert.equal(clientRequestId(headers('x'.repeat(128))), 'x'.repeat(128));
+    for (const bad of [undefined, '', 'bad id', 'x'.repeat(129), 'a\nb', '<script>', 'ü']) {
+      assert.equal(clientRequestId(headers(bad)), undefined, String(bad));
+    }
   });
 
   it('logs by status: 5xx or a failed response at error, 4xx at warn, else info', () => {
