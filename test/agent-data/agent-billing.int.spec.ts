@@ -1,6 +1,7 @@
 // Over 400 lines on purpose: the onboarding-to-paid-call journey, one started app shared by its
 // steps in order.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateAccountCommand } from '#platform';
@@ -455,6 +456,31 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
     );
     assert.ok(revoke.ok, `revoke: ${revoke.status}`);
     assert.equal((await fetch(link, { redirect: 'manual' })).status, 404);
+  });
+
+  it('the sandbox checkout, success and cancelled pages cannot be framed, and their one stylesheet is allowed by hash', async () => {
+    const issued = await pay(api.url);
+    const checkout = await fetch(issued.starter_checkout.url);
+    const paid = await payInSandbox(issued.starter_checkout.url);
+    const success = await fetch(new URL(paid.headers.get('location')!, api.url));
+    const cancelled = await fetch(`${api.url}/api/v1/billing/checkout/cancelled`);
+    for (const [name, page] of [
+      ['checkout', checkout],
+      ['success', success],
+      ['cancelled', cancelled],
+    ] as const) {
+      assert.equal(page.status, 200, name);
+      assert.match(page.headers.get('content-type') ?? '', /^text\/html/, name);
+      assert.equal(page.headers.get('x-frame-options'), 'DENY', name);
+      assert.equal(page.headers.get('cache-control'), 'no-store', name);
+      const csp = page.headers.get('content-security-policy') ?? '';
+      assert.match(csp, /(^|; )frame-ancestors 'none'(;|$)/, name);
+      assert.match(csp, /(^|; )default-src 'none'(;|$)/, name);
+      assert.match(csp, /(^|; )form-action 'self'(;|$)/, name);
+      const style = /<style>([\s\S]*?)<\/style>/.exec(await page.text())?.[1] ?? '';
+      const hash = createHash('sha256').update(style).digest('base64');
+      assert.ok(csp.includes(`style-src 'sha256-${hash}'`), `${name}: its stylesheet is allowed`);
+    }
   });
 
   it('an unbound checkout link (no key_id, as in the catalog) opens an account on payment; the success page shows its key once', async () => {

@@ -52,13 +52,12 @@ describe('GET /api/v1/billing/ledger (real HTTP)', () => {
     const credits = api.app.get(CreditsService);
     assert.equal((await payInSandbox(a.starter_checkout.url)).status, 303);
     await commands.execute(new GrantCreditsCommand({ keyId: a.key.id, creditsCents: 50_00, reference: 'PO-7' }));
-    for (const id of ['req-ledger-1', 'req-ledger-2', 'req-ledger-3']) {
-      const res = await fetch(
-        `${api.url}/api/v1/test-paid/discovery`,
-        withKey(a.key.api_key, { headers: { 'x-request-id': id } }),
-      );
+    const requestIds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${api.url}/api/v1/test-paid/discovery`, withKey(a.key.api_key));
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('x-credits-charged'), '3.50');
+      requestIds.push(res.headers.get('x-request-id')!);
     }
     // A keyed charge refunded (a failed webhook push), through the ledger as the engine does it.
     const now = new Date();
@@ -90,9 +89,9 @@ describe('GET /api/v1/billing/ledger (real HTTP)', () => {
       [
         [0, 'CreditsPurchased', 29, 29, null, null],
         [1, 'CreditsGranted', 50, 79, null, null],
-        [2, 'MeterCharged', -3.5, 75.5, 'read.discovery_top', 'req-ledger-1'],
-        [3, 'MeterCharged', -3.5, 72, 'read.discovery_top', 'req-ledger-2'],
-        [4, 'MeterCharged', -3.5, 68.5, 'read.discovery_top', 'req-ledger-3'],
+        [2, 'MeterCharged', -3.5, 75.5, 'read.discovery_top', requestIds[0]],
+        [3, 'MeterCharged', -3.5, 72, 'read.discovery_top', requestIds[1]],
+        [4, 'MeterCharged', -3.5, 68.5, 'read.discovery_top', requestIds[2]],
         [5, 'MeterCharged', -1, 67.5, 'deliver.workspace.webhook', 'dlv-1'],
         [6, 'MeterChargeSettled', 1, 68.5, 'deliver.workspace.webhook', null],
       ],
@@ -123,15 +122,34 @@ describe('GET /api/v1/billing/ledger (real HTTP)', () => {
     assert.equal(empty.headers.get('x-credits-charged'), null, 'not metered');
     assert.equal((await status(api.url, a.key.api_key)).balance_usd, 68.5, 'reading the ledger cost nothing');
 
-    await fetch(
-      `${api.url}/api/v1/test-paid/discovery`,
-      withKey(a.key.api_key, { headers: { 'x-request-id': 'req-new' } }),
-    );
+    const paid = await fetch(`${api.url}/api/v1/test-paid/discovery`, withKey(a.key.api_key));
     const next = await ledger(a.key.api_key, `?after=${cursor}`);
     assert.deepEqual(
       next.body.data.data.map((e: Json) => [e.sequence, e.amount_usd, e.balance_after_usd, e.request_id]),
-      [[entries.length, -3.5, 65, 'req-new']],
+      [[entries.length, -3.5, 65, paid.headers.get('x-request-id')]],
     );
+  });
+
+  it("records the server's request id for a charge, whatever x-request-id the client sent", async () => {
+    const c = await pay(api.url);
+    assert.equal((await payInSandbox(c.starter_checkout.url)).status, 303);
+    // Another call's id, and a value no record should carry.
+    const sent = ['req-ledger-1', `"><script>alert(1)</script>${'x'.repeat(4000)}`];
+    const answered: string[] = [];
+    for (const hostile of sent) {
+      const res = await fetch(
+        `${api.url}/api/v1/test-paid/discovery`,
+        withKey(c.key.api_key, { headers: { 'x-request-id': hostile } }),
+      );
+      assert.equal(res.status, 200);
+      answered.push(res.headers.get('x-request-id')!);
+    }
+    const charges = (await readAll(c.key.api_key, 100)).entries.filter((e) => e.type === 'MeterCharged');
+    assert.deepEqual(
+      charges.map((e) => e.request_id),
+      answered,
+    );
+    for (const id of answered) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
   it('another account sees only its own entries; a cursor of one account is refused for another (400)', async () => {

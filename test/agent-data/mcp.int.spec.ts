@@ -270,6 +270,34 @@ describe('MCP endpoint: the svc.* tools through the SDK client, each against its
     assert.ok(selfServe.structuredContent.next_actions.some((a: Json) => /\/agents\/leads$/.test(a.url)));
   });
 
+  it("a tool's charge names the server's request id, not the client's x-request-id or JSON-RPC id", async () => {
+    const hostileId = `"><script>${'x'.repeat(5000)}`;
+    const res = await fetch(`${api.url}/api/v1/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-api-key': funded,
+        'x-request-id': 'req-chosen-by-the-client',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: hostileId,
+        method: 'tools/call',
+        params: { name: 'svc.get_top_discovery', arguments: { limit: 1 } },
+      }),
+    });
+    assert.equal(res.status, 200);
+    const answer = (await res.json()) as Json;
+    assert.equal(answer.id, hostileId, 'the client gets its JSON-RPC id back');
+    assert.ok(answer.result._meta.credits_charged_usd > 0);
+    const serverId = res.headers.get('x-request-id')!;
+    assert.match(serverId, /^[0-9a-f-]{36}$/);
+    const ledger = await rest(funded, 'GET', '/billing/ledger?limit=100');
+    const last = ledger.body.data.data.at(-1);
+    assert.deepEqual([last.type, last.request_id], ['MeterCharged', `${serverId}:1`]);
+  });
+
   it('answers JSON or an event stream as the client prefers; GET and DELETE are 405 (stateless)', async () => {
     const message = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
     const post = (accept: string) =>

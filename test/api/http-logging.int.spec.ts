@@ -119,8 +119,9 @@ async function startApp(
 }
 
 const parsed = (lines: string[]): LogLine[] => lines.map((l) => JSON.parse(l) as LogLine);
-const requestLines = (lines: string[], reqId: string) =>
-  parsed(lines).filter((l) => l.reqId === reqId && l.msg === 'request completed');
+/** The request lines of the requests that sent `x-request-id: clientId` (the server's own id is `reqId`). */
+const requestLines = (lines: string[], clientId: string) =>
+  parsed(lines).filter((l) => l.clientRequestId === clientId && l.msg === 'request completed');
 
 describe('request logging and validation order (real HTTP)', () => {
   let api: Awaited<ReturnType<typeof startApp>>;
@@ -131,7 +132,7 @@ describe('request logging and validation order (real HTTP)', () => {
     await api?.close();
   });
 
-  it('writes every line as JSON, one per request, with status, response time and the request id', async () => {
+  it("writes every line as JSON, one per request, with status, response time, the server's request id and the client's", async () => {
     const res = await fetch(`${api.url}/health`, { headers: { 'x-request-id': 'log-line-1' } });
     assert.equal(res.status, 200);
     const [line, ...more] = await waitUntil(
@@ -145,8 +146,10 @@ describe('request logging and validation order (real HTTP)', () => {
     assert.equal(line!.req?.url, '/health');
     assert.equal(line!.res?.statusCode, 200);
     assert.equal(typeof line!.responseTime, 'number');
+    assert.equal(line!.reqId, res.headers.get('x-request-id'), "the server's id, as answered");
+    assert.equal(line!.clientRequestId, 'log-line-1');
     // Nothing else mentions the request (no "incoming request" line).
-    assert.equal(parsed(api.lines).filter((l) => l.reqId === 'log-line-1').length, 1);
+    assert.equal(parsed(api.lines).filter((l) => l.reqId === line!.reqId).length, 1);
     assert.ok(
       parsed(api.lines).some((l) => l.context === 'NestApplication'),
       'Nest logs through the same logger',
@@ -197,9 +200,35 @@ describe('request logging and validation order (real HTTP)', () => {
       assert.ok(!api.lines.some((l) => l.includes(value)), `${value} in no line`);
   });
 
+  it('redacts credentials put in the query string, and keeps the other parameters', async () => {
+    const sent = {
+      client_secret: 'qs-value-1',
+      api_key: 'qs-value-2',
+      code: 'qs-value-3',
+      token: 'qs-value-4',
+      refresh_token: 'qs-value-5',
+      access_token: 'qs-value-6',
+      password: 'qs-value-7',
+      key: 'qs-value-8',
+    };
+    const query = new URLSearchParams({ limit: '5', ...sent }).toString();
+    await fetch(`${api.url}/health?${query}`, { headers: { 'x-request-id': 'log-redact-3' } });
+    const [line] = await waitUntil(
+      () => (requestLines(api.lines, 'log-redact-3').length ? requestLines(api.lines, 'log-redact-3') : undefined),
+      5_000,
+      'the request line',
+    );
+    const logged = new URL(line!.req!.url, api.url).searchParams;
+    assert.equal(logged.get('limit'), '5');
+    for (const name of Object.keys(sent)) assert.equal(logged.get(name), '[redacted]', name);
+    for (const value of Object.values(sent))
+      assert.ok(!api.lines.some((l) => l.includes(value)), `${value} in no line`);
+  });
+
   it('logs 4xx at warn and 5xx at error, and the failure with its request id', async () => {
     assert.equal((await fetch(`${api.url}/no/such/route`, { headers: { 'x-request-id': 'log-404' } })).status, 404);
-    assert.equal((await fetch(`${api.url}/test/logging/boom`, { headers: { 'x-request-id': 'log-500' } })).status, 500);
+    const boom = await fetch(`${api.url}/test/logging/boom`, { headers: { 'x-request-id': 'log-500' } });
+    assert.equal(boom.status, 500);
     const [notFound] = await waitUntil(
       () => (requestLines(api.lines, 'log-404').length ? requestLines(api.lines, 'log-404') : undefined),
       5_000,
@@ -216,7 +245,9 @@ describe('request logging and validation order (real HTTP)', () => {
     assert.equal(failed!.res?.statusCode, 500);
     const errorLine = parsed(api.lines).find((l) => l.context === 'HttpError' && String(l.msg).includes('kaboom'));
     assert.ok(errorLine, 'the unexpected error is logged with its stack');
-    assert.match(String(errorLine.msg), /GET \/test\/logging\/boom failed \(request log-500\)/);
+    assert.ok(
+      String(errorLine.msg).includes(`GET /test/logging/boom failed (request ${boom.headers.get('x-request-id')})`),
+    );
   });
 
   it('validates after the route guards and before its interceptors, whatever the decorator order', async () => {
@@ -248,10 +279,10 @@ describe('request logging at LOG_LEVEL=silent', () => {
     await api?.close();
   });
 
-  it('writes nothing, and still echoes the request id', async () => {
+  it('writes nothing, and still answers with the request id', async () => {
     const res = await fetch(`${api.url}/no/such/route`, { headers: { 'x-request-id': 'silent-1' } });
     assert.equal(res.status, 404);
-    assert.equal(res.headers.get('x-request-id'), 'silent-1');
+    assert.match(res.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
     const made = await fetch(`${api.url}/health`);
     assert.match(made.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
     assert.deepEqual(api.lines, []);

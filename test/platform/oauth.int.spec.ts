@@ -5,7 +5,7 @@ import { FakeClock } from '#kernel';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { oauthCollection } from '#platform';
-import { startTestApi, type TestApi } from '../api/support/test-api.js';
+import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { FormClient } from './support/form-client.js';
 import { authorize, clientConfig, REDIRECT_URI, registerClient } from './support/oauth-fixtures.js';
 import { createUser, TEST_PASSWORD } from './support/users-fixtures.js';
@@ -424,5 +424,57 @@ describe('OAuth 2.0 authorization server (openid-client as the client)', () => {
       'OAuthGrantRevoked',
     ])
       assert.ok(types.has(t), `${t} recorded (got ${[...types].join(', ')})`);
+  });
+});
+
+describe('OAuth codes and secrets in the request log', () => {
+  let api: TestApi;
+  const lines: string[] = [];
+  let browser: FormClient;
+  let config: oauth.Configuration;
+  const logged = () =>
+    lines.map((l) => JSON.parse(l) as { req?: { url?: string }; res?: { headers?: { location?: string } } });
+
+  before(async () => {
+    api = await startTestApi({ env: { LOG_LEVEL: 'info' }, logStream: { write: (line) => void lines.push(line) } });
+    const admin = await createUser(api.app, { email: 'ada@example.com', role: 'admin' });
+    browser = new FormClient(api.url);
+    assert.equal((await browser.signIn(admin.email, TEST_PASSWORD)).status, 303);
+    const client = await registerClient(api.app, admin.accountId);
+    config = await clientConfig(api.url, client.clientId, client.clientSecret);
+  });
+  after(async () => {
+    await api?.close();
+  });
+
+  it('logs the redirect to the client with its code redacted, and the code nowhere', async () => {
+    const { callback, verifier, state } = await authorize(browser, config, { scope: 'read' });
+    const code = callback.searchParams.get('code')!;
+    assert.ok(code.length >= 20, 'a code was issued');
+    // A request's line is written when its response has finished: wait for it.
+    const redirects = await waitUntil(
+      () => {
+        const found = logged()
+          .map((l) => l.res?.headers?.location)
+          .filter((l): l is string => typeof l === 'string' && l.startsWith(REDIRECT_URI));
+        return found.length > 0 ? found : undefined;
+      },
+      5_000,
+      'the logged redirect to the client',
+    );
+    for (const location of redirects) assert.match(location, /[?&]code=\[redacted\](&|$)/);
+    // The code still works: only its logged copy is redacted.
+    const tokens = await oauth.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    assert.ok(tokens.access_token);
+    await waitUntil(
+      () => (logged().some((l) => l.req?.url === '/oauth/token') ? true : undefined),
+      5_000,
+      'the token request line',
+    );
+    assert.equal(lines.filter((l) => l.includes(code)).length, 0, 'the code in no log line');
+    assert.equal(lines.filter((l) => l.includes(tokens.access_token)).length, 0, 'the token in no log line');
   });
 });

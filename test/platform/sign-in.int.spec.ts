@@ -111,6 +111,37 @@ describe('sign-in pages (/login, /logout, /dashboard)', () => {
     }
   });
 
+  // Dot segments and their encodings become `//evil.example` only once normalised.
+  const hostileNext = [
+    '/..//evil.example/phish',
+    '/%2e%2e//evil.example/phish',
+    '/./..//evil.example',
+    '/\t/evil.example',
+  ];
+
+  it('never sends a signed-in browser from /login to another site (open redirect)', async () => {
+    const browser = new FormClient(api.url);
+    await browser.signIn('ada@example.com', TEST_PASSWORD);
+    for (const evil of hostileNext) {
+      const answer = await browser.get(`/login?next=${encodeURIComponent(evil)}`);
+      assert.deepEqual([answer.status, answer.headers.get('location')], [303, '/dashboard'], evil);
+    }
+    // Unencoded in the query string, as a link would carry it.
+    const raw = await browser.get('/login?next=/..//evil.example');
+    assert.deepEqual([raw.status, raw.headers.get('location')], [303, '/dashboard']);
+  });
+
+  it('neither carries a hostile `next` in the form nor follows it after a good password', async () => {
+    for (const evil of hostileNext) {
+      const form = await new FormClient(api.url).get(`/login?next=${encodeURIComponent(evil)}`);
+      assert.equal(form.status, 200);
+      assert.equal(/name="next"/.test(form.body), false, `the form carries ${evil}`);
+      // Posted as the field itself: a hostile page may post any `next` it likes.
+      const answer = await new FormClient(api.url).signIn('ada@example.com', TEST_PASSWORD, evil);
+      assert.deepEqual([answer.status, answer.headers.get('location')], [303, '/dashboard'], evil);
+    }
+  });
+
   it('ends a session after 8 idle hours, each request moving the end (sliding)', async () => {
     const browser = new FormClient(api.url);
     await browser.signIn('ada@example.com', TEST_PASSWORD);

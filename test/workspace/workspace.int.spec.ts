@@ -157,7 +157,11 @@ describe('enterprise workspace: tenants, records, the tenant event stream (real 
     const blind = await call(tenant.key.api_key, 'PATCH', `/workspace/companies/${companyId}/memo`, {
       body: '# Thesis\nStrong team, fast growth.',
     });
+    // If-Match is optional (ADR 0073): without it the last writer wins, charged as any write,
+    // and the version it replaced stays listed (below).
+    assert.equal(blind.status, 200, JSON.stringify(blind.body));
     assert.equal(blind.body.data.version, 2, 'without If-Match the last writer wins');
+    assert.equal(blind.headers.get('x-credits-charged'), '6.00');
     const read = await call(tenant.key.api_key, 'GET', `/workspace/companies/${companyId}/memo`);
     assert.equal(read.body.data.body, '# Thesis\nStrong team, fast growth.');
     assert.equal(read.headers.get('etag'), '"2"');
@@ -184,6 +188,12 @@ describe('enterprise workspace: tenants, records, the tenant event stream (real 
     });
     assert.equal(unknownField.status, 400);
     assert.equal(unknownField.headers.get('x-credits-charged'), null);
+
+    // The operation says so: If-Match optional, last writer wins.
+    const doc = (await (await fetch(`${api.url}/docs/api/openapi.v1.json`)).json()) as Json;
+    const described = doc.paths['/api/v1/workspace/companies/{id}/memo'].patch.description as string;
+    assert.match(described, /`If-Match` is optional/);
+    assert.match(described, /Without it the last writer wins/);
   });
 
   it('update a deal: stage moves follow the rule (a closed deal only reopens to screening)', async () => {

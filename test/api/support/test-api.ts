@@ -24,6 +24,8 @@ export async function startTestApi(
     env?: Record<string, string>;
     dataDir?: string;
     clock?: Clock;
+    /** Log lines go here (LOG_LEVEL as set in env, else TEST_LOG_LEVEL, else silent). */
+    logStream?: { write(line: string): void };
   } = {},
 ): Promise<TestApi> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-api-')));
@@ -41,6 +43,7 @@ export async function startTestApi(
   const app = await createApiApp(config, {
     imports: options.imports,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   try {
     await app.listen(0, '127.0.0.1');

@@ -183,7 +183,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     tool: catalogued('svc.workspace.update_memo'),
     title: 'Update a memo',
     description:
-      'Replace the memo of a workspace company. With if_match_version, a memo changed since gives MEMO_VERSION_CONFLICT (412, not charged); without, the last write wins.',
+      'Replace the memo of a workspace company. if_match_version is optional: with it (the version get_memo returned), a memo changed since gives MEMO_VERSION_CONFLICT (412, not charged); without it the last write wins, and every earlier version stays listed (REST GET /api/v1/workspace/companies/{id}/memo/versions).',
     parts: [
       { part: 'params', schema: workspaceCompanyParams, rename: { company_id: 'id' } },
       { part: 'body', schema: updateMemoBody },

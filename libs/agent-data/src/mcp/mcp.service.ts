@@ -145,8 +145,10 @@ export class McpService {
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
-    server.setRequestHandler(CallToolRequestSchema, (call, extra) =>
-      this.call(request, call.params.name, call.params.arguments ?? {}, String(extra.requestId)),
+    // A charge names the request by the server's own ids: the JSON-RPC id is the client's choice.
+    let calls = 0;
+    server.setRequestHandler(CallToolRequestSchema, (call) =>
+      this.call(request, call.params.name, call.params.arguments ?? {}, ++calls),
     );
     return server;
   }
@@ -155,7 +157,8 @@ export class McpService {
     request: McpHttpRequest,
     name: string,
     args: Record<string, unknown>,
-    rpcId: string,
+    /** The call's rank in its HTTP request (1 unless the client batched calls). */
+    callNumber: number,
   ): Promise<CallToolResult> {
     const tool = this.tools.get(name);
     if (!tool)
@@ -178,7 +181,7 @@ export class McpService {
       const data = (await tool.definition.run(parts, ctx)) as Record<string, unknown>;
       const meta: Record<string, unknown> = {};
       if (tool.meter && caller) {
-        const charged = await this.metering.charge(caller, tool.meter, `${request.id ?? 'mcp'}:${rpcId}`, hold);
+        const charged = await this.metering.charge(caller, tool.meter, `${request.id ?? 'mcp'}:${callNumber}`, hold);
         meta.credits_charged_usd = charged.priceCents / 100;
         meta.credits_balance_usd = charged.balanceCents / 100;
       } else meta.credits_charged_usd = 0;

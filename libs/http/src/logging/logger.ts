@@ -23,14 +23,51 @@ export const PINO_LOGGER = Symbol('PINO_LOGGER');
 const SECRET_HEADER = /authorization|key|token|secret|signature|cookie/i;
 const CENSOR = '[redacted]';
 
-/** A copy of the headers with every credential-bearing value replaced; the rest kept as sent. */
+/** Headers whose value is a URL: its credential parameters are redacted (an OAuth redirect's `code`). */
+const URL_HEADER = /^(location|content-location|referer|refresh)$/i;
+
+/**
+ * Query (and fragment) parameters whose values never reach the log: the names that say they
+ * carry a credential, as for headers, plus OAuth's `code` and `code_verifier`.
+ */
+const SECRET_PARAM = /secret|token|password|passwd|key|signature|credential|^code$|^code_verifier$/i;
+// A value ends at the next `?` too, so a parameter nested in an unencoded URL value is seen.
+const URL_PARAM = /([?&#])([^=&#?]*)=([^&#?]*)/g;
+
+function paramName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/** The URL with the value of every credential-bearing query or fragment parameter replaced; the rest as sent. */
+export function redactUrl(url: string): string {
+  if (!url.includes('?') && !url.includes('#')) return url;
+  return url.replace(URL_PARAM, (whole, separator: string, name: string) =>
+    SECRET_PARAM.test(paramName(name)) ? `${separator}${name}=${CENSOR}` : whole,
+  );
+}
+
+/**
+ * A copy of the headers with every credential-bearing value replaced, and the credential
+ * parameters of URL-valued headers (Location, Referer) too; the rest kept as sent.
+ */
 export function redactHeaders<H extends Record<string, unknown>>(headers: H | undefined): H | undefined {
   if (!headers) return headers;
   let copy: Record<string, unknown> | undefined;
   for (const name of Object.keys(headers)) {
-    if (!SECRET_HEADER.test(name)) continue;
-    copy ??= { ...headers };
-    copy[name] = CENSOR;
+    if (SECRET_HEADER.test(name)) {
+      copy ??= { ...headers };
+      copy[name] = CENSOR;
+    } else if (URL_HEADER.test(name)) {
+      const value = headers[name];
+      const redacted = typeof value === 'string' ? redactUrl(value) : value;
+      if (redacted === value) continue;
+      copy ??= { ...headers };
+      copy[name] = redacted;
+    }
   }
   return (copy ?? headers) as H;
 }
@@ -57,7 +94,7 @@ export const LOG_SERIALIZERS = {
   req(req: RequestLike) {
     return {
       method: req.method,
-      url: req.url,
+      url: req.url === undefined ? undefined : redactUrl(req.url),
       headers: redactHeaders(req.headers),
       remoteAddress: req.ip ?? req.raw?.socket?.remoteAddress,
       remotePort: (req.socket ?? req.raw?.socket)?.remotePort,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppLogger, createLogger } from './logger.js';
-import { requestId, requestLogLevel } from './request-logging.js';
+import { AppLogger, createLogger, redactUrl } from './logger.js';
+import { clientRequestId, requestId, requestLogLevel } from './request-logging.js';
 
 function capture(level: 'info' | 'warn' | 'silent') {
   const lines: Array<Record<string, unknown>> = [];
@@ -72,15 +72,79 @@ describe('AppLogger (Nest LoggerService over pino)', () => {
   });
 });
 
-describe('request ids and levels', () => {
-  const req = (id?: string) =>
-    ({ headers: id === undefined ? {} : { 'x-request-id': id } }) as Parameters<typeof requestId>[0];
+describe('redactUrl (credentials in query strings and redirects)', () => {
+  it('replaces the value of every credential-bearing parameter, in the query and the fragment', () => {
+    const names = ['client_secret', 'api_key', 'code', 'token', 'refresh_token', 'access_token', 'password', 'key'];
+    for (const name of names) {
+      assert.equal(redactUrl(`/x?${name}=s3cr3t&b=1`), `/x?${name}=[redacted]&b=1`, name);
+      assert.equal(redactUrl(`/x?a=1&${name}=s3cr3t`), `/x?a=1&${name}=[redacted]`, name);
+      assert.equal(
+        redactUrl(`https://client.example/cb#${name}=s3cr3t`),
+        `https://client.example/cb#${name}=[redacted]`,
+      );
+    }
+    assert.equal(
+      redactUrl('http://127.0.0.1:9/callback?code=AbC-123_xyz&state=st&iss=http%3A%2F%2Fsvc'),
+      'http://127.0.0.1:9/callback?code=[redacted]&state=st&iss=http%3A%2F%2Fsvc',
+    );
+    assert.equal(
+      redactUrl('/x?CLIENT_SECRET=a&Code=b&code_verifier=c'),
+      '/x?CLIENT_SECRET=[redacted]&Code=[redacted]&code_verifier=[redacted]',
+    );
+    assert.equal(
+      redactUrl('/x?client%5Fsecret=a&%63ode=b'),
+      '/x?client%5Fsecret=[redacted]&%63ode=[redacted]',
+      'encoded names',
+    );
+    assert.equal(redactUrl('/x?token=a&token=b'), '/x?token=[redacted]&token=[redacted]', 'every repeat');
+    assert.equal(redactUrl('/login?next=/cb?code=abc'), '/login?next=/cb?code=[redacted]', 'nested, unencoded');
+  });
 
-  it('keeps a sane incoming x-request-id, else makes a UUID', () => {
-    assert.equal(requestId(req('trace-123')), 'trace-123');
-    assert.match(requestId(req('bad id')), /^[0-9a-f-]{36}$/);
-    assert.match(requestId(req('x'.repeat(129))), /^[0-9a-f-]{36}$/);
-    assert.match(requestId(req()), /^[0-9a-f-]{36}$/);
+  it('keeps everything else as sent', () => {
+    for (const url of [
+      '/health',
+      '/x?limit=20&cursor=abc',
+      '/x?country_code=FR&state=xyz',
+      '/x?code',
+      '/x?a=%zz',
+      '/a/b#frag',
+    ]) {
+      assert.equal(redactUrl(url), url);
+    }
+  });
+
+  it('applies to the logged request URL and to Location and Referer headers', () => {
+    const { logger, lines } = capture('info');
+    logger.info(
+      {
+        req: { method: 'GET', url: '/oauth/token?client_secret=cs1&grant_type=x', headers: { referer: '/p?token=t1' } },
+        res: { statusCode: 303, getHeaders: () => ({ location: '/cb?code=c1&state=s', 'content-type': 'text/html' }) },
+      },
+      'request completed',
+    );
+    const line = lines[0] as {
+      req: { url: string; headers: Record<string, string> };
+      res: { headers: Record<string, string> };
+    };
+    assert.equal(line.req.url, '/oauth/token?client_secret=[redacted]&grant_type=x');
+    assert.equal(line.req.headers.referer, '/p?token=[redacted]');
+    assert.deepEqual(line.res.headers, { location: '/cb?code=[redacted]&state=s', 'content-type': 'text/html' });
+    assert.ok(!JSON.stringify(lines).match(/cs1|t1|c1/));
+  });
+});
+
+describe('request ids and levels', () => {
+  const headers = (id?: string) => (id === undefined ? {} : { 'x-request-id': id });
+
+  it("makes the server's own id whatever the client sent; keeps a sane client id apart", () => {
+    const ids = new Set(Array.from({ length: 3 }, () => requestId()));
+    assert.equal(ids.size, 3);
+    for (const id of ids) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    assert.equal(clientRequestId(headers('trace-123')), 'trace-123');
+    assert.equal(clientRequestId(headers('x'.repeat(128))), 'x'.repeat(128));
+    for (const bad of [undefined, '', 'bad id', 'x'.repeat(129), 'a\nb', '<script>', 'ü']) {
+      assert.equal(clientRequestId(headers(bad)), undefined, String(bad));
+    }
   });
 
   it('logs by status: 5xx or a failed response at error, 4xx at warn, else info', () => {

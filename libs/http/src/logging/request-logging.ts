@@ -3,16 +3,26 @@ import type { IncomingMessage } from 'node:http';
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * The request id of a request: a sane incoming `x-request-id`, else a fresh UUID. Given to
- * Fastify as `genReqId`, so Fastify (`request.id`, the `reqId` of its request logger), the
- * request log line and the `x-request-id` response header agree.
+ * The request id of a request: always a fresh UUID of the server's own. Given to Fastify as
+ * `genReqId`, so Fastify (`request.id`, the `reqId` of its request logger), the request log
+ * line, the `x-request-id` response header and what is recorded for the request (a ledger
+ * charge's `request_id`) agree. A client's `x-request-id` never becomes it: records would
+ * otherwise carry whatever the client chose (ADR 0073).
  */
-export function requestId(req: IncomingMessage): string {
-  const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+export function requestId(): string {
+  return randomUUID();
+}
+
+/**
+ * The client's own `x-request-id`, when sane (1 to 128 of `A-Z a-z 0-9 . _ : -`); undefined
+ * otherwise. Logged beside the server's id as `clientRequestId`, so a client's trace can be found.
+ */
+export function clientRequestId(headers: IncomingMessage['headers'] | undefined): string | undefined {
+  const incoming = headers?.['x-request-id'];
+  return typeof incoming === 'string' && CLIENT_REQUEST_ID.test(incoming) ? incoming : undefined;
 }
 
 type Level = 'info' | 'warn' | 'error';
@@ -26,8 +36,8 @@ export function requestLogLevel(statusCode: number, failed: boolean): Level {
 
 /**
  * Fastify's request logging, reduced to ONE line per request, written when the response is
- * finished: `{reqId, req: {method, url, headers, remoteAddress, remotePort}, res: {statusCode,
- * headers}, responseTime, msg: "request completed"}` at a level by status. Fastify's "incoming
+ * finished: `{reqId, clientRequestId?, req: {method, url, headers, remoteAddress, remotePort},
+ * res: {statusCode, headers}, responseTime, msg: "request completed"}` at a level by status. Fastify's "incoming
  * request" line is dropped. The level is checked first: at a disabled level nothing is built.
  */
 export class RequestLogController extends LogController {
@@ -41,6 +51,8 @@ export class RequestLogController extends LogController {
     const level = requestLogLevel(reply.statusCode, Boolean(error));
     if (!this.root.isLevelEnabled(level)) return;
     const line: Record<string, unknown> = { req: request, res: reply, responseTime: reply.elapsedTime };
+    const clientId = clientRequestId(request.headers);
+    if (clientId !== undefined) line.clientRequestId = clientId;
     if (error) line.err = error;
     reply.log[level](line, 'request completed');
   }

@@ -96,7 +96,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     .getHttpAdapter()
     .getInstance()
     .addHook('onRequest', (request, reply, done) => {
-      void reply.header('x-request-id', request.id);
+      // On the raw response, so the routes that take the reply over (MCP, OAuth) answer with it too.
+      reply.raw.setHeader('x-request-id', request.id);
       done();
     });
   app.useGlobalFilters(filter);

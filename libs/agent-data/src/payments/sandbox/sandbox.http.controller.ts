@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Controller, Get, Header, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { z } from 'zod';
 import { Errors } from '#kernel';
@@ -25,14 +26,41 @@ interface HttpRequest {
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
+.card{border:1px solid #ddd;border-radius:12px;padding:1.5rem}.amount{font-size:2rem;font-weight:600}
+button{font-size:1.1rem;padding:.7rem 1.6rem;border-radius:8px;border:0;background:#635bff;color:#fff;cursor:pointer}
+.muted{color:#666;font-size:.9rem}code{background:#f4f4f4;padding:.1rem .3rem;border-radius:4px}`;
+
+/**
+ * The headers of every sandbox page, as the platform's pages send them: never framed (a framed
+ * Pay button could be clicked through a decoy, ADR 0073), no script, the one stylesheet by hash,
+ * forms only to this site.
+ */
+const PAGE_SECURITY_HEADERS = {
+  'content-security-policy': [
+    "default-src 'none'",
+    `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; '),
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+} as const;
+
+/** Sends a sandbox page: never cached (the success page shows a new key once), never framed. */
+function sendPage(reply: Reply, html: string): void {
+  reply.code(200).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store');
+  for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) reply.header(name, value);
+  reply.send(html);
+}
+
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
-.card{border:1px solid #ddd;border-radius:12px;padding:1.5rem}.amount{font-size:2rem;font-weight:600}
-button{font-size:1.1rem;padding:.7rem 1.6rem;border-radius:8px;border:0;background:#635bff;color:#fff;cursor:pointer}
-.muted{color:#666;font-size:.9rem}code{background:#f4f4f4;padding:.1rem .3rem;border-radius:4px}</style></head>
+<style>${STYLE}</style></head>
 <body>${body}</body></html>`;
 }
 
@@ -55,8 +83,6 @@ export class SandboxController {
   ) {}
 
   @Get('sandbox/checkout/:id')
-  @Header('content-type', 'text/html; charset=utf-8')
-  @Header('cache-control', 'no-store')
   @Operation({
     summary: 'Sandbox hosted checkout page',
     description: 'HTML: the pack, the amount and a Pay button that completes the purchase (sandbox provider only).',
@@ -68,13 +94,15 @@ export class SandboxController {
       404: { description: 'No such session.' },
     },
   })
-  async checkoutPage(@Param() params: z.output<typeof sessionParams>): Promise<string> {
+  async checkoutPage(@Param() params: z.output<typeof sessionParams>, @Res() reply: Reply): Promise<void> {
     const session = await this.session(params.id);
     const paid = session.status === 'complete';
     const action = `${PATHS.sandboxCheckout}/${encodeURIComponent(session.id)}/pay`;
-    return page(
-      `Checkout: ${session.pack_name}`,
-      `<div class="card">
+    sendPage(
+      reply,
+      page(
+        `Checkout: ${session.pack_name}`,
+        `<div class="card">
 <p class="muted">Sandbox checkout — no real money moves.</p>
 <h1 id="pack" data-pack-id="${esc(session.pack_id)}">${esc(session.pack_name)}</h1>
 <p class="amount" id="amount" data-amount-usd="${usdString(session.amount_cents)}">${usdString(session.amount_cents)} USD</p>
@@ -87,6 +115,7 @@ ${
 }
 <p class="muted"><a href="${PATHS.checkoutCancelled}">Cancel</a> · session <code>${esc(session.id)}</code> · expires ${esc(session.expires_at)}</p>
 </div>`,
+      ),
     );
   }
 
@@ -144,30 +173,30 @@ ${
       balanceCents === null
         ? '<p>Credits are added as soon as the payment is confirmed (usually seconds); reload this page.</p>'
         : `<p>Balance: <strong id="balance" data-balance-usd="${usdString(balanceCents)}">${usdString(balanceCents)} USD</strong>.</p>`;
-    reply
-      .code(200)
-      .header('content-type', 'text/html; charset=utf-8')
-      .send(
-        page(
-          'Payment received',
-          `<div class="card"><h1>Payment received</h1>${paidLine}${balance}${keyBlock}
+    sendPage(
+      reply,
+      page(
+        'Payment received',
+        `<div class="card"><h1>Payment received</h1>${paidLine}${balance}${keyBlock}
 <p class="muted">Check <code>GET ${PATHS.status}</code> with your key for the balance and ledger.</p></div>`,
-        ),
-      );
+      ),
+    );
   }
 
   @Get('checkout/cancelled')
-  @Header('content-type', 'text/html; charset=utf-8')
   @Operation({
     summary: 'Checkout cancelled page',
     tags: ['agent billing'],
     operationId: 'checkoutCancelledPage',
     responses: { 200: { description: 'HTML.', contentType: 'text/html' } },
   })
-  cancelled(): string {
-    return page(
-      'Checkout cancelled',
-      `<div class="card"><h1>Checkout cancelled</h1><p>Nothing was charged. Open a new checkout with <code>GET ${PATHS.checkoutLink}</code>.</p></div>`,
+  cancelled(@Res() reply: Reply): void {
+    sendPage(
+      reply,
+      page(
+        'Checkout cancelled',
+        `<div class="card"><h1>Checkout cancelled</h1><p>Nothing was charged. Open a new checkout with <code>GET ${PATHS.checkoutLink}</code>.</p></div>`,
+      ),
     );
   }
 

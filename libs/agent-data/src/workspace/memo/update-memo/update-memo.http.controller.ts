@@ -37,7 +37,7 @@ export class UpdateMemoController {
   @Operation({
     summary: 'Update a company’s memo',
     description:
-      'Writes `{body}` as a new version and answers the memo with its new version and `ETag`. With `If-Match: "<version>"` the write applies only if that is still the current version, else 412 `MEMO_VERSION_CONFLICT` with `current_version` (not charged); without it the last writer wins. The same body again writes nothing. Meter `write.workspace.note`.',
+      'Writes `{body}` as a new version and answers the memo with its new version and `ETag`. `If-Match` is optional. With `If-Match: "<version>"` (the `ETag` of `GET /api/v1/workspace/companies/{id}/memo`) the write applies only if that is still the current version, else 412 `MEMO_VERSION_CONFLICT` with `current_version` (not charged). Without it the last writer wins: nothing is lost, every earlier version stays listed at `GET /api/v1/workspace/companies/{id}/memo/versions`. The same body again writes nothing. Meter `write.workspace.note`.',
     tags: WORKSPACE_TAGS,
     operationId: 'workspaceUpdateMemo',
     params: workspaceCompanyParams,
