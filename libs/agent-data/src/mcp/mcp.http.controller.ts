@@ -2,21 +2,29 @@ import type { ServerResponse } from 'node:http';
 import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { AppError } from '#kernel';
 import { Operation } from '#http';
-import { AgentAuthOptional } from '../auth/agent-auth.js';
+import { refusalBody } from './mcp-request.policy.js';
 import { McpService } from './mcp.service.js';
 
 interface HijackableReply {
   raw: ServerResponse;
   hijack(): void;
+  header(name: string, value: string): unknown;
+  getHeaders(): Record<string, number | string | string[] | undefined>;
+  code(status: number): HijackableReply;
+  type(contentType: string): HijackableReply;
+  send(body: string): unknown;
 }
 
 @Controller('api/v1/mcp')
 export class McpController {
   constructor(private readonly mcp: McpService) {}
 
+  /**
+   * No key guard: the Origin and Host are checked before the key (a foreign page's request is
+   * refused before it is counted), and without a key the request counts against its address.
+   */
   @Post()
   @HttpCode(200)
-  @AgentAuthOptional()
   @Operation({
     summary: 'MCP endpoint (Streamable HTTP, stateless)',
     description:
@@ -25,15 +33,34 @@ export class McpController {
     operationId: 'mcp',
     responses: {
       200: { description: 'The JSON-RPC answer (application/json) or an event stream (text/event-stream).' },
+      400: {
+        description:
+          'A JSON-RPC error (id null): a batch under protocol version 2025-06-18 or later (BATCH_NOT_SUPPORTED), a batch of more than SVC_MCP_MAX_BATCH messages (BATCH_TOO_LARGE), or a malformed message.',
+      },
       401: { description: 'A key was sent that does not work (MISSING_AUTH, KEY_REVOKED, ...).' },
+      403: {
+        description:
+          'A JSON-RPC error (id null): an Origin other than the service’s own or SVC_MCP_ALLOWED_ORIGINS (ORIGIN_NOT_ALLOWED), or with SVC_PUBLIC_URL set a Host that is not the service (HOST_NOT_ALLOWED).',
+      },
       406: { description: 'The client does not accept both application/json and text/event-stream.' },
-      429: { description: 'RATE_LIMIT_EXCEEDED for the key, with Retry-After.' },
+      429: {
+        description:
+          'RATE_LIMIT_EXCEEDED, with Retry-After: the key’s budget, or without a key the client address’s (SVC_MCP_ANONYMOUS_LIMIT_PER_MINUTE). Each message of a batch counts; a later message over the budget is answered with the 429 body (a tool error for tools/call) while the earlier ones run.',
+      },
     },
     security: ['apiKey', 'bearer'],
   })
-  async post(@Req() request: Parameters<McpService['handle']>[0], @Res() reply: HijackableReply): Promise<void> {
+  async post(@Req() request: Parameters<McpService['admit']>[0], @Res() reply: HijackableReply): Promise<void> {
+    const admission = await this.mcp.admit(request, reply);
+    if ('refusal' in admission) {
+      reply.code(admission.refusal.status).type('application/json').send(refusalBody(admission.refusal));
+      return;
+    }
+    // The SDK writes the raw response: the headers set so far (request id, rate limit) go with it.
+    for (const [name, value] of Object.entries(reply.getHeaders()))
+      if (value !== undefined) reply.raw.setHeader(name, value);
     reply.hijack();
-    await this.mcp.handle(request, reply.raw);
+    await this.mcp.handle(request, reply.raw, admission.caller);
   }
 
   /** Stateless: no server-sent stream to open (GET) and no session to end (DELETE). */

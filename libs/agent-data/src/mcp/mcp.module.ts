@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AnonymousThrottleGuard } from '#access';
 import { TenantDirectory } from '../workspace/tenants/tenant-directory.js';
 import { McpController } from './mcp.http.controller.js';
+import { McpRateLimits } from './mcp-rate-limits.js';
 import { McpService } from './mcp.service.js';
 
 /**
@@ -13,6 +14,6 @@ import { McpService } from './mcp.service.js';
 @Module({
   imports: [CqrsModule.forRoot()],
   controllers: [McpController],
-  providers: [McpService, TenantDirectory, AnonymousThrottleGuard],
+  providers: [McpService, McpRateLimits, TenantDirectory, AnonymousThrottleGuard],
 })
 export class McpModule {}

@@ -8,14 +8,16 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
   ListToolsRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { AnonymousThrottleGuard } from '#access';
-import { APP_CONFIG, type AppConfig, Errors } from '#kernel';
+import { APP_CONFIG, type AppConfig, AppError, Errors, type MaybePromise, whenReady } from '#kernel';
 import { OpenApiService, parseOrThrow, publicBaseUrl, type RequestOrigin, toErrorResponse } from '#http';
-import { type AgentPrincipal, AgentAuthenticator, type AgentRequest } from '../auth/agent-auth.js';
+import { type AgentPrincipal, AgentAuthenticator, agentAuthorization, type AgentRequest } from '../auth/agent-auth.js';
 import { AGENT_API_PREFIX, findEndpoint } from '../catalog/agent-surface.js';
 import { SERVICE_VERSION } from '../catalog/information.parts.js';
 import { agentNextActionsEnricher } from '../catalog/next-actions.enricher.js';
@@ -23,8 +25,12 @@ import { TenantDirectory } from '../workspace/tenants/tenant-directory.js';
 import { workspaceRequiresEnterprise } from '../workspace/auth/workspace.guard.js';
 import type { Reservation } from '../credits/credit-ledger.js';
 import { MeteringService } from '../metering/metering.service.js';
+import { CountedBatchTransport } from './counted-batch.transport.js';
+import { type McpCaller, McpRateLimits } from './mcp-rate-limits.js';
+import { batchRefusal, type McpRefusal, originRefusal } from './mcp-request.policy.js';
 import { TOOL_DEFINITIONS, type ToolContext, type ToolDefinition } from './mcp-tools.js';
 import { prefersJson, SingleExchangeTransport } from './single-exchange.transport.js';
+import { ToolsListCache } from './tools-list.cache.js';
 
 /** What a failed call's structuredContent is: the agent surface's problem+json body (D5). */
 const PROBLEM_SCHEMA = {
@@ -71,6 +77,12 @@ type ToolPart = ToolDefinition['parts'][number];
 type McpHttpRequest = AgentRequest &
   RequestOrigin & { id?: string; ip?: string; raw: IncomingMessage; body?: unknown; url?: string };
 
+/** What may go on: a refusal to answer as is, or whose budget the request's messages count against. */
+export type McpAdmission = { refusal: McpRefusal } | { caller: McpCaller };
+
+/** The implementation-defined JSON-RPC error of a message refused for its caller's rate limit. */
+const RATE_LIMITED = -32000;
+
 /**
  * The MCP endpoint (issue 15): Streamable HTTP, stateless (a server and transport per HTTP
  * request, no session), the thirteen svc.* tools. Each tool runs the same query or command as
@@ -83,7 +95,7 @@ type McpHttpRequest = AgentRequest &
 export class McpService {
   private readonly logger = new Logger('Mcp');
   private readonly tools: Map<string, PreparedTool>;
-  private readonly listed: Tool[];
+  private readonly listed: ToolsListCache;
   private readonly enrich: ReturnType<typeof agentNextActionsEnricher>;
   private readonly validator = new AjvJsonSchemaValidator();
 
@@ -94,25 +106,61 @@ export class McpService {
     private readonly tenants: TenantDirectory,
     private readonly metering: MeteringService,
     private readonly anonymous: AnonymousThrottleGuard,
+    private readonly limits: McpRateLimits,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly openapi?: OpenApiService,
   ) {
     this.tools = new Map(TOOL_DEFINITIONS.map((d) => [d.tool.name, prepare(d)]));
-    this.listed = [...this.tools.values()].map((t) => t.listed);
+    this.listed = new ToolsListCache([...this.tools.values()].map((t) => t.listed));
     this.enrich = agentNextActionsEnricher({
       config,
       operationAt: (method, path) => this.openapi?.operationAt(method, path),
     });
   }
 
-  /** Serves one HTTP request of the MCP endpoint (the reply is the raw Node response). */
-  async handle(request: McpHttpRequest, response: ServerResponse): Promise<void> {
+  /**
+   * What is checked before any message is read (ADR 0074), in this order: the Origin and Host
+   * (403), the batch (400), the key (401), then the request counted as its first message against
+   * the key's budget or, without a key, the client address's (429). The X-RateLimit-* headers
+   * go on `reply`; the 401 and 429 are thrown (the agent surface's problem bodies).
+   */
+  admit(request: McpHttpRequest, reply: { header(name: string, value: string): unknown }): MaybePromise<McpAdmission> {
+    const refusal =
+      originRefusal(request, this.config) ?? batchRefusal(request.body, request.headers, this.config.mcp.maxBatch);
+    if (refusal) return { refusal };
+    return whenReady(this.callerOf(request), (caller) =>
+      whenReady(this.limits.count(caller), (decision) => {
+        for (const [name, value] of Object.entries(decision.headers)) reply.header(name, value);
+        if (!decision.allowed) throw this.limits.refusal(decision, caller);
+        return { caller };
+      }),
+    );
+  }
+
+  private callerOf(request: McpHttpRequest): MaybePromise<McpCaller> {
+    if (agentAuthorization(request.headers) === undefined) return { address: request.ip ?? 'unknown' };
+    return whenReady(this.auth.require(request), (principal) => ({ keyId: principal.keyId }));
+  }
+
+  /**
+   * Serves one admitted HTTP request of the MCP endpoint (the reply is the raw Node response);
+   * each message of a batch after the first counts against `caller` too.
+   */
+  async handle(request: McpHttpRequest, response: ServerResponse, caller: McpCaller): Promise<void> {
+    const message = request.body;
+    const single = SingleExchangeTransport.fits(message, request.raw.headers);
+    if (single && this.listed.answers(message)) {
+      const body = this.listed.body(message.id);
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      response.end(body);
+      return;
+    }
     const server = this.server(request);
     response.on('close', () => void server.close());
-    if (SingleExchangeTransport.fits(request.body, request.raw.headers)) {
+    if (single) {
       const exchange = new SingleExchangeTransport();
       await server.connect(exchange);
-      exchange.onmessage?.(request.body, {
+      exchange.onmessage?.(message, {
         requestInfo: { headers: request.raw.headers as Record<string, string> },
       });
       const answer = await Promise.race([exchange.answer, once(response, 'close').then(() => null)]);
@@ -128,8 +176,41 @@ export class McpService {
       enableJsonResponse: prefersJson(request.raw.headers.accept),
     });
     response.on('close', () => void transport.close());
-    await server.connect(transport);
+    await server.connect(
+      Array.isArray(request.body)
+        ? new CountedBatchTransport(
+            transport,
+            () => this.countNext(caller, response),
+            (message, refusal: AppError) => this.refused(request, message, refusal),
+          )
+        : transport,
+    );
     await transport.handleRequest(request.raw, response, request.body);
+  }
+
+  /** One more message of a batch counted: the headers show the latest count; the 429 when over. */
+  private countNext(caller: McpCaller, response: ServerResponse): MaybePromise<AppError | undefined> {
+    return whenReady(this.limits.count(caller), (decision) => {
+      if (!response.headersSent)
+        for (const [name, value] of Object.entries(decision.headers)) response.setHeader(name, value);
+      return decision.allowed ? undefined : this.limits.refusal(decision, caller);
+    });
+  }
+
+  /**
+   * The answer to a message of a batch refused for its caller's rate limit: a tool call gets the
+   * tool error every failed call gets (the REST 429 body); anything else a JSON-RPC error whose
+   * data is that body.
+   */
+  private refused(request: McpHttpRequest, message: JSONRPCRequest, refusal: AppError): JSONRPCMessage {
+    const name = message.method === 'tools/call' ? (message.params as { name?: unknown } | undefined)?.name : undefined;
+    const failed = this.failure(request, typeof name === 'string' ? (this.tools.get(name) ?? null) : null, refusal);
+    if (message.method === 'tools/call') return { jsonrpc: '2.0', id: message.id, result: failed };
+    return {
+      jsonrpc: '2.0',
+      id: message.id,
+      error: { code: RATE_LIMITED, message: refusal.message, data: failed.structuredContent },
+    };
   }
 
   /** A server for one HTTP request (stateless), its tools calling as this request's caller. */
@@ -144,7 +225,7 @@ export class McpService {
         jsonSchemaValidator: this.validator,
       },
     );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
+    server.setRequestHandler(ListToolsRequestSchema, () => this.listed.result);
     // A charge names the request by the server's own ids: the JSON-RPC id is the client's choice.
     let calls = 0;
     server.setRequestHandler(CallToolRequestSchema, (call) =>
@@ -231,11 +312,21 @@ export class McpService {
         ...body.next_actions,
       ];
     }
+    const meta: Record<string, unknown> = { credits_charged_usd: 0, http_status: body.status };
+    // No HTTP headers of its own: a call refused for the rate limit carries them here.
+    const limit = error instanceof AppError ? error.headers : {};
+    if (limit['X-RateLimit-Limit'] !== undefined)
+      meta.rate_limit = {
+        limit: Number(limit['X-RateLimit-Limit']),
+        remaining: Number(limit['X-RateLimit-Remaining']),
+        reset: Number(limit['X-RateLimit-Reset']),
+        retry_after: Number(limit['Retry-After']),
+      };
     return {
       isError: true,
       content: [{ type: 'text', text: `${body.status} ${String(body.code)}: ${String(body.message)}` }],
       structuredContent: body,
-      _meta: { credits_charged_usd: 0, http_status: body.status },
+      _meta: meta,
     };
   }
 }

@@ -7,7 +7,23 @@ export interface RequestOrigin {
   headers?: Record<string, string | string[] | undefined>;
 }
 
-const LOOPBACK = ['localhost', '127.0.0.1', '::1'];
+/** The names a Host header gives this machine. */
+export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
+
+/**
+ * The host name of a Host header, lower case, an IPv6 address without its brackets; undefined
+ * for anything but `host[:port]` (which would smuggle a path into links).
+ */
+export function hostNameOf(host: string | undefined): string | undefined {
+  const m = host ? /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.exec(host) : null;
+  return m?.[1]?.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+}
+
+/** The Host a request was sent to (Fastify's `host`: X-Forwarded-Host only from a trusted proxy). */
+export function requestHost(request: RequestOrigin | undefined): string | undefined {
+  const header = request?.headers?.host;
+  return request?.host || (Array.isArray(header) ? header[0] : header);
+}
 
 /**
  * The absolute base URL (no trailing slash) for links the service returns: SVC_PUBLIC_URL when
@@ -22,12 +38,9 @@ export function publicBaseUrl(
   config: Pick<AppConfig, 'publicUrl'> & Partial<Pick<AppConfig, 'allowedHosts' | 'port'>>,
 ): string {
   if (config.publicUrl) return config.publicUrl;
-  const header = request?.headers?.host;
-  const candidate = request?.host || (Array.isArray(header) ? header[0] : header);
+  const candidate = requestHost(request);
   const protocol = request?.protocol === 'https' ? 'https' : 'http';
-  // Anything but host[:port] would smuggle a path into links.
-  const m = candidate ? /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.exec(candidate) : null;
-  const name = m?.[1]?.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (m && name !== undefined && (config.allowedHosts ?? LOOPBACK).includes(name)) return `${protocol}://${candidate}`;
+  const name = hostNameOf(candidate);
+  if (name !== undefined && (config.allowedHosts ?? LOOPBACK_HOSTS).includes(name)) return `${protocol}://${candidate}`;
   return `http://localhost${config.port ? `:${config.port}` : ''}`;
 }

@@ -101,6 +101,39 @@ const hostList = z
     return hosts;
   });
 
+/**
+ * Web origins (`scheme://host[:port]`, no path), comma-separated; kept as the browser sends
+ * them (the URL's `origin`: lower case, no default port).
+ */
+const originList = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    const origins: string[] = [];
+    for (const part of v
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean)) {
+      let origin: string | undefined;
+      try {
+        const parsed = new URL(part);
+        const bare = parsed.pathname === '/' && !parsed.search && !parsed.hash && !parsed.username;
+        if (bare && /^https?:$/.test(parsed.protocol)) origin = parsed.origin;
+      } catch {
+        origin = undefined;
+      }
+      if (origin === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected origins (http(s)://host[:port], no path) separated by commas, got "${part}"`,
+        });
+        return z.NEVER;
+      }
+      origins.push(origin);
+    }
+    return origins;
+  });
+
 /** A hop count (`1`) or addresses / CIDR ranges; never "trust everyone". */
 const trustedProxies = z
   .string()
@@ -181,6 +214,12 @@ export const configSchema = z.object({
   SVC_OAUTH_LIMIT_PER_MINUTE: int(300, 1, 1_000_000),
   /** Requests to /oauth/authorize[/:uid] and /oauth/interaction/… per client address per minute. */
   SVC_OAUTH_AUTHORIZE_LIMIT_PER_MINUTE: int(300, 1, 1_000_000),
+  /** MCP messages without a key per client address per minute (each message of a batch counts). */
+  SVC_MCP_ANONYMOUS_LIMIT_PER_MINUTE: int(300, 1, 1_000_000),
+  /** JSON-RPC messages one MCP batch may hold (protocol versions before 2025-06-18 only). */
+  SVC_MCP_MAX_BATCH: int(20, 1, 100),
+  /** Browser origins besides SVC_PUBLIC_URL's that may call the MCP endpoint. */
+  SVC_MCP_ALLOWED_ORIGINS: originList.optional(),
   /** Proxies whose X-Forwarded-For is believed: a hop count, or addresses/CIDRs comma-separated. */
   SVC_TRUSTED_PROXIES: trustedProxies.optional(),
   /** D7: requests per minute allowed to one agent key on /api/v1. */
@@ -275,6 +314,8 @@ export interface AppConfig {
   oauthLimitPerMinute: number;
   /** SVC_OAUTH_AUTHORIZE_LIMIT_PER_MINUTE: authorization and consent requests per client address per minute. */
   oauthAuthorizeLimitPerMinute: number;
+  /** The MCP endpoint's own limits (ADR 0074). */
+  mcp: McpLimits;
   /** SVC_TRUSTED_PROXIES: whose X-Forwarded-For gives the client address; unset = the socket's. */
   trustedProxies?: number | string[];
   /** SVC_AGENT_RATE_LIMIT_PER_MINUTE (D7: 600). */
@@ -306,6 +347,15 @@ export interface AppConfig {
   secretsKey?: string;
   /** SVC_SECRETS_OLD_KEYS: earlier keys, used only to open what they sealed. */
   secretsOldKeys: string[];
+}
+
+export interface McpLimits {
+  /** SVC_MCP_ANONYMOUS_LIMIT_PER_MINUTE: messages without a key per client address per minute. */
+  anonymousPerMinute: number;
+  /** SVC_MCP_MAX_BATCH: messages in one JSON-RPC batch. */
+  maxBatch: number;
+  /** SVC_MCP_ALLOWED_ORIGINS: browser origins accepted besides the service's own. */
+  allowedOrigins: string[];
 }
 
 export interface HttpServerLimits {
@@ -421,6 +471,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     oauthLimitPerMinute: c.SVC_OAUTH_LIMIT_PER_MINUTE,
     oauthAuthorizeLimitPerMinute: c.SVC_OAUTH_AUTHORIZE_LIMIT_PER_MINUTE,
+    mcp: {
+      anonymousPerMinute: c.SVC_MCP_ANONYMOUS_LIMIT_PER_MINUTE,
+      maxBatch: c.SVC_MCP_MAX_BATCH,
+      allowedOrigins: c.SVC_MCP_ALLOWED_ORIGINS ?? [],
+    },
     trustedProxies: c.SVC_TRUSTED_PROXIES,
     readCacheDocuments: c.SVC_READ_CACHE_DOCUMENTS,
     demoData: c.SVC_DEMO_DATA === 'true',

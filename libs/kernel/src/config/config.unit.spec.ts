@@ -157,6 +157,22 @@ describe('loadConfig', () => {
     );
   });
 
+  it('MCP limits: defaults, origins kept as browsers send them, anything but an origin refused', () => {
+    assert.deepEqual(loadConfig({}).mcp, { anonymousPerMinute: 300, maxBatch: 20, allowedOrigins: [] });
+    assert.deepEqual(
+      loadConfig({ SVC_MCP_ALLOWED_ORIGINS: 'https://App.example.com:443/, http://localhost:6274' }).mcp.allowedOrigins,
+      ['https://app.example.com', 'http://localhost:6274'],
+    );
+    for (const bad of ['https://app.example.com/mcp', 'app.example.com', 'ftp://files.example.com', 'null'])
+      assert.throws(
+        () => loadConfig({ SVC_MCP_ALLOWED_ORIGINS: bad }),
+        /SVC_MCP_ALLOWED_ORIGINS=.*expected origins/,
+        bad,
+      );
+    assert.throws(() => loadConfig({ SVC_MCP_MAX_BATCH: '101' }), /SVC_MCP_MAX_BATCH=.*at most 100/);
+    assert.throws(() => loadConfig({ SVC_MCP_ANONYMOUS_LIMIT_PER_MINUTE: '0' }), /at least 1/);
+  });
+
   it('HTTP limits: explicit defaults, and a headers timeout no longer than the request timeout', () => {
     assert.deepEqual(loadConfig({}).http, {
       requestTimeoutMs: 30_000,
