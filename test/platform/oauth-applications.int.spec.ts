@@ -146,7 +146,7 @@ describe('Settings → OAuth applications (pages, CSRF, ownership)', () => {
     const after = await browser.get(`${PAGE}?pkce=required`);
     assert.match(after.body, /The application must now use PKCE\./);
     assert.match(row(after.body), /<td>required<\/td>/);
-    assert.match(row(after.body), /aria-label="Allow Legacy app to skip PKCE"/);
+    assert.match(row(after.body), /aria-label="Allow skipping PKCE for Legacy app"/);
     const refused = await followAuthorization(browser, `/oauth/authorize?${query.toString()}`);
     assert.equal(refused.callback.searchParams.get('error'), 'invalid_request');
 
@@ -172,7 +172,7 @@ describe('Settings → OAuth applications (pages, CSRF, ownership)', () => {
     assert.equal(created.status, 201, created.body);
     const clientId = /value="(oac_[0-9A-Z]{26})"/.exec(created.body)![1]!;
     const list = await browser.get(PAGE);
-    assert.doesNotMatch(list.body, /aria-label="Allow SPA to skip PKCE"/, 'no toggle for a public client');
+    assert.doesNotMatch(list.body, /aria-label="Allow skipping PKCE for SPA"/, 'no toggle for a public client');
     const forced = await browser.post(`${PAGE}/${clientId}/pkce`, { _csrf: csrfToken(list.body), pkce: 'optional' });
     assert.equal(forced.status, 409);
   });

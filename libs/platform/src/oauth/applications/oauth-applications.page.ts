@@ -68,20 +68,22 @@ export function oauthApplicationsPage(
                       ${
                         canManage
                           ? html`<td>
-                              ${
-                                c.client_type === 'confidential'
-                                  ? html`<form method="post" action="${OAUTH_APPLICATIONS_PATH}/${c.id}/rotate">
-                                      <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
-                                      <button type="submit" aria-label="Rotate the secret of ${c.name}">
-                                        Rotate secret
-                                      </button>
-                                    </form>`
-                                  : null
-                              }
-                              ${c.client_type === 'confidential' ? pkceToggle(c, csrfToken) : null}
-                              <a href="${OAUTH_APPLICATIONS_PATH}/${c.id}/delete" aria-label="Delete ${c.name}"
-                                >Delete</a
-                              >
+                              <div class="actions">
+                                ${
+                                  c.client_type === 'confidential'
+                                    ? html`<form method="post" action="${OAUTH_APPLICATIONS_PATH}/${c.id}/rotate">
+                                        <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
+                                        <button type="submit" aria-label="Rotate secret of ${c.name}">
+                                          Rotate secret
+                                        </button>
+                                      </form>`
+                                    : null
+                                }
+                                ${c.client_type === 'confidential' ? pkceToggle(c, csrfToken) : null}
+                                <a href="${OAUTH_APPLICATIONS_PATH}/${c.id}/delete" aria-label="Delete ${c.name}"
+                                  >Delete</a
+                                >
+                              </div>
                             </td>`
                           : null
                       }
@@ -159,7 +161,7 @@ function pkceToggle(c: OAuthClientDoc, csrfToken: string): SafeHtml {
     <input type="hidden" name="pkce" value="${next}" />
     <button
       type="submit"
-      aria-label="${next === 'required' ? `Require PKCE of ${c.name}` : `Allow ${c.name} to skip PKCE`}"
+      aria-label="${next === 'required' ? `Require PKCE of ${c.name}` : `Allow skipping PKCE for ${c.name}`}"
     >
       ${next === 'required' ? 'Require PKCE' : 'Allow skipping PKCE'}
     </button>
