@@ -75,6 +75,11 @@ describe('OAuth in a real browser (Chromium): register a client, Approve, Deny',
       await page.getByLabel('Application name').fill('Browser app');
       await page.getByLabel('Redirect URIs (one per line)').fill(callbackUrl);
       await page.getByLabel('Confidential (a server that keeps a secret)').check();
+      // PKCE stays required unless an admin ticks the opt-out.
+      const skipPkce = page.getByLabel(
+        'Allow this confidential client to skip PKCE (only for clients that cannot send code_challenge)',
+      );
+      assert.equal(await skipPkce.isChecked(), false);
       await page.getByRole('button', { name: 'Register application' }).click();
       await page.waitForLoadState();
       const clientId = await page.getByLabel('Client ID').inputValue();
@@ -85,6 +90,9 @@ describe('OAuth in a real browser (Chromium): register a client, Approve, Deny',
       await page.getByRole('link', { name: 'Back to OAuth applications' }).click();
       await page.waitForLoadState();
       assert.equal(await page.getByRole('cell', { name: clientId }).count(), 1);
+      assert.equal(await page.getByRole('cell', { name: 'required', exact: true }).count(), 1);
+      assert.equal(await page.getByRole('button', { name: 'Allow skipping PKCE for Browser app' }).count(), 1);
+      assert.deepEqual(serious(await axeViolations(page)), []);
       assert.equal(await page.content().then((c) => c.includes(clientSecret)), false, 'shown once');
 
       // Approve.

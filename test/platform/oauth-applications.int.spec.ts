@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import * as oauth from 'openid-client';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { csrfToken, FormClient } from './support/form-client.js';
-import { authorize, clientConfig } from './support/oauth-fixtures.js';
+import { authorize, clientConfig, followAuthorization, REDIRECT_URI } from './support/oauth-fixtures.js';
 import { createUser, TEST_PASSWORD } from './support/users-fixtures.js';
 
 const PAGE = '/dashboard/settings/oauth-applications';
@@ -96,6 +96,87 @@ describe('Settings → OAuth applications (pages, CSRF, ownership)', () => {
     assert.equal((await v1()).status, 401);
   });
 
+  it('registers a confidential client that may skip PKCE (ticked, never by default), and requires PKCE of it again', async () => {
+    const form = (await browser.get(PAGE)).body.replace(/\s+/g, ' ');
+    const checkbox = /<input type="checkbox" id="pkce_optional" name="pkce" value="optional"[^>]*>/.exec(form)?.[0];
+    assert.ok(checkbox && !checkbox.includes('checked'), `unticked by default: ${checkbox}`);
+    assert.match(
+      form,
+      /\/>Allow this confidential client to skip PKCE \(only for clients that cannot send code_challenge\)<\/label/,
+    );
+    const created = await register({
+      name: 'Legacy app',
+      redirect_uris: REDIRECT_URI,
+      client_type: 'confidential',
+      pkce: 'optional',
+    });
+    assert.equal(created.status, 201, created.body);
+    const clientId = /id="client_id" type="text" readonly value="(oac_[0-9A-Z]{26})"/.exec(created.body)![1]!;
+    const secret = /id="client_secret" type="text" readonly value="(ocs_[A-Za-z0-9_-]{43})"/.exec(created.body)![1]!;
+    const row = (body: string) => new RegExp(`<code>${clientId}</code>[\\s\\S]*?</tr>`).exec(body)?.[0] ?? '';
+    const list = await browser.get(PAGE);
+    assert.match(row(list.body), /<td>optional \(may skip\)<\/td>/);
+    assert.match(row(list.body), /aria-label="Require PKCE of Legacy app"/);
+
+    // The spec's flow, without code_challenge, then the secret at the token endpoint.
+    const query = new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      scope: 'read',
+      state: 's1',
+      response_type: 'code',
+    });
+    const { callback } = await followAuthorization(browser, `/oauth/authorize?${query.toString()}`);
+    const issued = await fetch(`${api.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code') ?? '',
+        client_id: clientId,
+        client_secret: secret,
+        redirect_uri: REDIRECT_URI,
+      }),
+    });
+    assert.equal(issued.status, 200, await issued.clone().text());
+
+    // Required again: the same request is refused.
+    const changed = await browser.post(`${PAGE}/${clientId}/pkce`, { _csrf: csrfToken(list.body), pkce: 'required' });
+    assert.deepEqual([changed.status, changed.headers.get('location')], [303, `${PAGE}?pkce=required`]);
+    const after = await browser.get(`${PAGE}?pkce=required`);
+    assert.match(after.body, /The application must now use PKCE\./);
+    assert.match(row(after.body), /<td>required<\/td>/);
+    assert.match(row(after.body), /aria-label="Allow skipping PKCE for Legacy app"/);
+    const refused = await followAuthorization(browser, `/oauth/authorize?${query.toString()}`);
+    assert.equal(refused.callback.searchParams.get('error'), 'invalid_request');
+
+    // A value that is neither: 400, nothing changed.
+    const bad = await browser.post(`${PAGE}/${clientId}/pkce`, { _csrf: csrfToken(after.body), pkce: 'plain' });
+    assert.equal(bad.status, 400);
+    assert.match(row((await browser.get(PAGE)).body), /<td>required<\/td>/);
+  });
+
+  it('refuses to let a public client skip PKCE, at registration and after', async () => {
+    const refused = await register({
+      name: 'SPA',
+      redirect_uris: 'https://spa.example/cb',
+      client_type: 'public',
+      pkce: 'optional',
+    });
+    assert.equal(refused.status, 422);
+    assert.match(refused.body, /PKCE: a public client must always use PKCE/);
+    assert.match(refused.body.replace(/\s+/g, ' '), /id="pkce_optional"[^>]*checked/, 'keeps what was ticked');
+    assert.doesNotMatch((await browser.get(PAGE)).body, /<td>SPA<\/td>/);
+
+    const created = await register({ name: 'SPA', redirect_uris: 'https://spa.example/cb', client_type: 'public' });
+    assert.equal(created.status, 201, created.body);
+    const clientId = /value="(oac_[0-9A-Z]{26})"/.exec(created.body)![1]!;
+    const list = await browser.get(PAGE);
+    assert.doesNotMatch(list.body, /aria-label="Allow skipping PKCE for SPA"/, 'no toggle for a public client');
+    const forced = await browser.post(`${PAGE}/${clientId}/pkce`, { _csrf: csrfToken(list.body), pkce: 'optional' });
+    assert.equal(forced.status, 409);
+  });
+
   it('shows what is wrong with a registration and keeps what was typed', async () => {
     const refused = await register({ name: 'Bad', redirect_uris: 'http://evil.example/cb', client_type: 'public' });
     assert.equal(refused.status, 422);
@@ -123,6 +204,7 @@ describe('Settings → OAuth applications (pages, CSRF, ownership)', () => {
     const token = csrfToken((await eve.get(PAGE)).body);
     assert.equal((await eve.post(`${PAGE}/${clientId}/rotate`, { _csrf: token })).status, 404);
     assert.equal((await eve.post(`${PAGE}/${clientId}/delete`, { _csrf: token })).status, 404);
+    assert.equal((await eve.post(`${PAGE}/${clientId}/pkce`, { _csrf: token, pkce: 'optional' })).status, 404);
     assert.equal((await eve.get(`${PAGE}/${clientId}/delete`)).status, 404);
     assert.doesNotMatch((await eve.get(PAGE)).body, new RegExp(clientId));
 
@@ -138,5 +220,7 @@ describe('Settings → OAuth applications (pages, CSRF, ownership)', () => {
       redirect_uris: 'https://a.example/cb',
     });
     assert.equal(refused.status, 403);
+    const toggled = await bob.post(`${PAGE}/${clientId}/pkce`, { _csrf: csrfToken(list.body), pkce: 'optional' });
+    assert.equal(toggled.status, 403);
   });
 });

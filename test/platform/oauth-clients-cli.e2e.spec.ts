@@ -24,7 +24,7 @@ describe('svc oauth-clients create (the built CLI), then the client at /oauth/to
   const create = (...args: string[]) =>
     run(CLI_MAIN, ['oauth-clients', 'create', '--account', accountId, ...args], env);
 
-  it('prints {client_id, client_secret, redirect_uris} as one JSON line; a public client has no secret; the server accepts the secret', async () => {
+  it('prints {client_id, client_secret, redirect_uris, pkce} as one JSON line; a public client has no secret; the server accepts the secret', async () => {
     const made = await create(
       '--name',
       'CI bot',
@@ -35,15 +35,28 @@ describe('svc oauth-clients create (the built CLI), then the client at /oauth/to
     );
     assert.equal(made.code, 0, made.stderr);
     assert.equal(made.stdout.trimEnd().split('\n').length, 1);
-    const line = JSON.parse(made.stdout) as { client_id: string; client_secret: string; redirect_uris: string[] };
-    assert.deepEqual(Object.keys(line), ['client_id', 'client_secret', 'redirect_uris']);
+    const line = JSON.parse(made.stdout) as {
+      client_id: string;
+      client_secret: string;
+      redirect_uris: string[];
+      pkce: string;
+    };
+    assert.deepEqual(Object.keys(line), ['client_id', 'client_secret', 'redirect_uris', 'pkce']);
+    assert.equal(line.pkce, 'required');
     assert.match(line.client_id, /^oac_[0-9A-Z]{26}$/);
     assert.match(line.client_secret, /^ocs_[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(line.redirect_uris, ['https://ci.example/callback', 'http://127.0.0.1:8080/cb']);
 
     const pub = await create('--name', 'SPA', '--redirect-uri', 'https://spa.example/cb', '--public');
     assert.equal(pub.code, 0, pub.stderr);
-    assert.deepEqual(Object.keys(JSON.parse(pub.stdout) as object), ['client_id', 'redirect_uris']);
+    assert.deepEqual(JSON.parse(pub.stdout) as object, {
+      client_id: (JSON.parse(pub.stdout) as { client_id: string }).client_id,
+      redirect_uris: ['https://spa.example/cb'],
+      pkce: 'required',
+    });
+    const lax = await create('--name', 'Legacy', '--redirect-uri', 'https://legacy.example/cb', '--pkce', 'optional');
+    assert.equal(lax.code, 0, lax.stderr);
+    assert.equal((JSON.parse(lax.stdout) as { pkce: string }).pkce, 'optional');
 
     // The server, started on the same data, knows the client and its secret at once.
     const api = await startTestApi({ dataDir });
@@ -103,6 +116,22 @@ describe('svc oauth-clients create (the built CLI), then the client at /oauth/to
           'https://a.example/cb',
         ],
         /no such platform account/,
+      ],
+      [
+        [
+          'oauth-clients',
+          'create',
+          '--account',
+          accountId,
+          '--name',
+          'x',
+          '--redirect-uri',
+          'https://a.example/cb',
+          '--public',
+          '--pkce',
+          'optional',
+        ],
+        /pkce: a public client must always use PKCE/,
       ],
       [['oauth-clients', 'delete'], /unknown oauth-clients subcommand/],
     ];

@@ -1,13 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { CommandBus } from '@nestjs/cqrs';
 import * as oauth from 'openid-client';
 import { FakeClock } from '#kernel';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { oauthCollection } from '#platform';
+import { oauthCollection, SetOAuthClientPkceCommand } from '#platform';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { FormClient } from './support/form-client.js';
-import { authorize, clientConfig, REDIRECT_URI, registerClient } from './support/oauth-fixtures.js';
+import {
+  authorize,
+  clientConfig,
+  followAuthorization,
+  REDIRECT_URI,
+  registerClient,
+} from './support/oauth-fixtures.js';
 import { createUser, TEST_PASSWORD } from './support/users-fixtures.js';
 import { bearer } from './support/platform-fixtures.js';
 
@@ -393,6 +400,89 @@ describe('OAuth 2.0 authorization server (openid-client as the client)', () => {
       expectedState: state,
     });
     assert.equal((await v1(tokens.access_token)).status, 200);
+  });
+
+  it("a confidential client registered with PKCE optional follows the spec's flow as written (no code_challenge, client_secret at the token endpoint), and may still use S256", async () => {
+    const lax = await registerClient(api.app, admin.accountId, { name: 'Legacy app', pkce: 'optional' });
+    // Authentication, item 7, and the /oauth/authorize and /oauth/token rows, to the letter.
+    const query = new URLSearchParams({
+      client_id: lax.clientId,
+      redirect_uri: REDIRECT_URI,
+      scope: 'read write',
+      state: 'spec-state',
+      response_type: 'code',
+    });
+    const { callback } = await followAuthorization(browser, `/oauth/authorize?${query.toString()}`);
+    assert.equal(callback.searchParams.get('error'), null, callback.search);
+    assert.equal(callback.searchParams.get('state'), 'spec-state');
+    const token = (fields: Record<string, string>) =>
+      fetch(`${api.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      });
+    const issued = await token({
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      client_id: lax.clientId,
+      client_secret: lax.clientSecret!,
+      redirect_uri: REDIRECT_URI,
+    });
+    const body = (await issued.json()) as { access_token: string; refresh_token: string; scope: string };
+    assert.equal(issued.status, 200, JSON.stringify(body));
+    assert.equal(body.scope, 'read write');
+    assert.equal((await v1(body.access_token)).status, 200);
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      refresh_token: body.refresh_token,
+      client_id: lax.clientId,
+      client_secret: lax.clientSecret!,
+    });
+    assert.equal(refreshed.status, 200);
+
+    // S256 still works, and a code issued for a challenge still needs its verifier.
+    const laxConfig = await clientConfig(api.url, lax.clientId, lax.clientSecret);
+    const withPkce = await authorize(browser, laxConfig, { scope: 'read' });
+    const tokens = await oauth.authorizationCodeGrant(laxConfig, withPkce.callback, {
+      pkceCodeVerifier: withPkce.verifier,
+      expectedState: withPkce.state,
+    });
+    assert.equal((await v1(tokens.access_token)).status, 200);
+    const challenged = await authorize(browser, laxConfig, { scope: 'read' });
+    const noVerifier = await token({
+      grant_type: 'authorization_code',
+      code: challenged.callback.searchParams.get('code')!,
+      client_id: lax.clientId,
+      client_secret: lax.clientSecret!,
+      redirect_uri: REDIRECT_URI,
+    });
+    assert.deepEqual(
+      [noVerifier.status, ((await noVerifier.json()) as { error: string }).error],
+      [400, 'invalid_grant'],
+    );
+
+    // `plain` is refused for this client too.
+    const plain = new URLSearchParams({
+      ...Object.fromEntries(query),
+      code_challenge: oauth.randomPKCECodeVerifier(),
+      code_challenge_method: 'plain',
+    });
+    const refused = new URL((await browser.get(`/oauth/authorize?${plain.toString()}`)).headers.get('location')!);
+    assert.equal(refused.searchParams.get('error'), 'invalid_request');
+    assert.equal(refused.searchParams.get('code'), null);
+
+    // Required again: the next request without code_challenge is refused at once.
+    await api.app.get(CommandBus).execute(
+      new SetOAuthClientPkceCommand({
+        accountId: admin.accountId,
+        clientId: lax.clientId,
+        pkce: 'required',
+        by: 'operator',
+      }),
+    );
+    const again = await followAuthorization(browser, `/oauth/authorize?${query.toString()}`);
+    assert.equal(again.callback.searchParams.get('error'), 'invalid_request');
+    assert.equal(again.callback.searchParams.get('code'), null);
   });
 
   it('a public client must use PKCE, and gets tokens without a secret', async () => {

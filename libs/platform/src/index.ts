@@ -79,6 +79,7 @@ export * from './oauth/clients/oauth-client.decider.js';
 export * from './oauth/clients/oauth-clients.projection.js';
 export * from './oauth/clients/commands/register-oauth-client/register-oauth-client.command.js';
 export * from './oauth/clients/commands/rotate-oauth-client-secret/rotate-oauth-client-secret.command.js';
+export * from './oauth/clients/commands/set-oauth-client-pkce/set-oauth-client-pkce.command.js';
 export * from './oauth/clients/commands/delete-oauth-client/delete-oauth-client.command.js';
 export * from './oauth/grants/oauth-grant.events.js';
 export * from './oauth/grants/oauth-grant.decider.js';

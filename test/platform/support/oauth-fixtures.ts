@@ -10,7 +10,7 @@ export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 export async function registerClient(
   app: INestApplicationContext,
   accountId: string,
-  options: { public?: boolean; redirectUris?: string[]; name?: string } = {},
+  options: { public?: boolean; redirectUris?: string[]; name?: string; pkce?: 'required' | 'optional' } = {},
 ): Promise<{ clientId: string; clientSecret?: string }> {
   return app.get(CommandBus).execute(
     new RegisterOAuthClientCommand({
@@ -18,6 +18,7 @@ export async function registerClient(
       name: options.name ?? 'Test app',
       redirectUris: options.redirectUris ?? [REDIRECT_URI],
       clientType: options.public ? 'public' : 'confidential',
+      ...(options.pkce ? { pkce: options.pkce } : {}),
       by: 'operator',
     }),
   );
@@ -63,13 +64,24 @@ export async function authorize(
       ? { code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' }
       : {}),
   });
-  let location = `${url.pathname}${url.search}`;
+  return { ...(await followAuthorization(browser, `${url.pathname}${url.search}`, options.answer)), verifier, state };
+}
+
+/**
+ * A signed-in browser from an authorization URL (path and query) through the consent page, where
+ * it answers, to the redirect to the client: the callback URL (code and state, or error and state).
+ */
+export async function followAuthorization(
+  browser: FormClient,
+  start: string,
+  answer: 'approve' | 'deny' = 'approve',
+): Promise<{ callback: URL; consentPage: string }> {
+  let location = start;
   let consentPage = '';
   for (let hops = 0; hops < 10; hops++) {
     const page = await browser.get(location);
     if (page.status === 200 && /\/oauth\/interaction\//.test(location)) {
       consentPage = page.body;
-      const answer = options.answer ?? 'approve';
       const posted = await browser.post(`${location}/${answer}`, { _csrf: csrfToken(page.body) });
       assert.equal(posted.status, 303, posted.body);
       const back = new URL(posted.headers.get('location')!, browser.baseUrl);
@@ -78,7 +90,7 @@ export async function authorize(
     }
     assert.ok([302, 303].includes(page.status), `${location}: ${page.status} ${page.body.slice(0, 300)}`);
     const next = new URL(page.headers.get('location')!, browser.baseUrl);
-    if (next.origin !== new URL(browser.baseUrl).origin) return { callback: next, verifier, state, consentPage };
+    if (next.origin !== new URL(browser.baseUrl).origin) return { callback: next, consentPage };
     location = `${next.pathname}${next.search}`;
   }
   throw new Error('too many redirects');

@@ -5,7 +5,7 @@ import { parseCliArgs, UsageError } from '../cli-args.js';
 const ACCOUNT = 'acct_01JZ0000000000000000000000';
 
 describe('svc oauth-clients arguments', () => {
-  it('reads oauth-clients create with repeated --redirect-uri and --public', () => {
+  it('reads oauth-clients create with repeated --redirect-uri, --public and --pkce (default required)', () => {
     assert.deepEqual(
       parseCliArgs([
         'oauth-clients',
@@ -25,7 +25,25 @@ describe('svc oauth-clients arguments', () => {
         name: 'App',
         redirectUris: ['https://a.example/cb', 'http://127.0.0.1/cb'],
         public: false,
+        pkce: 'required',
       },
+    );
+    assert.equal(
+      (
+        parseCliArgs([
+          'oauth-clients',
+          'create',
+          '--account',
+          ACCOUNT,
+          '--name',
+          'App',
+          '--redirect-uri',
+          'https://a.example/cb',
+          '--pkce',
+          'optional',
+        ]) as { pkce: string }
+      ).pkce,
+      'optional',
     );
     assert.equal(
       (
@@ -74,6 +92,18 @@ describe('svc oauth-clients arguments', () => {
         '--redirect-uri',
         'https://a.example/cb',
         '--public=yes',
+      ],
+      [
+        'oauth-clients',
+        'create',
+        '--account',
+        ACCOUNT,
+        '--name',
+        'App',
+        '--redirect-uri',
+        'https://a.example/cb',
+        '--pkce',
+        'plain',
       ],
       [
         'oauth-clients',

@@ -1,11 +1,14 @@
 import { parseArgs } from 'node:util';
+import type { OAuthClientPkce } from '#platform';
 import { UsageError } from '../usage-error.js';
 
-export const OAUTH_CLIENTS_USAGE = `  oauth-clients create --account ACCOUNT_ID --name N --redirect-uri URI [--redirect-uri URI…] [--public]
+export const OAUTH_CLIENTS_USAGE = `  oauth-clients create --account ACCOUNT_ID --name N --redirect-uri URI [--redirect-uri URI…] [--public] [--pkce required|optional]
                                  an OAuth application of a platform account (confidential, or
-                                 --public: no secret; both must use PKCE). Prints {client_id,
-                                 client_secret?, redirect_uris} as one JSON line; the secret is
-                                 shown only there`;
+                                 --public: no secret). PKCE (S256) is required of both unless
+                                 --pkce optional lets a confidential client that cannot send
+                                 code_challenge skip it. Prints {client_id, client_secret?,
+                                 redirect_uris, pkce} as one JSON line; the secret is shown only
+                                 there`;
 
 export type OAuthClientsCliCommand = {
   kind: 'oauth-clients-create';
@@ -13,6 +16,7 @@ export type OAuthClientsCliCommand = {
   name: string;
   redirectUris: string[];
   public: boolean;
+  pkce: OAuthClientPkce;
 };
 
 /** Parses `svc oauth-clients …`; the redirect URIs' rules are the domain's (exit 2 too). */
@@ -21,7 +25,7 @@ export function parseOAuthClientsArgs(action: string | undefined, rest: string[]
     throw new UsageError(
       action === undefined ? 'oauth-clients needs a subcommand: create' : `unknown oauth-clients subcommand: ${action}`,
     );
-  let values: { account?: string; name?: string; 'redirect-uri'?: string[]; public?: boolean };
+  let values: { account?: string; name?: string; 'redirect-uri'?: string[]; public?: boolean; pkce?: string };
   try {
     const parsed = parseArgs({
       args: rest,
@@ -30,6 +34,7 @@ export function parseOAuthClientsArgs(action: string | undefined, rest: string[]
         name: { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
         public: { type: 'boolean' },
+        pkce: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
@@ -45,11 +50,15 @@ export function parseOAuthClientsArgs(action: string | undefined, rest: string[]
   if (!values.name || values.name.trim() === '') throw new UsageError('--name N is required');
   const redirectUris = values['redirect-uri'] ?? [];
   if (redirectUris.length === 0) throw new UsageError('--redirect-uri URI is required (repeat it for several)');
+  const pkce = values.pkce ?? 'required';
+  if (pkce !== 'required' && pkce !== 'optional')
+    throw new UsageError(`--pkce must be required or optional (got ${pkce})`);
   return {
     kind: 'oauth-clients-create',
     accountId: values.account,
     name: values.name,
     redirectUris,
     public: values.public === true,
+    pkce: pkce satisfies OAuthClientPkce,
   };
 }

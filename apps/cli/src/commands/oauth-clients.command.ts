@@ -19,6 +19,7 @@ export async function runOAuthClients(
           name: cmd.name,
           redirectUris: cmd.redirectUris,
           clientType: cmd.public ? 'public' : 'confidential',
+          pkce: cmd.pkce,
           by: 'operator',
         },
         { readYourWrites: false },
@@ -29,6 +30,7 @@ export async function runOAuthClients(
         client_id: client.clientId,
         ...(client.clientSecret ? { client_secret: client.clientSecret } : {}),
         redirect_uris: client.redirectUris,
+        pkce: client.pkce,
       }),
     );
   } catch (error) {

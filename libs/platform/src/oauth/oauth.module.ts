@@ -6,6 +6,7 @@ import { SignedInGuard } from '../web/signed-in.guard.js';
 import { OAuthApplicationsController } from './applications/oauth-applications.http.controller.js';
 import { DeleteOAuthClientHandler } from './clients/commands/delete-oauth-client/delete-oauth-client.handler.js';
 import { RegisterOAuthClientHandler } from './clients/commands/register-oauth-client/register-oauth-client.handler.js';
+import { SetOAuthClientPkceHandler } from './clients/commands/set-oauth-client-pkce/set-oauth-client-pkce.handler.js';
 import { RotateOAuthClientSecretHandler } from './clients/commands/rotate-oauth-client-secret/rotate-oauth-client-secret.handler.js';
 import { OAuthClientLookup } from './clients/oauth-client-lookup.js';
 import { oauthClientsProjection } from './clients/oauth-clients.projection.js';
@@ -37,6 +38,7 @@ import { OAuthRevocationWatch } from './tokens/oauth-revocation.watch.js';
     OAuthClientLookup,
     RegisterOAuthClientHandler,
     RotateOAuthClientSecretHandler,
+    SetOAuthClientPkceHandler,
     DeleteOAuthClientHandler,
     ListOAuthClientsHandler,
     OAuthStorage,

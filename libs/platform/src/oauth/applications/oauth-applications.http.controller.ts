@@ -10,6 +10,7 @@ import { redirect, sendPage } from '../../web/page-layout.js';
 import { CurrentSession, SignedInGuard } from '../../web/signed-in.guard.js';
 import { DeleteOAuthClientCommand } from '../clients/commands/delete-oauth-client/delete-oauth-client.command.js';
 import { RegisterOAuthClientCommand } from '../clients/commands/register-oauth-client/register-oauth-client.command.js';
+import { SetOAuthClientPkceCommand } from '../clients/commands/set-oauth-client-pkce/set-oauth-client-pkce.command.js';
 import { RotateOAuthClientSecretCommand } from '../clients/commands/rotate-oauth-client-secret/rotate-oauth-client-secret.command.js';
 import { ListOAuthClientsQuery } from '../clients/queries/list-oauth-clients/list-oauth-clients.query.js';
 import {
@@ -54,8 +55,15 @@ export class OAuthApplicationsController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const clients = await this.queries.execute(new ListOAuthClientsQuery(session.accountId));
+    const query = request.query as Record<string, unknown>;
     const notice =
-      (request.query as Record<string, unknown>).deleted === '1' ? 'The application was deleted.' : undefined;
+      query.deleted === '1'
+        ? 'The application was deleted.'
+        : query.pkce === 'required'
+          ? 'The application must now use PKCE.'
+          : query.pkce === 'optional'
+            ? 'The application may now skip PKCE.'
+            : undefined;
     sendPage(reply, 200, oauthApplicationsPage(session, csrfTokenFor(request, reply), clients, {}, notice));
   }
 
@@ -70,6 +78,8 @@ export class OAuthApplicationsController {
     const name = field(request.body, 'name');
     const redirectUrisText = field(request.body, 'redirect_uris');
     const clientType = field(request.body, 'client_type') === 'public' ? 'public' : 'confidential';
+    // Unticked (absent): required. Ticked with a public client: the decider refuses it.
+    const pkceOptional = field(request.body, 'pkce') === 'optional';
     const redirectUris = redirectUrisText
       .split(/\r?\n/)
       .map((u) => u.trim())
@@ -82,6 +92,7 @@ export class OAuthApplicationsController {
           name,
           redirectUris,
           clientType,
+          pkce: pkceOptional ? 'optional' : 'required',
           by: session.userId,
         }),
       );
@@ -91,7 +102,7 @@ export class OAuthApplicationsController {
       const details = (error.extra.details as Array<{ path: string; message: string }> | undefined) ?? [];
       const problems = details.map(
         (d) =>
-          `${d.path.startsWith('redirect_uris') ? 'Redirect URIs' : d.path === 'name' ? 'Name' : 'Client type'}: ${d.message}`,
+          `${d.path.startsWith('redirect_uris') ? 'Redirect URIs' : d.path === 'name' ? 'Name' : d.path === 'pkce' ? 'PKCE' : 'Client type'}: ${d.message}`,
       );
       const clients = await this.queries.execute(new ListOAuthClientsQuery(session.accountId));
       sendPage(
@@ -101,6 +112,7 @@ export class OAuthApplicationsController {
           name,
           redirectUris: redirectUrisText,
           clientType,
+          pkceOptional,
           problems,
         }),
       );
@@ -126,6 +138,25 @@ export class OAuthApplicationsController {
       200,
       oauthCredentialsPage(session, csrfTokenFor(request, reply), { ...rotated, name: client.name, rotated: true }),
     );
+  }
+
+  @Post(':clientId/pkce')
+  @UseGuards(CsrfGuard)
+  async setPkce(
+    @Param('clientId') clientId: string,
+    @CurrentSession() session: Session,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    adminsOnly(session);
+    const pkce = field(request.body, 'pkce');
+    if (pkce !== 'required' && pkce !== 'optional')
+      throw Errors.validation([{ path: 'pkce', message: 'must be required or optional' }]);
+    await this.find(session, clientId);
+    await this.commands.execute(
+      new SetOAuthClientPkceCommand({ accountId: session.accountId, clientId, pkce, by: session.userId }),
+    );
+    redirect(reply, `${OAUTH_APPLICATIONS_PATH}?pkce=${pkce}`);
   }
 
   @Get(':clientId/delete')

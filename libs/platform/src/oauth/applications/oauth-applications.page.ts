@@ -14,6 +14,8 @@ export interface RegisterFormValues {
   name?: string;
   redirectUris?: string;
   clientType?: 'confidential' | 'public';
+  /** Ticked "Allow this confidential client to skip PKCE". */
+  pkceOptional?: boolean;
   /** Field problems after a refused registration. */
   problems?: string[];
 }
@@ -47,6 +49,7 @@ export function oauthApplicationsPage(
                   <th scope="col">Name</th>
                   <th scope="col">Client ID</th>
                   <th scope="col">Type</th>
+                  <th scope="col">PKCE</th>
                   <th scope="col">Redirect URIs</th>
                   <th scope="col">Registered</th>
                   ${canManage ? html`<th scope="col">Actions</th>` : null}
@@ -59,24 +62,28 @@ export function oauthApplicationsPage(
                       <td>${c.name}</td>
                       <td><code>${c.id}</code></td>
                       <td>${c.client_type}</td>
+                      <td>${c.pkce === 'optional' ? 'optional (may skip)' : 'required'}</td>
                       <td>${c.redirect_uris.map((u) => html`<code>${u}</code><br />`)}</td>
                       <td>${c.created_at.slice(0, 10)}</td>
                       ${
                         canManage
                           ? html`<td>
-                              ${
-                                c.client_type === 'confidential'
-                                  ? html`<form method="post" action="${OAUTH_APPLICATIONS_PATH}/${c.id}/rotate">
-                                      <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
-                                      <button type="submit" aria-label="Rotate the secret of ${c.name}">
-                                        Rotate secret
-                                      </button>
-                                    </form>`
-                                  : null
-                              }
-                              <a href="${OAUTH_APPLICATIONS_PATH}/${c.id}/delete" aria-label="Delete ${c.name}"
-                                >Delete</a
-                              >
+                              <div class="actions">
+                                ${
+                                  c.client_type === 'confidential'
+                                    ? html`<form method="post" action="${OAUTH_APPLICATIONS_PATH}/${c.id}/rotate">
+                                        <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
+                                        <button type="submit" aria-label="Rotate secret of ${c.name}">
+                                          Rotate secret
+                                        </button>
+                                      </form>`
+                                    : null
+                                }
+                                ${c.client_type === 'confidential' ? pkceToggle(c, csrfToken) : null}
+                                <a href="${OAUTH_APPLICATIONS_PATH}/${c.id}/delete" aria-label="Delete ${c.name}"
+                                  >Delete</a
+                                >
+                              </div>
                             </td>`
                           : null
                       }
@@ -124,11 +131,41 @@ ${form.redirectUris ?? ''}</textarea>
                   />
                   <label for="type-public">Public (a browser or mobile app: PKCE, no secret)</label>
                 </fieldset>
+                <label class="check">
+                  <input
+                    type="checkbox"
+                    id="pkce_optional"
+                    name="pkce"
+                    value="optional"
+                    aria-describedby="pkce-hint"
+                    ${form.pkceOptional ? html`checked` : null}
+                  />Allow this confidential client to skip PKCE (only for clients that cannot send
+                  code_challenge)</label
+                >
+                <p class="muted" id="pkce-hint">
+                  Leave it unticked: every client should send an S256 code_challenge, which makes a code taken from the
+                  redirect useless. A public client can never skip PKCE.
+                </p>
                 <button type="submit">Register application</button>
               </form>`
           : html`<p class="muted">Only admins of this account can register, rotate or delete applications.</p>`
       }`,
   );
+}
+
+/** Require PKCE of a confidential client again, or let it skip PKCE (the other of the two). */
+function pkceToggle(c: OAuthClientDoc, csrfToken: string): SafeHtml {
+  const next = c.pkce === 'optional' ? 'required' : 'optional';
+  return html`<form method="post" action="${OAUTH_APPLICATIONS_PATH}/${c.id}/pkce">
+    <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
+    <input type="hidden" name="pkce" value="${next}" />
+    <button
+      type="submit"
+      aria-label="${next === 'required' ? `Require PKCE of ${c.name}` : `Allow skipping PKCE for ${c.name}`}"
+    >
+      ${next === 'required' ? 'Require PKCE' : 'Allow skipping PKCE'}
+    </button>
+  </form>`;
 }
 
 /** The one time a client's credentials are shown: after registering, or after a rotation. */

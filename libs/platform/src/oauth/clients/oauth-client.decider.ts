@@ -1,5 +1,5 @@
 import { assertNever, type Decider, type ErrorDetail, Errors } from '#kernel';
-import type { OAuthClientEvent, OAuthClientType } from './oauth-client.events.js';
+import type { OAuthClientEvent, OAuthClientPkce, OAuthClientType } from './oauth-client.events.js';
 
 export type OAuthClientCommand =
   | {
@@ -11,10 +11,12 @@ export type OAuthClientCommand =
       clientType: OAuthClientType;
       /** Null exactly for a public client. */
       secretHash: string | null;
+      pkce: OAuthClientPkce;
       by: string;
       now: Date;
     }
   | { type: 'RotateOAuthClientSecret'; accountId: string; secretHash: string; by: string; now: Date }
+  | { type: 'SetOAuthClientPkce'; accountId: string; pkce: OAuthClientPkce; by: string; now: Date }
   | { type: 'DeleteOAuthClient'; accountId: string; by: string; now: Date };
 
 export type OAuthClientState =
@@ -27,6 +29,7 @@ export type OAuthClientState =
       redirectUris: string[];
       clientType: OAuthClientType;
       secretHash: string | null;
+      pkce: OAuthClientPkce;
       registeredAt: string;
     };
 
@@ -75,11 +78,14 @@ export const oauthClientDecider: Decider<OAuthClientCommand, OAuthClientEvent, O
           redirectUris: d.redirect_uris,
           clientType: d.client_type,
           secretHash: d.secret_hash,
+          pkce: d.pkce ?? 'required',
           registeredAt: d.registered_at,
         };
       }
       case 'OAuthClientSecretRotated':
         return state.status === 'absent' ? state : { ...state, secretHash: event.data.secret_hash };
+      case 'OAuthClientPkceChanged':
+        return state.status === 'absent' ? state : { ...state, pkce: event.data.pkce };
       case 'OAuthClientDeleted':
         return state.status === 'absent' ? state : { ...state, status: 'deleted', secretHash: null };
       default:
@@ -108,6 +114,9 @@ export const oauthClientDecider: Decider<OAuthClientCommand, OAuthClientEvent, O
           details.push({ path: 'redirect_uris', message: 'must not repeat a redirect URI' });
         if ((command.clientType === 'public') !== (command.secretHash === null))
           details.push({ path: 'client_type', message: 'a confidential client has a secret, a public one none' });
+        // A public client has no secret: the verifier is all that binds the code to it.
+        if (command.clientType === 'public' && command.pkce !== 'required')
+          details.push({ path: 'pkce', message: 'a public client must always use PKCE' });
         if (details.length) throw Errors.validation(details);
         return [
           {
@@ -119,6 +128,7 @@ export const oauthClientDecider: Decider<OAuthClientCommand, OAuthClientEvent, O
               redirect_uris: [...command.redirectUris],
               client_type: command.clientType,
               secret_hash: command.secretHash,
+              pkce: command.pkce,
               registered_at: command.now.toISOString(),
               by: command.by,
             },
@@ -137,6 +147,23 @@ export const oauthClientDecider: Decider<OAuthClientCommand, OAuthClientEvent, O
               client_id: state.clientId,
               secret_hash: command.secretHash,
               rotated_at: command.now.toISOString(),
+              by: command.by,
+            },
+          },
+        ];
+      }
+      case 'SetOAuthClientPkce': {
+        if (state.status !== 'active' || state.accountId !== command.accountId) throw notFound();
+        if (state.clientType === 'public' && command.pkce !== 'required')
+          throw Errors.conflict('A public client must always use PKCE.', 'OAUTH_CLIENT_PUBLIC');
+        if (state.pkce === command.pkce) return [];
+        return [
+          {
+            type: 'OAuthClientPkceChanged',
+            data: {
+              client_id: state.clientId,
+              pkce: command.pkce,
+              changed_at: command.now.toISOString(),
               by: command.by,
             },
           },

@@ -15,6 +15,7 @@ const register = (over: Record<string, unknown> = {}) => ({
   redirectUris: ['https://app.example/callback', 'http://127.0.0.1:8080/cb'],
   clientType: 'confidential' as const,
   secretHash: 'a'.repeat(64),
+  pkce: 'required' as const,
   by: 'usr_1',
   now,
   ...over,
@@ -28,6 +29,7 @@ const registered: OAuthClientEvent = {
     redirect_uris: ['https://app.example/callback', 'http://127.0.0.1:8080/cb'],
     client_type: 'confidential',
     secret_hash: 'a'.repeat(64),
+    pkce: 'required',
     registered_at: now.toISOString(),
     by: 'usr_1',
   },
@@ -36,6 +38,23 @@ const publicRegistered: OAuthClientEvent = {
   type: 'OAuthClientRegistered',
   data: { ...registered.data, client_type: 'public', secret_hash: null } as never,
 };
+/** Recorded before clients had a PKCE setting: no `pkce` field. */
+const registeredBeforePkce: OAuthClientEvent = {
+  type: 'OAuthClientRegistered',
+  data: (({ pkce: _pkce, ...rest }) => rest)(registered.data),
+};
+const setPkce = (pkce: 'required' | 'optional', over: Record<string, unknown> = {}) => ({
+  type: 'SetOAuthClientPkce' as const,
+  accountId: 'acct_1',
+  pkce,
+  by: 'usr_1',
+  now: later,
+  ...over,
+});
+const pkceChanged = (pkce: 'required' | 'optional'): OAuthClientEvent => ({
+  type: 'OAuthClientPkceChanged',
+  data: { client_id: 'oac_1', pkce, changed_at: later.toISOString(), by: 'usr_1' },
+});
 const deleted: OAuthClientEvent = {
   type: 'OAuthClientDeleted',
   data: { client_id: 'oac_1', deleted_at: later.toISOString(), by: 'usr_1' },
@@ -80,6 +99,57 @@ describe('OAuth client decider', () => {
       .given([])
       .when(register({ secretHash: null }))
       .thenThrows((e) => e.code === 'VALIDATION_FAILED' && e.extra.details[0].path === 'client_type');
+  });
+
+  it('requires PKCE by default; a confidential client may be registered with it optional, a public one never', () => {
+    spec
+      .given([])
+      .when(register({ pkce: 'optional' }))
+      .then([{ ...registered, data: { ...registered.data, pkce: 'optional' } } as OAuthClientEvent]);
+    spec
+      .given([])
+      .when(register({ clientType: 'public', secretHash: null, pkce: 'optional' }))
+      .thenThrows(
+        (e) =>
+          e.code === 'VALIDATION_FAILED' &&
+          e.extra.details.length === 1 &&
+          e.extra.details[0].path === 'pkce' &&
+          /public client must always use PKCE/.test(e.extra.details[0].message),
+      );
+    // A client registered before the setting existed requires PKCE: requiring it changes nothing.
+    spec.given([registeredBeforePkce]).when(setPkce('required')).then([]);
+    spec
+      .given([registeredBeforePkce])
+      .when(setPkce('optional'))
+      .then([pkceChanged('optional')]);
+  });
+
+  it('lets its own confidential client skip PKCE and require it again; never a public client', () => {
+    spec
+      .given([registered])
+      .when(setPkce('optional'))
+      .then([pkceChanged('optional')]);
+    spec
+      .given([registered, pkceChanged('optional')])
+      .when(setPkce('optional'))
+      .then([]);
+    spec
+      .given([registered, pkceChanged('optional')])
+      .when(setPkce('required'))
+      .then([pkceChanged('required')]);
+    spec
+      .given([publicRegistered])
+      .when(setPkce('optional'))
+      .thenThrows((e) => e.status === 409 && e.code === 'OAUTH_CLIENT_PUBLIC');
+    spec.given([publicRegistered]).when(setPkce('required')).then([]);
+    spec
+      .given([registered])
+      .when(setPkce('optional', { accountId: 'acct_2' }))
+      .thenThrows((e) => e.status === 404 && e.code === 'OAUTH_CLIENT_NOT_FOUND');
+    spec
+      .given([registered, deleted])
+      .when(setPkce('optional'))
+      .thenThrows((e) => e.status === 404);
   });
 
   it('rotates the secret of its own confidential client only', () => {

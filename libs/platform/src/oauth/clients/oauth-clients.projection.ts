@@ -1,6 +1,11 @@
 import type { RecordedEvent } from '#eventstore';
 import type { ProjectionDefinition } from '#projections';
-import { OAUTH_CLIENT_EVENT_TYPES, type OAuthClientEvent, type OAuthClientType } from './oauth-client.events.js';
+import {
+  OAUTH_CLIENT_EVENT_TYPES,
+  type OAuthClientEvent,
+  type OAuthClientPkce,
+  type OAuthClientType,
+} from './oauth-client.events.js';
 
 /** An OAuth application as the dashboard lists it; never its secret hash. */
 export interface OAuthClientDoc {
@@ -10,6 +15,7 @@ export interface OAuthClientDoc {
   name: string;
   redirect_uris: string[];
   client_type: OAuthClientType;
+  pkce: OAuthClientPkce;
   created_at: string;
   secret_rotated_at: string | null;
 }
@@ -19,7 +25,8 @@ export const OAUTH_CLIENTS_COLLECTION = 'oauth_clients';
 
 export const oauthClientsProjection: ProjectionDefinition = {
   name: OAUTH_CLIENTS_PROJECTION,
-  version: 1,
+  // 2: each application says whether it must use PKCE.
+  version: 2,
   eventTypes: OAUTH_CLIENT_EVENT_TYPES,
   collections: [
     {
@@ -45,6 +52,7 @@ export const oauthClientsProjection: ProjectionDefinition = {
           name: d.name,
           redirect_uris: d.redirect_uris,
           client_type: d.client_type,
+          pkce: d.pkce ?? 'required',
           created_at: d.registered_at,
           secret_rotated_at: null,
         } satisfies OAuthClientDoc);
@@ -53,6 +61,11 @@ export const oauthClientsProjection: ProjectionDefinition = {
       case 'OAuthClientSecretRotated': {
         const doc = await ctx.get<OAuthClientDoc>(OAUTH_CLIENTS_COLLECTION, event.data.client_id);
         if (doc) ctx.upsert(OAUTH_CLIENTS_COLLECTION, { ...doc, secret_rotated_at: event.data.rotated_at });
+        return;
+      }
+      case 'OAuthClientPkceChanged': {
+        const doc = await ctx.get<OAuthClientDoc>(OAUTH_CLIENTS_COLLECTION, event.data.client_id);
+        if (doc) ctx.upsert(OAUTH_CLIENTS_COLLECTION, { ...doc, pkce: event.data.pkce });
         return;
       }
       case 'OAuthClientDeleted':

@@ -20,6 +20,9 @@ import { recordAudit, watchForAudit } from './oauth-audit.middleware.js';
 import { answerLostRedemption } from './oauth-redemption.js';
 import { interactionPath, OAUTH_ROUTES, OAUTH_TTL, resourceOf } from './oauth-settings.js';
 
+/** The client metadata property that says whether a client must use PKCE (`required`, `optional`). */
+const PKCE_METADATA = 'svc_pkce';
+
 /** At most this many issuers (only without SVC_PUBLIC_URL, where the issuer is the request's host). */
 const MAX_ISSUERS = 8;
 
@@ -135,9 +138,22 @@ export class OAuthServer implements OnModuleInit {
       // The six scopes are the resource server's (below), not OpenID Connect scopes.
       scopes: [],
       responseTypes: ['code'],
-      // Every client, confidential ones included (OAuth 2.1, RFC 9700 §2.1.1): a code taken from
-      // the redirect is useless without the verifier. S256 only (the provider refuses `plain`).
-      pkce: { required: () => true },
+      // Every client by default, confidential ones included (OAuth 2.1, RFC 9700 §2.1.1): a code
+      // taken from the redirect is useless without the verifier. S256 only (the provider refuses
+      // `plain`). A confidential client registered with `pkce: optional` may leave it out (the
+      // spec's flow names no PKCE); a client without a secret never (ADR 0075).
+      pkce: {
+        required: (_ctx, client) =>
+          client.clientAuthMethod === 'none' || client.metadata()[PKCE_METADATA] !== 'optional',
+      },
+      // The setting rides in the client metadata from OAuthClientAdapter; anything but `optional`
+      // reads as `required`.
+      extraClientMetadata: {
+        properties: [PKCE_METADATA],
+        validator: (_ctx, key, value, metadata) => {
+          if (key === PKCE_METADATA && value !== 'optional') metadata[PKCE_METADATA] = 'required';
+        },
+      },
       clientDefaults: {
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
@@ -252,6 +268,7 @@ class OAuthClientAdapter implements OidcAdapter {
       redirect_uris: client.redirectUris,
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
+      [PKCE_METADATA]: client.pkce,
       ...(client.clientType === 'public' || !client.secretHash
         ? { token_endpoint_auth_method: 'none' }
         : { token_endpoint_auth_method: 'client_secret_basic', client_secret: client.secretHash }),

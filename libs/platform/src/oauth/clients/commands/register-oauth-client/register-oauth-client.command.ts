@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { CommandOptions } from '#projections';
-import type { OAuthClientType } from '../../oauth-client.events.js';
+import type { OAuthClientPkce, OAuthClientType } from '../../oauth-client.events.js';
 
 export interface RegisteredOAuthClient {
   clientId: string;
@@ -9,6 +9,7 @@ export interface RegisteredOAuthClient {
   name: string;
   redirectUris: string[];
   clientType: OAuthClientType;
+  pkce: OAuthClientPkce;
   position: number | null;
 }
 
@@ -20,6 +21,8 @@ export class RegisterOAuthClientCommand extends Command<RegisteredOAuthClient> {
       name: string;
       redirectUris: string[];
       clientType: OAuthClientType;
+      /** Default `required`; `optional` only for a confidential client (the decider says so). */
+      pkce?: OAuthClientPkce;
       by: string;
     },
     readonly options: CommandOptions = {},

@@ -36,6 +36,7 @@ export class RegisterOAuthClientHandler implements ICommandHandler<RegisterOAuth
         redirectUris: input.redirectUris,
         clientType: input.clientType,
         secretHash: secret === undefined ? null : hashClientSecret(secret),
+        pkce: input.pkce ?? 'required',
         by: input.by,
         now: this.clock.now(),
       },
@@ -49,6 +50,7 @@ export class RegisterOAuthClientHandler implements ICommandHandler<RegisterOAuth
       name: state.name,
       redirectUris: state.redirectUris,
       clientType: state.clientType,
+      pkce: state.pkce,
       position,
     };
   }
