@@ -43,8 +43,17 @@ export function autocannonChild(
   headers: Record<string, string>,
   connections: number,
   seconds: number,
+  extraArgs: string[] = [],
 ): Promise<AutocannonResult> {
-  const args = [require.resolve('autocannon/autocannon.js'), '-j', '-c', String(connections), '-d', String(seconds)];
+  const args = [
+    require.resolve('autocannon/autocannon.js'),
+    '-j',
+    '-c',
+    String(connections),
+    '-d',
+    String(seconds),
+    ...extraArgs,
+  ];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   args.push(url);
   return new Promise((resolve, reject) => {
