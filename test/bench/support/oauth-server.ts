@@ -13,12 +13,12 @@ import { FormClient } from '../../platform/support/form-client.js';
 import { authorize, clientConfig, registerClient } from '../../platform/support/oauth-fixtures.js';
 import { createAccountWithKey } from '../../platform/support/platform-fixtures.js';
 import { createUser, TEST_PASSWORD } from '../../platform/support/users-fixtures.js';
-import { failed, ready } from './bench-kit.js';
+import { BENCH_LIMITS, failed, ready } from './bench-kit.js';
 
 const grants = Number(process.argv[2] ?? 20);
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-oauth-'));
 try {
-  const api = await startTestApi({ dataDir });
+  const api = await startTestApi({ dataDir, env: { ...BENCH_LIMITS } });
   const { accountId, key } = await createAccountWithKey(api.app, {
     plan: 'enterprise',
     perMinute: 10_000_000,
