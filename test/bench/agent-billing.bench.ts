@@ -11,12 +11,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '#eventstore';
-import { autocannon, type AutocannonResult, checkLoad, fmt, median, startServer, stop } from './support/bench-kit.js';
+import {
+  autocannon,
+  type AutocannonResult,
+  checkLoad,
+  fmt,
+  median,
+  setting,
+  startServer,
+  stop,
+  WARM_UP_SECONDS,
+} from './support/bench-kit.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
-const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 1000);
+const RUNS = setting('BENCH_RUNS', 3, 1);
+const SECONDS = setting('BENCH_SECONDS', 10, 0.5);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 100, 10);
+const ACCOUNTS = setting('BENCH_ACCOUNTS', 1000, 40);
 const SERVER = fileURLToPath(new URL('./support/agent-billing-server.js', import.meta.url));
 const PATH = '/api/v1/test-paid/discovery';
 /** The same payload from the same app without key or charge: what the HTTP stack alone costs. */
@@ -93,7 +103,7 @@ const scenarios: Scenario[] = [
   { name: `paid, ${fmt(ACCOUNTS)} accounts`, url: manyServer.url, path: PATH, keys: manyServer.keys, rps: [], p99: [] },
 ];
 try {
-  for (const sc of scenarios) await load(sc.url, sc.path, sc.keys, 2); // warm-up: JIT, caches, hot account state
+  if (WARM_UP_SECONDS) for (const sc of scenarios) await load(sc.url, sc.path, sc.keys, WARM_UP_SECONDS); // warm-up: JIT, caches, hot account state
   for (let run = 0; run < RUNS; run++) for (const sc of scenarios) await measure(sc, run);
   // Every 2xx was charged durably: the one account's ledger holds one MeterCharged per paid call.
   const status = await fetch(`${oneServer.url}/api/v1/agents/status`, { headers: { 'x-api-key': oneServer.keys[0]! } });

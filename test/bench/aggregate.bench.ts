@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decideAndAppend, type EventStore, loadState, SqliteEventStore } from '#eventstore';
 import { webhookDecider, type WebhookOwner, webhookStream } from '#webhooks';
-import { median } from './support/bench-kit.js';
+import { median, setting } from './support/bench-kit.js';
 
-const GROWN = Number(process.env.BENCH_GROWN_EVENTS ?? 100_000);
-const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 500);
+const GROWN = setting('BENCH_GROWN_EVENTS', 100_000, 2_000);
+const COMMANDS = setting('BENCH_COMMANDS', 500, 50);
 const owner: WebhookOwner = { kind: 'platform_account', id: 'acct_bench' };
 
 let n = 0;

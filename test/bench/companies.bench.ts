@@ -25,18 +25,20 @@ import {
   checkLoad,
   fmt,
   median,
+  setting,
+  SMOKE,
   spawnChild,
   startServer,
   stop,
   withServerCpu,
 } from './support/bench-kit.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
-const IMPORT_COMPANIES = Number(process.env.BENCH_IMPORT_COMPANIES ?? 100_000);
-const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 20_000);
-const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 200);
+const RUNS = setting('BENCH_RUNS', 3, 1);
+const SECONDS = setting('BENCH_SECONDS', 10, 0.5);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 100, 10);
+const IMPORT_COMPANIES = setting('BENCH_IMPORT_COMPANIES', 100_000, 1_000);
+const COMPANIES = setting('BENCH_COMPANIES', 20_000, 500);
+const ACCOUNTS = setting('BENCH_ACCOUNTS', 200, 70);
 const SERVER = fileURLToPath(new URL('./support/companies-server.js', import.meta.url));
 
 // ---------------------------------------------------------------- import
@@ -135,7 +137,7 @@ async function measure(
   paths: Array<[name: string, path: Path]>,
   results: Results,
 ): Promise<void> {
-  for (const [, path] of paths) await load(server, path, 3); // warm-up: JIT, caches, hot account state
+  if (!SMOKE) for (const [, path] of paths) await load(server, path, 3); // warm-up: JIT, caches, hot account state
   for (let run = 0; run < RUNS; run++) {
     for (const [name, path] of paths) {
       const { value: r, cpuUs } = await withServerCpu(

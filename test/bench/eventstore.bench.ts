@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '#eventstore';
-import { fmt, median } from './support/bench-kit.js';
+import { fmt, median, setting } from './support/bench-kit.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const READ_EVENTS = Number(process.env.BENCH_READ_EVENTS ?? 1_000_000);
+const RUNS = setting('BENCH_RUNS', 5, 1);
+const READ_EVENTS = setting('BENCH_READ_EVENTS', 1_000_000, 10_000);
 const WRITERS = 64;
 const APPEND_SECONDS = 3;
 

@@ -26,15 +26,16 @@ import {
   type AutocannonResult,
   fmt,
   median,
+  setting,
+  SMOKE,
   startServer,
   stop,
   withServerCpu,
 } from './support/bench-kit.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
-const WARM_UP_SECONDS = 3;
+const RUNS = setting('BENCH_RUNS', 3, 1);
+const SECONDS = setting('BENCH_SECONDS', 5, 0.5);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 100, 10);
 const SERVER = fileURLToPath(new URL('./support/mcp-server.js', import.meta.url));
 
 const REST_PATH = '/api/v1/discovery/top?limit=10';
@@ -169,8 +170,7 @@ try {
     failures += r.result.non2xx + r.result.errors + r.toolErrors;
     if (label === 'api') paid += r.result['2xx'] - r.toolErrors;
   };
-  for (const [label, protocol] of scenarios)
-    count(label, await load(servers[label], protocol, app.key, WARM_UP_SECONDS)); // JIT, caches, hot account state
+  if (!SMOKE) for (const [label, protocol] of scenarios) count(label, await load(servers[label], protocol, app.key, 3)); // JIT, caches, hot account state
 
   const results: Record<string, Figures> = {};
   for (let run = 0; run < RUNS; run++) {

@@ -15,14 +15,17 @@ import {
   checkLoad,
   fmt,
   median,
+  setting,
+  SMOKE,
   startServer,
   stop,
+  WARM_UP_SECONDS,
   withServerCpu,
 } from './support/bench-kit.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const RUNS = setting('BENCH_RUNS', 5, 1);
+const DURATION = setting('BENCH_DURATION', 5, 0.5);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 10);
 
 interface Ready {
   url: string;
@@ -68,7 +71,7 @@ async function main(): Promise<void> {
   // autocannon builds a connection's next request before it hands over the answer to the last,
   // and the request built when a run stops is never sent: a pool of a dozen tokens a connection
   // never runs dry over the runs.
-  const server = await startServer<Ready>(script, [String(CONNECTIONS * 12)]);
+  const server = await startServer<Ready>(script, [String(CONNECTIONS * (SMOKE ? 2 : 12))]);
   const pid = server.process.pid;
   try {
     const accountUrl = `${server.url}/v1/account`;
@@ -80,10 +83,14 @@ async function main(): Promise<void> {
     for (const t of Object.values(targets)) {
       const probe = await fetch(accountUrl, { headers: t.headers });
       if (probe.status !== 200) throw new Error(`${t.label.trim()} answered ${probe.status}`);
-      checkLoad(`${t.label.trim()} warm-up`, await autocannonChild(accountUrl, t.headers, CONNECTIONS, 2));
+      if (WARM_UP_SECONDS)
+        checkLoad(
+          `${t.label.trim()} warm-up`,
+          await autocannonChild(accountUrl, t.headers, CONNECTIONS, WARM_UP_SECONDS),
+        );
     }
     const pool = [...server.refreshTokens];
-    checkLoad('token warm-up', await refreshLoad(server, pool, 2));
+    if (WARM_UP_SECONDS) checkLoad('token warm-up', await refreshLoad(server, pool, WARM_UP_SECONDS));
 
     const rates: Record<Target | 'refresh', number[]> = { key: [], token: [], refresh: [] };
     const cpu: Record<Target | 'refresh', number[]> = { key: [], token: [], refresh: [] };

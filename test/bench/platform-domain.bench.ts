@@ -14,11 +14,20 @@ import { join } from 'node:path';
 import { loadConfig } from '#kernel';
 import { createApiApp } from '../../libs/runtime/src/api/app.factory.js';
 import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
-import { autocannonChild, type AutocannonResult, checkLoad, fmt, median } from './support/bench-kit.js';
+import {
+  autocannonChild,
+  type AutocannonResult,
+  BENCH_LIMITS,
+  checkLoad,
+  fmt,
+  median,
+  setting,
+  WARM_UP_SECONDS,
+} from './support/bench-kit.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const RUNS = setting('BENCH_RUNS', 3, 1);
+const DURATION = setting('BENCH_DURATION', 5, 0.5);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 10);
 
 /** One autocannon run in a child process; throws on a non-2xx answer or an error. */
 async function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<AutocannonResult> {
@@ -33,6 +42,7 @@ async function main(): Promise<void> {
   );
   const dir = mkdtempSync(join(tmpdir(), 'bench-platform-domain-'));
   const config = loadConfig({
+    ...BENCH_LIMITS,
     SVC_DATA_DIR: dir,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -84,7 +94,7 @@ async function main(): Promise<void> {
 
     // (a) reads
     const reads = { repositories: `${base}/v1/repositories`, events: `${base}/v1/events` };
-    for (const url of Object.values(reads)) await cannon(url, auth, 2);
+    if (WARM_UP_SECONDS) for (const url of Object.values(reads)) await cannon(url, auth, WARM_UP_SECONDS);
     const readRates: Record<string, number[]> = { repositories: [], events: [] };
     for (let r = 0; r < RUNS; r++) {
       for (const [name, url] of Object.entries(reads)) {

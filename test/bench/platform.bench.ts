@@ -22,12 +22,22 @@ import Fastify from 'fastify';
 import { loadConfig } from '#kernel';
 import { createApiApp } from '../../libs/runtime/src/api/app.factory.js';
 import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
-import { autocannonChild, type AutocannonResult, checkLoad, fmt, listenLocal, median } from './support/bench-kit.js';
+import {
+  autocannonChild,
+  type AutocannonResult,
+  BENCH_LIMITS,
+  checkLoad,
+  fmt,
+  listenLocal,
+  median,
+  setting,
+  WARM_UP_SECONDS,
+} from './support/bench-kit.js';
 import { EMPTY_PAGE, PlatformBenchRoutesModule } from './support/platform-bench-routes.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const RUNS = setting('BENCH_RUNS', 5, 1);
+const DURATION = setting('BENCH_DURATION', 5, 0.5);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 10);
 
 /** One autocannon run in a child process (its own core); its JSON summary. */
 const cannon = (url: string, headers: Record<string, string>, seconds: number): Promise<AutocannonResult> =>
@@ -43,6 +53,7 @@ async function main(): Promise<void> {
   const bareUrl = `${await listenLocal(bare)}/v1/repositories`;
 
   const config = loadConfig({
+    ...BENCH_LIMITS,
     SVC_DATA_DIR: dir,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -80,7 +91,9 @@ async function main(): Promise<void> {
     } as const;
     type Target = keyof typeof targets;
     // Warm every server up (JIT, caches, connections) before measuring.
-    for (const t of Object.values(targets)) checkLoad(`${t.label.trim()} warm-up`, await cannon(t.url, t.headers, 2));
+    if (WARM_UP_SECONDS)
+      for (const t of Object.values(targets))
+        checkLoad(`${t.label.trim()} warm-up`, await cannon(t.url, t.headers, WARM_UP_SECONDS));
 
     const rates: Record<Target, number[]> = { bare: [], plain: [], noop: [], api: [] };
     const cpu: Record<Target, number[]> = { bare: [], plain: [], noop: [], api: [] };

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { ProjectionRunner, type ProjectionDefinition } from '#projections';
-import { fmt, median } from './support/bench-kit.js';
+import { fmt, median, setting } from './support/bench-kit.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const EVENTS = Number(process.env.BENCH_PROJECTION_EVENTS ?? 1_000_000);
-const STREAMS = Number(process.env.BENCH_PROJECTION_STREAMS ?? 10_000);
-const BATCH = Number(process.env.BENCH_BATCH ?? 500);
+const RUNS = setting('BENCH_RUNS', 3, 1);
+const EVENTS = setting('BENCH_PROJECTION_EVENTS', 1_000_000, 10_000);
+const STREAMS = setting('BENCH_PROJECTION_STREAMS', 10_000, 100);
+const BATCH = setting('BENCH_BATCH', 500, 500);
 
 /** Count events per stream: one document per stream, read-modify-write per event. */
 const streamCounts: ProjectionDefinition = {

@@ -36,7 +36,7 @@ import {
   webhookStream,
 } from '#webhooks';
 import { platformEventPublished, platformWebhookChannel } from '#platform';
-import { fmt, median } from './support/bench-kit.js';
+import { fmt, median, setting } from './support/bench-kit.js';
 
 const secretFor = (i: number) => `bench-secret-${i}-0123456789abcdef`;
 
@@ -100,14 +100,14 @@ function runReceiver(): void {
 
 // ---- bench (parent) ----------------------------------------------------------------------
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 1000);
-const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10);
-const LATENCY_WEBHOOKS = Number(process.env.BENCH_LATENCY_WEBHOOKS ?? 10);
-const RATE = Number(process.env.BENCH_RATE ?? 200);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 256);
-const PER_HOST = Number(process.env.BENCH_PER_HOST ?? 16);
+const RUNS = setting('BENCH_RUNS', 3, 1);
+const WEBHOOKS = setting('BENCH_WEBHOOKS', 1000, 20);
+const EVENTS = setting('BENCH_WEBHOOK_EVENTS', 10, 2);
+const LATENCY_WEBHOOKS = setting('BENCH_LATENCY_WEBHOOKS', 10, 2);
+const RATE = setting('BENCH_RATE', 200, 200);
+const SECONDS = setting('BENCH_SECONDS', 10, 0.5);
+const CONCURRENCY = setting('BENCH_CONCURRENCY', 256, 256);
+const PER_HOST = setting('BENCH_PER_HOST', 16, 16);
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

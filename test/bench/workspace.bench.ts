@@ -30,17 +30,19 @@ import {
   checkLoad,
   fmt,
   median,
+  setting,
   startServer,
   stop,
+  WARM_UP_SECONDS,
   withServerCpu,
 } from './support/bench-kit.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const MEMO_CONNECTIONS = Number(process.env.BENCH_MEMO_CONNECTIONS ?? 50);
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
-const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 200);
+const RUNS = setting('BENCH_RUNS', 3, 1);
+const SECONDS = setting('BENCH_SECONDS', 5, 0.5);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 10);
+const MEMO_CONNECTIONS = setting('BENCH_MEMO_CONNECTIONS', 50, 10);
+const EVENTS = setting('BENCH_EVENTS', 100_000, 1_000);
+const COMPANIES = setting('BENCH_COMPANIES', 200, 20);
 const PAGE = 100;
 const SERVER = fileURLToPath(new URL('./support/workspace-server.js', import.meta.url));
 const EVENTS_PATH = `/api/v1/workspace/events?limit=${PAGE}`;
@@ -276,14 +278,15 @@ try {
     return (s) => loadEvents(server.url, app.reader, scenario === 'events' ? CONNECTIONS : 1, s);
   };
   const scenarios: Scenario[] = ['events', 'events1', 'memo'];
-  for (const [, server] of Object.entries(servers))
-    for (const scenario of scenarios) {
-      const warm = await loads(server, scenario)(2); // warm-up: JIT, caches, hot account state
-      if (server === app && scenario === 'memo') {
-        memoOk += warm.result['2xx'];
-        memoSent += warm.sent;
+  if (WARM_UP_SECONDS)
+    for (const [, server] of Object.entries(servers))
+      for (const scenario of scenarios) {
+        const warm = await loads(server, scenario)(WARM_UP_SECONDS); // warm-up: JIT, caches, hot account state
+        if (server === app && scenario === 'memo') {
+          memoOk += warm.result['2xx'];
+          memoSent += warm.sent;
+        }
       }
-    }
   const results: Results = {};
   for (let run = 0; run < RUNS; run++) {
     // Alternate the order so drift on a shared machine does not favour one side.

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { startTestApi } from '../../api/support/test-api.js';
 import { PaidRoutesModule } from '../../agent-data/support/paid-routes.module.js';
-import { failed, listenLocal, paidKeys, ready } from './bench-kit.js';
+import { BENCH_LIMITS, failed, listenLocal, paidKeys, ready } from './bench-kit.js';
 
 const PAYLOAD = { data: [{ rank: 1, company: 'Acme Robotics' }], account_id: 'acct_01JBENCHBENCHBENCHBENCHBENC' };
 
@@ -30,12 +30,10 @@ async function api(accounts: number): Promise<void> {
     imports: [PaidRoutesModule],
     // The per-key rate limit (D7) runs on every paid call, with a budget the load never reaches.
     env: {
+      ...BENCH_LIMITS,
       SVC_METER_PRICES_USD: 'read.discovery_top=0.01',
       SVC_BOOTSTRAP: 'false',
       LOG_LEVEL: 'silent',
-      SVC_AGENT_RATE_LIMIT_PER_MINUTE: '1000000000',
-      SVC_SIGNUP_LIMIT_PER_HOUR: '1000000',
-      SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '100000000',
     },
   });
   const keys = await paidKeys(api.url, accounts);

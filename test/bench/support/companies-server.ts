@@ -31,7 +31,7 @@ import { EVENT_STORE, type EventStore, SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { PaidRoutesModule } from '../../agent-data/support/paid-routes.module.js';
 import { startTestApi } from '../../api/support/test-api.js';
-import { failed, listenLocal, paidKeys, ready } from './bench-kit.js';
+import { BENCH_LIMITS, failed, listenLocal, paidKeys, ready } from './bench-kit.js';
 
 const AS_OF = '2026-11-01';
 
@@ -110,13 +110,11 @@ async function api(companies: number, accounts: number): Promise<void> {
     imports: [PaidRoutesModule],
     // The per-key rate limit (D7) runs on every paid call, with a budget the load never reaches.
     env: {
-      SVC_SIGNUP_LIMIT_PER_HOUR: '1000000',
-      SVC_ANONYMOUS_GLOBAL_LIMIT_PER_MINUTE: '100000000',
+      ...BENCH_LIMITS,
       SVC_METER_PRICES_USD: 'read.discovery_top=0.01,read.company_profile=0.01',
       SVC_BOOTSTRAP: 'false',
       SVC_DEMO_DATA: 'false',
       LOG_LEVEL: 'silent',
-      SVC_AGENT_RATE_LIMIT_PER_MINUTE: '1000000000',
     },
   });
   const records = [...demoCompanies({ count: companies, asOf: AS_OF })];

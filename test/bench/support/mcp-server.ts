@@ -17,10 +17,10 @@ import { DemoDataSeeder, GrantCreditsCommand, type GrantCreditsResult } from '#a
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { startTestApi } from '../../api/support/test-api.js';
-import { failed, listenLocal, ready } from './bench-kit.js';
+import { BENCH_LIMITS, failed, listenLocal, ready, setting } from './bench-kit.js';
 
 /** Operator grants; one is at most 1,000,000 USD (MAX_GRANT_CENTS): 285,714 discovery calls at 3.50 USD. */
-const GRANTS = Number(process.env.BENCH_GRANTS ?? 5);
+const GRANTS = setting('BENCH_GRANTS', 5, 1);
 
 async function bare(file: string): Promise<void> {
   const bodies = JSON.parse(readFileSync(file, 'utf8')) as { rest: unknown; mcp: unknown };
@@ -33,11 +33,10 @@ async function bare(file: string): Promise<void> {
 async function app(): Promise<void> {
   const api = await startTestApi({
     env: {
+      ...BENCH_LIMITS,
       LOG_LEVEL: 'silent',
       SVC_BOOTSTRAP: 'false',
       SVC_DEMO_DATA: 'true',
-      // The per-key rate limit (D7) runs on every paid call, with a budget the load never reaches.
-      SVC_AGENT_RATE_LIMIT_PER_MINUTE: '1000000000',
     },
   });
   const runner = api.app.get(ProjectionRunner);

@@ -13,17 +13,12 @@ import { FormClient } from '../../platform/support/form-client.js';
 import { authorize, clientConfig, registerClient } from '../../platform/support/oauth-fixtures.js';
 import { createAccountWithKey } from '../../platform/support/platform-fixtures.js';
 import { createUser, TEST_PASSWORD } from '../../platform/support/users-fixtures.js';
-import { failed, ready } from './bench-kit.js';
+import { BENCH_LIMITS, failed, ready } from './bench-kit.js';
 
 const grants = Number(process.argv[2] ?? 20);
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-oauth-'));
 try {
-  // The bench measures throughput from one address: the per-address OAuth limits (ADRs 0071,
-  // 0075) would refuse its setup's authorizations and its refresh load.
-  const api = await startTestApi({
-    dataDir,
-    env: { SVC_OAUTH_LIMIT_PER_MINUTE: '1000000', SVC_OAUTH_AUTHORIZE_LIMIT_PER_MINUTE: '1000000' },
-  });
+  const api = await startTestApi({ dataDir, env: { ...BENCH_LIMITS } });
   const { accountId, key } = await createAccountWithKey(api.app, {
     plan: 'enterprise',
     perMinute: 10_000_000,

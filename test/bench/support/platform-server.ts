@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApi } from '../../api/support/test-api.js';
 import { createAccountWithKey } from '../../platform/support/platform-fixtures.js';
+import { BENCH_LIMITS } from './bench-kit.js';
 import { PlatformBenchRoutesModule } from './platform-bench-routes.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-platform-'));
-const api = await startTestApi({ dataDir, imports: [PlatformBenchRoutesModule] });
+const api = await startTestApi({ dataDir, imports: [PlatformBenchRoutesModule], env: { ...BENCH_LIMITS } });
 const { key } = await createAccountWithKey(api.app, {
   plan: 'enterprise',
   perMinute: 10_000_000,

@@ -26,14 +26,14 @@ import {
   type WorkspaceEvent,
 } from '../../../libs/agent-data/src/workspace/workspace.events.js';
 import { startTestApi } from '../../api/support/test-api.js';
-import { failed, listenLocal, ready } from './bench-kit.js';
+import { BENCH_LIMITS, failed, listenLocal, ready, setting } from './bench-kit.js';
 
 /** Events per append when seeding: one SQLite transaction each. */
 const BATCH = 1000;
 /** Companies the seeded events are spread over (their company-added events count in EVENTS). */
 const SEED_COMPANIES = 100;
 /** Operator grants per tenant; one is at most 1,000,000 USD (MAX_GRANT_CENTS). */
-const GRANTS = Number(process.env.BENCH_GRANTS ?? 2);
+const GRANTS = setting('BENCH_GRANTS', 2, 1);
 
 const EVENTS_PATH = '/api/v1/workspace/events';
 const MEMO_PATH = '/api/v1/workspace/companies/:id/memo';
@@ -136,11 +136,10 @@ async function fundedTenant(commands: CommandBus, name: string): Promise<Created
 async function app(eventCount: number, companyCount: number): Promise<void> {
   const api = await startTestApi({
     env: {
+      ...BENCH_LIMITS,
       LOG_LEVEL: 'silent',
       SVC_BOOTSTRAP: 'false',
       SVC_DEMO_DATA: 'false',
-      // The per-key rate limit (D7) runs on every paid call, with a budget the load never reaches.
-      SVC_AGENT_RATE_LIMIT_PER_MINUTE: '1000000000',
     },
   });
   const commands = api.app.get(CommandBus);

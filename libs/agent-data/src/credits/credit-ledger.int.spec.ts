@@ -99,6 +99,35 @@ describe('CreditLedger (hot-stream state over the embedded store)', () => {
     assert.equal((await b.state('acct_race', { fresh: true })).state.balanceCents, 0);
   });
 
+  it('two processes (two store connections) charging one account in a steady trickle: every charge lands, none runs out of retries', async () => {
+    // Each store instance is its own connection to the file, as two API instances have. While
+    // one keeps appending, the other's catch-up-then-append loses every race it runs at once
+    // (hundreds in a row): retries used to run out and the paid call answered 409.
+    const path = join(dir, 'svc.sqlite');
+    const [storeA, storeB] = [new SqliteEventStore({ path }), new SqliteEventStore({ path })];
+    try {
+      const a = new CreditLedger(storeA, null);
+      const b = new CreditLedger(storeB, null);
+      await a.execute('acct_trickle', purchase('acct_trickle', 'cs_1', 600));
+      assert.equal((await b.state('acct_trickle')).state.balanceCents, 600);
+      const charges: Array<Promise<unknown>> = [];
+      for (let i = 0; i < 600; i++) {
+        charges.push((i % 2 ? a : b).execute('acct_trickle', charge('acct_trickle', 1, i)));
+        // A few requests per event-loop turn, as HTTP requests arrive.
+        if (i % 3 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      const outcomes = await Promise.allSettled(charges);
+      const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [String(o.reason)] : []));
+      assert.deepEqual(failures.slice(0, 3), [], `${failures.length} charges failed`);
+      const replayed = await replay('acct_trickle');
+      assert.equal(replayed.balanceCents, 0);
+      assert.equal(replayed.charges, 600);
+    } finally {
+      await storeA.close();
+      await storeB.close();
+    }
+  });
+
   it('batches the commands of one account into few appends, each outcome its own', async () => {
     const ledger = new CreditLedger(events, documents);
     await ledger.execute('acct_batch', purchase('acct_batch', 'cs_1', 1000));

@@ -176,8 +176,12 @@ export const configSchema = z.object({
   /** HTTP server limits: a request must arrive whole, and its headers, within these. */
   SVC_HTTP_REQUEST_TIMEOUT_MS: int(30_000, 1000, 600_000),
   SVC_HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100, 600_000),
-  /** An idle keep-alive connection is closed after this. */
-  SVC_HTTP_KEEP_ALIVE_TIMEOUT_MS: int(5_000, 100, 600_000),
+  /**
+   * An idle keep-alive connection is closed after this (advertised as `Keep-Alive: timeout=N`).
+   * Longer than the 60–75 s proxies and client pools keep theirs, as Fastify's own default: a
+   * client that closes later than the server writes into a closed socket (ADR 0077).
+   */
+  SVC_HTTP_KEEP_ALIVE_TIMEOUT_MS: int(72_000, 100, 600_000),
   /** A connection with no traffic at all is closed after this. */
   SVC_HTTP_IDLE_TIMEOUT_MS: int(60_000, 1000, 3_600_000),
   /** Run projections (and later the dispatcher) inside the API process. Default: only when embedded. */

@@ -177,7 +177,7 @@ describe('loadConfig', () => {
     assert.deepEqual(loadConfig({}).http, {
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
-      keepAliveTimeoutMs: 5_000,
+      keepAliveTimeoutMs: 72_000,
       idleTimeoutMs: 60_000,
       maxHeaderBytes: 16_384,
     });

@@ -52,7 +52,10 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     trustProxy: (config.trustedProxies ?? false) as boolean | string | string[],
     // Slow and idle clients are cut off (a slowloris sending a header byte a second holds a
     // socket only until headersTimeout); Node checks the header and request timers every
-    // connectionsCheckingInterval, so that interval bounds how late the cut comes.
+    // connectionsCheckingInterval, so that interval bounds how late the cut comes. Those timers
+    // cover requests being received only; an idle kept-alive connection is held for
+    // keepAliveTimeout (72 s by default, advertised in Keep-Alive: timeout=N), longer than
+    // clients and proxies hold theirs, so none reuses a connection the server just closed (ADR 0077).
     connectionTimeout: limits.idleTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,

@@ -1,0 +1,3 @@
+import { describeBenchSmoke } from './support/bench-smoke.js';
+
+describeBenchSmoke(4);
