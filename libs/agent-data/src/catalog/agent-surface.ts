@@ -71,7 +71,7 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     group: 'onboarding',
     auth: 'none',
     summary:
-      'Hosted checkout for a pack (303 redirect, or {url} for Accept: application/json); sent with the key, it binds to the key’s account',
+      'Hosted checkout for a pack (303 redirect, or {url} for Accept: application/json); key_id (or the key itself) binds it to that key’s account',
   },
   {
     name: 'keys',

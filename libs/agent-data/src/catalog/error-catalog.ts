@@ -231,13 +231,6 @@ export const AGENT_ERRORS = Object.freeze([
     'Check the key; POST /api/v1/agents/pay opens a new account.',
   ),
   e(
-    'CHECKOUT_LINK_UNSIGNED',
-    401,
-    'unauthorized',
-    'key_id binds a checkout only with the key itself or a link this service signed (a 402’s checkout link); a bare key id binds nothing.',
-    'Open the link with the key in x-api-key, use the signed link of a 402, or drop key_id to open a new account.',
-  ),
-  e(
     'CHECKOUT_LINK_SIGNATURE_INVALID',
     401,
     'unauthorized',
@@ -249,7 +242,7 @@ export const AGENT_ERRORS = Object.freeze([
     401,
     'unauthorized',
     'This signed checkout link is older than seven days.',
-    'Get a new one (any paid call at zero balance answers a 402 with it) or open the checkout with the key.',
+    'Get a new one (any paid call at zero balance answers a 402 with it), or open the checkout with key_id alone.',
   ),
   e(
     'WORKSPACE_REQUIRES_ENTERPRISE',
@@ -339,7 +332,7 @@ export const AGENT_ERRORS = Object.freeze([
     'KEY_NOT_FOUND',
     404,
     'not_found',
-    'No active key of this account has that id.',
+    'No active key of this account has that id (for a checkout link’s key_id: no active agent key has it; nothing was opened).',
     'GET /api/v1/agents/keys lists the keys.',
   ),
   e(
