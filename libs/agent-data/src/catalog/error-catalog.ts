@@ -336,6 +336,13 @@ export const AGENT_ERRORS = Object.freeze([
     'GET /api/v1/agents/keys lists the keys.',
   ),
   e(
+    'WEBHOOK_NOT_FOUND',
+    404,
+    'not_found',
+    'The workspace has no webhook subscription with this id (deleted, or another tenant’s: they answer the same).',
+    'GET /api/v1/workspace/webhooks/subscriptions lists the subscriptions.',
+  ),
+  e(
     'CHECKOUT_SESSION_NOT_FOUND',
     404,
     'not_found',
@@ -369,6 +376,27 @@ export const AGENT_ERRORS = Object.freeze([
     'conflict',
     'Another request changed the same resource at the same time.',
     'Retry the request.',
+  ),
+  e(
+    'WEBHOOK_LIMIT_REACHED',
+    409,
+    'conflict',
+    'The workspace has the most webhook subscriptions it may have (`limit`); not charged.',
+    'Delete a subscription you no longer need (DELETE /api/v1/workspace/webhooks/subscriptions/{id}), then create it again.',
+  ),
+  e(
+    'WEBHOOK_EXISTS',
+    409,
+    'conflict',
+    'A webhook subscription with this id exists already (ids are made by the service: a concurrent create).',
+    'GET /api/v1/workspace/webhooks/subscriptions lists the subscriptions; retry the create if yours is not there.',
+  ),
+  e(
+    'KEY_EXISTS',
+    409,
+    'conflict',
+    'A key with this id exists already (ids are made by the service: a concurrent create).',
+    'Retry the request: a new id is made.',
   ),
   e('ACCOUNT_EXISTS', 409, 'conflict', 'The account was opened already (a concurrent request).', 'Retry the request.'),
   e(

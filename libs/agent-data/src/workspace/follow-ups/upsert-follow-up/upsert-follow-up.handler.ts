@@ -52,7 +52,11 @@ export class UpsertFollowUpHandler implements ICommandHandler<
     );
     await this.readYourWrites.waitFor(result.position, [WORKSPACE_PROJECTION]);
     const doc = await this.reads.collection<FollowUpDoc>(FOLLOW_UPS_COLLECTION).get(followUpDocId(companyId, key));
-    if (!doc) throw Errors.unavailable('The follow-up was written; its read model is behind. Read it again shortly.');
+    if (!doc)
+      throw Errors.unavailable(
+        'The follow-up was written; its read model is behind. Read it again shortly.',
+        'READ_MODEL_BEHIND',
+      );
     const created = result.events.some((e) => e.type === 'WorkspaceFollowUpUpserted' && e.data.created);
     return { followUp: followUpView(doc), created };
   }
