@@ -104,10 +104,21 @@ describe('next_actions on every 4xx of the agent surface (real HTTP)', () => {
     );
   });
 
+  it('405 of a path served with other methods: the OpenAPI document, then the error catalogue entry', async () => {
+    const answer = await call('/api/v1/agents/catalog', { method: 'DELETE' });
+    assert.equal(answer.body.code, 'METHOD_NOT_ALLOWED');
+    assert.equal(answer.headers.get('allow'), 'GET, HEAD');
+    const actions = await assertNextActions(answer, 405);
+    assert.deepEqual(
+      actions.map((a) => a.action),
+      ['read_openapi', 'read_error'],
+    );
+  });
+
   it('404 of an unknown path (the router): the discovery list, the catalogue and the OpenAPI document', async () => {
     for (const [method, path] of [
       ['GET', '/api/v1/no-such-thing'],
-      ['DELETE', '/api/v1/agents/catalog'],
+      ['DELETE', '/api/v1/agents/no-such-thing'],
     ] as const) {
       const answer = await call(path, { method });
       assert.equal(answer.body.code, 'ROUTE_NOT_FOUND');

@@ -61,7 +61,7 @@ describe('HTTP foundation (real HTTP, embedded stores)', () => {
     assert.match(body.message as string, /GET \/no\/such\/route/);
   });
 
-  it('answers malformed JSON with 400 MALFORMED_JSON', async () => {
+  it('answers malformed JSON with 400 MALFORMED_JSON; an empty JSON body is no body (a required one is asked for)', async () => {
     const res = await fetch(`${api.url}/test/things`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -75,7 +75,7 @@ describe('HTTP foundation (real HTTP, embedded stores)', () => {
       body: '',
     });
     assert.equal(empty.status, 400);
-    assertErrorShape((await empty.json()) as Record<string, unknown>, 'bad_request', 'MALFORMED_JSON');
+    assertErrorShape((await empty.json()) as Record<string, unknown>, 'validation_failed', 'VALIDATION_FAILED');
     const proto = await fetch(`${api.url}/test/things`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -204,7 +204,9 @@ describe('HTTP foundation (real HTTP, embedded stores)', () => {
       'MALFORMED_REQUEST',
     );
     const wrongMethod = await fetch(`${api.url}/health`, { method: 'DELETE' });
-    assert.equal(wrongMethod.status, 404);
+    assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.headers.get('allow'), 'GET, HEAD');
+    assertErrorShape((await wrongMethod.json()) as Record<string, unknown>, 'method_not_allowed', 'METHOD_NOT_ALLOWED');
     const health = await fetch(`${api.url}/health`);
     assert.equal(health.status, 200);
   });

@@ -22,3 +22,6 @@ export * from './logging/request-logging.js';
 // Server-rendered pages: escaped templates, cookies and CSRF tokens (ADR 0065).
 export * from './browser/html.js';
 export * from './browser/browser-forms.js';
+// Request bodies and routing: an empty JSON body is no body; 405 with Allow.
+export * from './http/json-body.js';
+export * from './http/route-methods.js';

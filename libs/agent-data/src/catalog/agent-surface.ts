@@ -71,7 +71,7 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     group: 'onboarding',
     auth: 'none',
     summary:
-      'Hosted checkout for a pack (303 redirect, or {url} for Accept: application/json); sent with the key, it binds to the key’s account',
+      'Hosted checkout for a pack (303 redirect, or {url} for Accept: application/json); key_id (or the key itself) binds it to that key’s account',
   },
   {
     name: 'keys',
@@ -397,11 +397,20 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
   },
   {
     name: 'workspace_followup',
+    method: 'POST',
+    path: '/workspace/companies/{id}/follow-ups',
+    group: 'workspace',
+    auth: 'tenant_key',
+    summary: 'Create a follow-up; with your own key in the body, create or update it (idempotent)',
+    meter: 'write.workspace.followup',
+  },
+  {
+    name: 'workspace_followup_by_key',
     method: 'PUT',
     path: '/workspace/companies/{id}/follow-ups/{key}',
     group: 'workspace',
     auth: 'tenant_key',
-    summary: 'Create or update a follow-up',
+    summary: 'Create or update the follow-up with your key (the MCP tool’s form)',
     meter: 'write.workspace.followup',
   },
   {
@@ -531,7 +540,7 @@ export const MCP_TOOLS: readonly McpTool[] = Object.freeze([
   },
   {
     name: 'svc.workspace.upsert_followup',
-    endpoint: 'workspace_followup',
+    endpoint: 'workspace_followup_by_key',
     description: 'Create or update a follow-up',
     meter: 'write.workspace.followup',
     auth: 'tenant_key',

@@ -46,7 +46,7 @@ export interface CheckoutLinkParams {
 
 /**
  * The key a checkout link binds to: signed (`exp`, `sig`) when the service vouches for it, bare
- * when the caller named a key id without its key (that link binds only when opened with the key).
+ * when the caller named a key id without its key (it binds all the same: spec payment flow 3).
  */
 export interface KeyBinding {
   key_id: string;

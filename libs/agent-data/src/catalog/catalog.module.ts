@@ -5,6 +5,8 @@ import { GetDescriptorHandler } from './descriptors/get-descriptor/get-descripto
 import { GetDescriptorController } from './descriptors/get-descriptor/get-descriptor.http.controller.js';
 import { GetInformationDocumentHandler } from './get-document/get-document.handler.js';
 import { GetInformationDocumentController } from './get-document/get-document.http.controller.js';
+import { GetApiIndexHandler } from './get-index/get-index.handler.js';
+import { GetApiIndexController } from './get-index/get-index.http.controller.js';
 import { GetGuidanceHandler } from './get-guidance/get-guidance.handler.js';
 import { GetGuidanceController } from './get-guidance/get-guidance.http.controller.js';
 import { GetRegistryPackHandler } from './get-registry-pack/get-registry-pack.handler.js';
@@ -15,7 +17,7 @@ import { SubmitLeadHandler } from './leads/submit-lead/submit-lead.handler.js';
 import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.controller.js';
 
 /**
- * The agent surface's catalogue and guidance documents (/api/v1/agents/catalog, quote, ...),
+ * The agent surface's index (/api/v1), catalogue and guidance documents (/api/v1/agents/catalog, quote, ...),
  * the public descriptors at the site root (/llms.txt, /agent-feed.json, /.well-known/…) and
  * operator-pilot leads. CatalogContextProvider (effective meter prices, public base URL)
  * is exported for other agent-data modules.
@@ -23,6 +25,7 @@ import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.contr
 @Module({
   imports: [CqrsModule.forRoot()],
   controllers: [
+    GetApiIndexController,
     GetInformationDocumentController,
     GetGuidanceController,
     GetStatusController,
@@ -32,6 +35,7 @@ import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.contr
   ],
   providers: [
     CatalogContextProvider,
+    GetApiIndexHandler,
     GetInformationDocumentHandler,
     GetGuidanceHandler,
     GetStatusHandler,

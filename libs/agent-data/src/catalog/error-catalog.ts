@@ -231,13 +231,6 @@ export const AGENT_ERRORS = Object.freeze([
     'Check the key; POST /api/v1/agents/pay opens a new account.',
   ),
   e(
-    'CHECKOUT_LINK_UNSIGNED',
-    401,
-    'unauthorized',
-    'key_id binds a checkout only with the key itself or a link this service signed (a 402’s checkout link); a bare key id binds nothing.',
-    'Open the link with the key in x-api-key, use the signed link of a 402, or drop key_id to open a new account.',
-  ),
-  e(
     'CHECKOUT_LINK_SIGNATURE_INVALID',
     401,
     'unauthorized',
@@ -249,7 +242,7 @@ export const AGENT_ERRORS = Object.freeze([
     401,
     'unauthorized',
     'This signed checkout link is older than seven days.',
-    'Get a new one (any paid call at zero balance answers a 402 with it) or open the checkout with the key.',
+    'Get a new one (any paid call at zero balance answers a 402 with it), or open the checkout with key_id alone.',
   ),
   e(
     'WORKSPACE_REQUIRES_ENTERPRISE',
@@ -367,8 +360,15 @@ export const AGENT_ERRORS = Object.freeze([
     'KEY_NOT_FOUND',
     404,
     'not_found',
-    'No active key of this account has that id.',
+    'No active key of this account has that id (for a checkout link’s key_id: no active agent key has it; nothing was opened).',
     'GET /api/v1/agents/keys lists the keys.',
+  ),
+  e(
+    'WEBHOOK_NOT_FOUND',
+    404,
+    'not_found',
+    'The workspace has no webhook subscription with this id (deleted, or another tenant’s: they answer the same).',
+    'GET /api/v1/workspace/webhooks/subscriptions lists the subscriptions.',
   ),
   e(
     'CHECKOUT_SESSION_NOT_FOUND',
@@ -404,6 +404,27 @@ export const AGENT_ERRORS = Object.freeze([
     'conflict',
     'Another request changed the same resource at the same time.',
     'Retry the request.',
+  ),
+  e(
+    'WEBHOOK_LIMIT_REACHED',
+    409,
+    'conflict',
+    'The workspace has the most webhook subscriptions it may have (`limit`); not charged.',
+    'Delete a subscription you no longer need (DELETE /api/v1/workspace/webhooks/subscriptions/{id}), then create it again.',
+  ),
+  e(
+    'WEBHOOK_EXISTS',
+    409,
+    'conflict',
+    'A webhook subscription with this id exists already (ids are made by the service: a concurrent create).',
+    'GET /api/v1/workspace/webhooks/subscriptions lists the subscriptions; retry the create if yours is not there.',
+  ),
+  e(
+    'KEY_EXISTS',
+    409,
+    'conflict',
+    'A key with this id exists already (ids are made by the service: a concurrent create).',
+    'Retry the request: a new id is made.',
   ),
   e('ACCOUNT_EXISTS', 409, 'conflict', 'The account was opened already (a concurrent request).', 'Retry the request.'),
   e(

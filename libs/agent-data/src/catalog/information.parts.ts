@@ -158,7 +158,7 @@ export function paymentFlows(ctx: CatalogContext) {
       name: 'Checkout link',
       status: endpointStatus('checkout_link'),
       steps: [
-        `GET ${endpointUrl(ctx, 'checkout_link')}?objective=…&pack_id=… (send your key in x-api-key to bind it to its account): 303 to the hosted checkout, or {url} with Accept: application/json.`,
+        `GET ${endpointUrl(ctx, 'checkout_link')}?objective=…&pack_id=…&key_id=key_… (key_id, or your key in x-api-key, binds it to that key’s account; a browser needs only the key id): 303 to the hosted checkout, or {url} with Accept: application/json.`,
       ],
     },
   ];

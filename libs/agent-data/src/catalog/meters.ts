@@ -84,7 +84,8 @@ export const METERS: readonly MeterInfo[] = Object.freeze([
   {
     meter: 'write.workspace.followup',
     description: 'Create or update a follow-up',
-    charged_on: 'PUT /api/v1/workspace/companies/{id}/follow-ups/{key}',
+    charged_on:
+      'POST /api/v1/workspace/companies/{id}/follow-ups, PUT /api/v1/workspace/companies/{id}/follow-ups/{key}',
     enterprise: true,
   },
   {

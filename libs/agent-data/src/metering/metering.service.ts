@@ -52,7 +52,7 @@ export class MeteringService {
     this.prices = meterPrices(config.meterPricesCents ?? {});
   }
 
-  /** The 402's checkout link binds to the caller's key with a signature (a bare key_id does not). */
+  /** The 402's checkout link binds to the caller's key, signed (a changed link is refused). */
   private binding(caller: MeteredCaller) {
     return caller.keyId ? this.links.sign(caller.keyId) : null;
   }

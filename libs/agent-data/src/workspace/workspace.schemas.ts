@@ -100,6 +100,18 @@ export const upsertFollowUpBody = z
   .strict();
 export type UpsertFollowUpBody = z.output<typeof upsertFollowUpBody>;
 
+/** POST …/follow-ups (the spec's path): the PUT's fields, and the client's key if it wants one. */
+export const createFollowUpBody = upsertFollowUpBody
+  .extend({
+    key: followUpParams.shape.key
+      .optional()
+      .describe(
+        'Your key for the follow-up: sent again, it updates the same follow-up (idempotent). Without it the service makes one (fu_…) and answers it in `key`.',
+      ),
+  })
+  .strict();
+export type CreateFollowUpBody = z.output<typeof createFollowUpBody>;
+
 /** limit and cursor only (follow-ups, memo versions). */
 export const pageQuery = listQuerySchema.strict();
 

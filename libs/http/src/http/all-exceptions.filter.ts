@@ -2,8 +2,8 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs
 import { type ErrorResponseOptions, PROBLEM_JSON_PREFIXES, toErrorResponse } from './error-response.js';
 
 /**
- * `problemPrefixes` (default `/api/v1`), `problemTypeBase` and `enrich`, the hook that adds a
- * product's fields to problem+json bodies (see ProblemEnricher).
+ * `problemPrefixes` (default `/api/v1`), `problemTypeBase`, `enrich`, the hook that adds a
+ * product's fields to problem+json bodies (see ProblemEnricher), and `allowedMethods` (405s).
  */
 export type AllExceptionsFilterOptions = ErrorResponseOptions;
 
@@ -70,6 +70,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
           problemPrefixes: this.options.problemPrefixes ?? PROBLEM_JSON_PREFIXES,
           problemTypeBase: this.options.problemTypeBase,
           enrich: this.options.enrich,
+          allowedMethods: this.options.allowedMethods,
         },
       );
       if (response.unexpected) {

@@ -49,6 +49,23 @@ export interface ErrorResponseOptions {
   problemTypeBase?: string;
   /** Applied to problem+json bodies only. */
   enrich?: ProblemEnricher;
+  /**
+   * The methods a path is routed with (RouteMethods): a request no route matches, on a path that
+   * takes other methods, is answered 405 METHOD_NOT_ALLOWED with Allow instead of 404.
+   */
+  allowedMethods?: (path: string) => readonly string[];
+}
+
+/** 405 for a path that exists with other methods; `Allow` lists them (RFC 9110 §15.5.6). */
+export function methodNotAllowed(method: string, path: string, allow: readonly string[]): AppError {
+  return new AppError(
+    405,
+    'method_not_allowed',
+    'METHOD_NOT_ALLOWED',
+    `${path} does not take ${method}; it takes ${allow.join(', ')}.`,
+    {},
+    { Allow: allow.join(', ') },
+  );
 }
 
 const ERROR_WORDS: Record<number, string> = {
@@ -243,7 +260,13 @@ export function toErrorResponse(
   request: { method?: string; path: string; url?: string; raw?: unknown },
   options: ErrorResponseOptions = {},
 ): ErrorResponse {
-  const { error, unexpected } = toAppError(exception, request);
+  const mapped = toAppError(exception, request);
+  const { unexpected } = mapped;
+  let { error } = mapped;
+  if (error.code === 'ROUTE_NOT_FOUND' && options.allowedMethods) {
+    const allow = options.allowedMethods(request.path);
+    if (allow.length) error = methodNotAllowed(request.method ?? 'GET', request.path, allow);
+  }
   let body = error.body();
   const headers: Record<string, string> = { ...error.headers };
   let enrichFailure: unknown;

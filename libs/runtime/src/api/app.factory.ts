@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  acceptEmptyJsonBodies,
   AllExceptionsFilter,
   AppLogger,
   BODY_LIMIT_BYTES,
@@ -13,6 +14,7 @@ import {
   OpenApiService,
   placeValidationGuardsLast,
   registerBrowserForms,
+  RouteMethods,
   toErrorResponse,
 } from '#http';
 import { type AppConfig, configWarnings } from '#kernel';
@@ -34,12 +36,15 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   // Every 4xx of the agent surface says what to do next; a 400 links the documentation of its
   // operation, known once the app (and so the OpenAPI document) exists.
   const documented: { openapi?: OpenApiService } = {};
+  // A path served with other methods answers 405 with Allow, known once the routes are added.
+  const routing: { methods?: RouteMethods } = {};
   const errorOptions = {
     problemTypeBase: config.publicUrl,
     enrich: agentNextActionsEnricher({
       config,
       operationAt: (method, path) => documented.openapi?.operationAt(method, path),
     }),
+    allowedMethods: (path: string) => routing.methods?.allowed(path) ?? [],
   };
   const filter = new AllExceptionsFilter(errorOptions);
   for (const warning of configWarnings(config)) logger.warn({ context: 'Config' }, warning);
@@ -81,6 +86,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
       void reply.code(response.status).headers(response.headers).send(JSON.stringify(response.body));
     },
   });
+  // Before Nest adds its routes (at init): every route, the plugins' too, is tracked.
+  routing.methods = RouteMethods.track(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, { ...options, logger }),
     adapter,
@@ -90,6 +97,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     },
   );
   app.useLogger(app.get(AppLogger));
+  acceptEmptyJsonBodies(app);
   // Cookies and CSRF tokens for the browser pages (/login, /dashboard); the JSON API uses neither.
   await registerBrowserForms(app, browserCookiePolicy(config.publicUrl));
   documented.openapi = app.get(OpenApiService);

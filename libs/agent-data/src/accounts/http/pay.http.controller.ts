@@ -147,7 +147,7 @@ export class PayController {
           checkout_link: {
             method: 'GET',
             url: `${baseUrl}${PATHS.checkoutLink}?pack_id=${pack.pack_id}`,
-            note: 'Send your key in x-api-key: the checkout then credits its account.',
+            note: 'Add key_id=<your key id> (or send the key in x-api-key): the checkout then credits its account.',
           },
         },
         payment_flow: PAYMENT_FLOW,

@@ -48,9 +48,12 @@ export class CreateCheckoutLinkHandler implements ICommandHandler<CreateCheckout
   }
 
   /**
-   * The key whose account the credits go to (issue 18): the request's own key, a key_id the
-   * request proves (its key is of the same account, or the link carries this service's signature),
-   * or none (paying opens a new account). A bare key_id binds nothing: anyone can read a key id.
+   * The key whose account the credits go to: the request's own key, or the key_id the link names
+   * (spec payment flow 3: the link is for a person's browser, which never holds the key), or none
+   * (paying opens a new account). A bare key_id binds (ADR 0058, amended): opening a checkout that
+   * credits someone else's key costs them nothing, and it is recorded on the checkout's own
+   * stream, never on the account's. A link this service signed is still checked, so a changed or
+   * outdated one is refused rather than read as a bare id.
    */
   private async boundKey(
     params: CheckoutLinkParams,
@@ -59,25 +62,27 @@ export class CreateCheckoutLinkHandler implements ICommandHandler<CreateCheckout
   ): Promise<BoundKey | null> {
     const keyId = params.key_id ?? caller?.keyId;
     if (!keyId) return null;
-    // The request's own key was authenticated already: no lookup, no proof needed.
+    // The request's own key was authenticated already: no lookup needed.
     if (caller && keyId === caller.keyId) return { id: caller.keyId, account_id: caller.accountId };
+    if (params.sig !== undefined || params.exp !== undefined) {
+      const check =
+        params.sig === undefined || params.exp === undefined
+          ? 'invalid'
+          : this.signer.check({ key_id: keyId, exp: params.exp, sig: params.sig });
+      if (check === 'expired') throw unproven('CHECKOUT_LINK_EXPIRED', baseUrl);
+      if (check === 'invalid') throw unproven('CHECKOUT_LINK_SIGNATURE_INVALID', baseUrl);
+    }
     const key = await this.projections.collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION).get(keyId);
-    const active = key !== null && key.surface === 'agent' && key.revoked_at === null;
-    if (caller && active && key.account_id === caller.accountId) return key;
-    if (params.sig === undefined || params.exp === undefined) throw unproven('CHECKOUT_LINK_UNSIGNED', baseUrl);
-    const check = this.signer.check({ key_id: keyId, exp: params.exp, sig: params.sig });
-    if (check === 'expired') throw unproven('CHECKOUT_LINK_EXPIRED', baseUrl);
-    if (check === 'invalid') throw unproven('CHECKOUT_LINK_SIGNATURE_INVALID', baseUrl);
-    if (!active) throw Errors.notFound('No active agent key with that id.', 'KEY_NOT_FOUND');
+    // Unknown, revoked and platform keys answer alike: nothing is opened for any of them.
+    if (key === null || key.surface !== 'agent' || key.revoked_at !== null)
+      throw Errors.notFound('No active agent key has this key_id; nothing was opened.', 'KEY_NOT_FOUND');
     return key;
   }
 }
 
 const UNPROVEN_MESSAGES = {
-  CHECKOUT_LINK_UNSIGNED:
-    'key_id binds a checkout only with the key itself (x-api-key) or a link this service signed (a 402’s checkout link).',
   CHECKOUT_LINK_EXPIRED:
-    'This signed checkout link has expired; ask for a new one (any paid call at zero balance, or this address with your key).',
+    'This signed checkout link has expired; ask for a new one (any paid call at zero balance), or open it with key_id alone (without exp and sig).',
   CHECKOUT_LINK_SIGNATURE_INVALID: 'The signature of this checkout link does not match its key_id and exp.',
 } as const;
 

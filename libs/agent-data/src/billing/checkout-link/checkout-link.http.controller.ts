@@ -28,7 +28,7 @@ export class CheckoutLinkController {
   @Operation({
     summary: 'Hosted checkout for a pack (bound to a key, or opening a new account)',
     description:
-      'Opens a hosted checkout for the pack. Sent with an agent key (x-api-key or Authorization: Bearer), the credits go to that key’s account; key_id binds a checkout to another key only with that proof or with `exp` and `sig` from a link this service issued (the checkout link of a 402). Without either the checkout is unbound: paying it opens a new account, and the checkout success page shows its key once. Answers 303 to the checkout page, or 200 {url, …} when the request prefers application/json.',
+      'Opens a hosted checkout for the pack. The credits go to the account of `key_id` (spec payment flow 3: the link is for a person’s browser, which never holds the key), or else of the key the request is sent with (x-api-key or Authorization: Bearer). Without either the checkout is unbound: paying it opens a new account, and the checkout success page shows its key once. Links this service signed (a 402’s, with `exp` and `sig`) are checked: a changed or expired one is refused. Limited per client address like the other public doors. Answers 303 to the checkout page, or 200 {url, …} when the request prefers application/json.',
     tags: ['agent billing'],
     operationId: 'agentCheckoutLink',
     query: checkoutLinkQuery,
@@ -37,9 +37,11 @@ export class CheckoutLinkController {
       303: { description: 'Location: the hosted checkout.' },
       401: {
         description:
-          'CHECKOUT_LINK_UNSIGNED (key_id without the key or a signature), CHECKOUT_LINK_EXPIRED, CHECKOUT_LINK_SIGNATURE_INVALID; or a key that does not work.',
+          'CHECKOUT_LINK_EXPIRED, CHECKOUT_LINK_SIGNATURE_INVALID (a signed link changed or out of date); or a key was sent that does not work.',
       },
-      404: { description: 'KEY_NOT_FOUND: the signed link’s key was revoked.' },
+      404: {
+        description: 'KEY_NOT_FOUND: no active agent key has this key_id (unknown or revoked); nothing was opened.',
+      },
     },
   })
   async checkoutLink(

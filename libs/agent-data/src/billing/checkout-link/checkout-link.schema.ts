@@ -11,7 +11,7 @@ export const checkoutLinkQuery = z.object({
     .regex(/^key_[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a key id (key_…)')
     .optional()
     .describe(
-      'The agent key the credits go to (its account). It binds only with proof: the key itself (x-api-key or Authorization: Bearer) or `exp` and `sig` from a link this service issued (a 402’s checkout link). Without key_id and key, paying opens a new account whose key the success page shows once.',
+      'The agent key the credits go to (its account), for a browser that does not hold the key (spec payment flow 3): key_id alone binds. An unknown or revoked key id answers 404 KEY_NOT_FOUND and opens nothing. Without key_id and key, paying opens a new account whose key the success page shows once.',
     ),
   exp: z
     .string()
@@ -22,7 +22,7 @@ export const checkoutLinkQuery = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{43}$/, 'expected the signature of a link this service issued')
     .optional()
-    .describe('Signature of a link this service issued (binds key_id until exp).'),
+    .describe('Signature of a link this service issued (a 402’s): checked when present, so a changed link is refused.'),
 });
 export type CheckoutLinkParams = z.output<typeof checkoutLinkQuery>;
 

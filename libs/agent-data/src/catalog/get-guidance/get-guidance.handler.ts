@@ -15,8 +15,8 @@ export class GetGuidanceHandler implements IQueryHandler<GetGuidanceQuery, Agent
 
   execute({ request, origin, callerKeyId }: GetGuidanceQuery): Promise<AgentEnvelope<GuidanceData>> {
     const { key_id, ...rest } = request;
-    // With the key, the links are signed for it (they bind in any browser); a bare key_id is
-    // carried as is and binds only when the link is opened with the key.
+    // With the key, the links are signed for it; a bare key_id is carried as is (it binds by
+    // itself: spec payment flow 3).
     const binding: KeyBinding | undefined = callerKeyId
       ? this.signer.sign(callerKeyId)
       : key_id

@@ -23,7 +23,7 @@ export class GetGuidanceController {
       "The option of the objective's pack (or of `pack_id`) has preferred_for_objective true and is primary_buy_now. " +
       'Objectives: starter and starter_proof → pack_29, growth → pack_499, operator_pilot → pack_2499, enterprise → pack_10000; ' +
       'a segment without objective implies one (builder → starter, operator → operator_pilot, enterprise → enterprise). ' +
-      '`source` is carried into every checkout link (default quote). Sent with the key (x-api-key), the links are signed for it and bind in any browser; a bare `key_id` is carried as is and binds only when the link is opened with that key.',
+      '`source` is carried into every checkout link (default quote). Sent with the key (x-api-key), the links are signed for it and bind in any browser; a bare `key_id` is carried as is (it binds by itself too).',
     tags: TAGS,
     query: quoteQuery,
     responses: { 200: { description: 'Purchase guidance.', schema: guidanceSchema } },

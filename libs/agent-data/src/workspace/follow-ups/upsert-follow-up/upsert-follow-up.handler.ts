@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock, Errors } from '#kernel';
+import { CLOCK, type Clock, Errors, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
 import { ReadYourWrites } from '#projections';
 import { followUpDecider } from '../../follow-up.decider.js';
@@ -23,12 +23,14 @@ export class UpsertFollowUpHandler implements ICommandHandler<
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly readYourWrites: ReadYourWrites,
     private readonly reads: WorkspaceReads,
   ) {}
 
-  async execute({ caller, companyId, key, body }: UpsertFollowUpCommand) {
+  async execute({ caller, companyId, key: given, body }: UpsertFollowUpCommand) {
     await this.reads.company(caller.tenantId, companyId);
+    const key = given ?? this.ids.next('fu');
     const result = await decideAndAppend(
       this.events,
       followUpStream(caller.tenantId, companyId, key),
@@ -50,7 +52,11 @@ export class UpsertFollowUpHandler implements ICommandHandler<
     );
     await this.readYourWrites.waitFor(result.position, [WORKSPACE_PROJECTION]);
     const doc = await this.reads.collection<FollowUpDoc>(FOLLOW_UPS_COLLECTION).get(followUpDocId(companyId, key));
-    if (!doc) throw Errors.unavailable('The follow-up was written; its read model is behind. Read it again shortly.');
+    if (!doc)
+      throw Errors.unavailable(
+        'The follow-up was written; its read model is behind. Read it again shortly.',
+        'READ_MODEL_BEHIND',
+      );
     const created = result.events.some((e) => e.type === 'WorkspaceFollowUpUpserted' && e.data.created);
     return { followUp: followUpView(doc), created };
   }
