@@ -128,6 +128,31 @@ describe('MCP endpoint: the svc.* tools through the SDK client, each against its
     );
   });
 
+  it('an unknown tool is a JSON-RPC error -32602 naming the tools (the MCP specification’s tools error handling), charging nothing', async () => {
+    const client = await connect(funded);
+    const before = (await status(api.url, funded)).balance_usd;
+    await assert.rejects(
+      () => client.callTool({ name: 'svc.get_startups', arguments: { limit: 3 } }),
+      (error: Json) => {
+        assert.equal(error.code, -32602);
+        assert.match(error.message, /Unknown tool: "svc\.get_startups"/);
+        assert.match(error.message, /svc\.get_top_discovery/, 'it names the tools there are');
+        assert.match(error.message, /tools\/list/);
+        assert.deepEqual(error.data, { code: 'TOOL_NOT_FOUND', tools: TOOL_NAMES });
+        return true;
+      },
+    );
+    // On the wire: an error, not a result with isError.
+    const res = await fetch(`${api.url}/api/v1/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'nope', arguments: {} } }),
+    });
+    const answer = (await res.json()) as Json;
+    assert.deepEqual([answer.id, answer.result, answer.error.code], [9, undefined, -32602]);
+    assert.equal((await status(api.url, funded)).balance_usd, before);
+  });
+
   it('an unfunded key gets the 402 body REST gives, as a tool error, and nothing is charged', async () => {
     const unfunded = (await pay(api.url)).key.api_key;
     const viaRest = await rest(unfunded, 'GET', '/discovery/top?limit=3');

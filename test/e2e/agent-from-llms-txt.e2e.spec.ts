@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { API_MAIN, LiveProcess } from './support/processes.js';
 
 type Json = Record<string, any>;
@@ -57,12 +59,22 @@ async function payOnCheckoutPage(url: string): Promise<void> {
   assert.ok(paid.status < 400, `payment answered ${paid.status}`);
 }
 
+/** A tool as an agent registers it from a published document: its name and argument schema. */
+interface RegisteredTool {
+  name: string;
+  auth: string;
+  price_usd: number | null;
+  input_schema: { properties?: Record<string, { type?: string }>; required?: string[] };
+}
+
 /**
- * An agent with no prior knowledge of this service (issue 15): it knows the site's address, reads
- * /llms.txt, and from then on uses only what documents and answers give it (links, next_actions).
- * It must reach its first paid answer in at most 4 calls plus the payment.
+ * An agent with no prior knowledge of this service (issues 15 and 26): it knows the site's
+ * address, reads /llms.txt, and from then on uses only what documents and answers give it (links,
+ * next_actions, the published tool schemas). By REST it must reach its first paid answer in at
+ * most 4 calls plus the payment; by MCP it registers the tools the agent feed publishes and calls
+ * them with the argument names published there.
  */
-describe('an agent that starts from /llms.txt reaches its first paid answer in at most 4 calls plus the payment', () => {
+describe('an agent that starts from /llms.txt reaches a paid answer, by REST and by MCP', () => {
   let dataDir: string;
   let api: LiveProcess;
   let site: string;
@@ -140,5 +152,81 @@ describe('an agent that starts from /llms.txt reaches its first paid answer in a
     assert.equal(answer.status, 200, answer.text);
     assert.ok(Array.isArray(answer.json!.data.data) && answer.json!.data.data.length > 0, 'a paid answer with data');
     assert.ok(calls.length <= 4, `calls: ${calls.join(', ')}`);
+  });
+
+  it('follows llms.txt → the agent feed → registers its MCP tools → key by svc.signup → pay → paid tool calls', async () => {
+    const links = parseLlmsTxt(await (await fetch(`${site}/llms.txt`)).text());
+    // The feed: the JSON document llms.txt says carries the MCP tools.
+    const feedLink = links.find((l) => /\bMCP tools\b/.test(l.note) && methodOf(l) === 'GET');
+    assert.ok(feedLink, 'llms.txt links a document with the MCP tools');
+    const feed = (await (await fetch(feedLink.url)).json()) as Json;
+    const endpoint = feed.mcp.endpoint as string;
+    const registry = new Map((feed.mcp.tools as RegisteredTool[]).map((t) => [t.name, t]));
+    assert.ok(registry.size > 0 && endpoint.startsWith(site), 'the feed gives the MCP endpoint and its tools');
+
+    const clients: Client[] = [];
+    const connect = async (key?: string) => {
+      const client = new Client({ name: 'llms-txt-agent', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(endpoint), {
+          requestInit: { headers: key ? { 'x-api-key': key } : {} },
+        }),
+      );
+      clients.push(client);
+      return client;
+    };
+    /** Arguments named as the registered schema names them; `values` by the agent's own meaning. */
+    const argumentsFor = (tool: RegisteredTool, values: Record<string, unknown>) => {
+      const properties = tool.input_schema.properties ?? {};
+      const args = Object.fromEntries(Object.entries(values).filter(([name]) => name in properties));
+      for (const name of tool.input_schema.required ?? []) assert.ok(name in args, `${tool.name} needs ${name}`);
+      return args;
+    };
+    const call = async (client: Client, tool: RegisteredTool, args: Record<string, unknown>) =>
+      (await client.callTool({ name: tool.name, arguments: args })) as {
+        isError?: boolean;
+        structuredContent: Json;
+      };
+
+    try {
+      // A key from the tool that needs none, then the payment on the checkout page it names.
+      const signup = [...registry.values()].find((t) => t.auth === 'none');
+      assert.ok(signup, 'a tool gives a key');
+      const issued = await call(
+        await connect(),
+        signup,
+        argumentsFor(signup, { agent_name: 'llms-txt-agent', use_case: 'e2e journey' }),
+      );
+      assert.equal(issued.isError, undefined, JSON.stringify(issued.structuredContent));
+      const key = issued.structuredContent.key.api_key as string;
+      await payOnCheckoutPage(issued.structuredContent.starter_checkout.url as string);
+
+      const client = await connect(key);
+      // The paid list that needs no id, with the page size the schema names.
+      const paid = [...registry.values()].filter((t) => t.auth === 'key' && (t.price_usd ?? 0) > 0);
+      const list = paid.find(
+        (t) => !(t.input_schema.required ?? []).length && 'limit' in (t.input_schema.properties ?? {}),
+      );
+      assert.ok(list, 'a paid tool lists companies');
+      const listArgs = argumentsFor(list, { limit: 3 });
+      let top = await call(client, list, listArgs);
+      // Credits may still be on their way: a 402 is free, ask again until they arrive.
+      const deadline = Date.now() + 10_000;
+      while (top.isError && top.structuredContent.status === 402 && Date.now() < deadline)
+        top = await call(client, list, listArgs);
+      assert.equal(top.isError, undefined, JSON.stringify(top.structuredContent));
+      const companies = top.structuredContent.data as Json[];
+      assert.equal(companies.length, 3);
+
+      // A paid tool that takes one company, called with the one argument its published schema requires.
+      const one = paid.find((t) => t !== list && (t.input_schema.required ?? []).length === 1 && /score/.test(t.name));
+      assert.ok(one, 'a paid tool scores one company');
+      const [idArgument] = one.input_schema.required!;
+      const scored = await call(client, one, { [idArgument!]: companies[0]!.company.id });
+      assert.equal(scored.isError, undefined, JSON.stringify(scored.structuredContent));
+      assert.equal(typeof scored.structuredContent.score, 'number');
+    } finally {
+      for (const c of clients) await c.close().catch(() => undefined);
+    }
   });
 });

@@ -8,6 +8,7 @@ export {
   MCP_TOOLS,
   DESCRIPTOR_PATHS,
   REGISTRY_TARGETS,
+  UNLISTED_AGENT_ROUTES,
   findEndpoint,
   type AgentEndpoint,
   type EndpointAuth,

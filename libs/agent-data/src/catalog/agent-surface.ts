@@ -360,6 +360,33 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     meter: 'read.workspace.company',
   },
   {
+    name: 'workspace_add_company',
+    method: 'POST',
+    path: '/workspace/companies',
+    group: 'workspace',
+    auth: 'tenant_key',
+    summary: 'Add a company (by company_id of the discovery universe, or name and domain)',
+    meter: 'write.workspace.note',
+  },
+  {
+    name: 'workspace_company',
+    method: 'GET',
+    path: '/workspace/companies/{id}',
+    group: 'workspace',
+    auth: 'tenant_key',
+    summary: 'One workspace company',
+    meter: 'read.workspace.company',
+  },
+  {
+    name: 'workspace_followups',
+    method: 'GET',
+    path: '/workspace/companies/{id}/follow-ups',
+    group: 'workspace',
+    auth: 'tenant_key',
+    summary: 'A company’s follow-ups, soonest due first',
+    meter: 'read.workspace.company',
+  },
+  {
     name: 'workspace_memo',
     method: 'GET',
     path: '/workspace/companies/{id}/memo',
@@ -378,6 +405,15 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     meter: 'write.workspace.note',
   },
   {
+    name: 'workspace_memo_versions',
+    method: 'GET',
+    path: '/workspace/companies/{id}/memo/versions',
+    group: 'workspace',
+    auth: 'tenant_key',
+    summary: 'A memo’s versions, newest first',
+    meter: 'read.workspace.memo',
+  },
+  {
     name: 'workspace_deals',
     method: 'GET',
     path: '/workspace/deals',
@@ -385,6 +421,15 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = Object.freeze([
     auth: 'tenant_key',
     summary: 'List deals',
     meter: 'read.workspace.company',
+  },
+  {
+    name: 'workspace_create_deal',
+    method: 'POST',
+    path: '/workspace/deals',
+    group: 'workspace',
+    auth: 'tenant_key',
+    summary: 'Create a deal for a workspace company',
+    meter: 'write.workspace.note',
   },
   {
     name: 'workspace_update_deal',
@@ -470,102 +515,86 @@ export interface McpTool {
   /** The HTTP operation it is equivalent to (AGENT_ENDPOINTS name). */
   endpoint: string;
   description: string;
+  /** The operation's meter and auth: taken from its row, never restated here. */
   meter?: MeterName;
   auth: EndpointAuth;
 }
 
-/** The spec's MCP tool table (names exact). */
-export const MCP_TOOLS: readonly McpTool[] = Object.freeze([
+/** The spec's MCP tool table (names exact); the arguments are in libs/agent-data/src/tools. */
+const MCP_TOOL_ROWS = Object.freeze([
   {
     name: 'svc.signup',
     endpoint: 'signup',
     description: 'Issue an API key with a pack_29 starter checkout',
-    auth: 'none',
   },
   {
     name: 'svc.get_top_discovery',
     endpoint: 'discovery_top',
     description: 'Ranked list of startup opportunities',
-    meter: 'read.discovery_top',
-    auth: 'key',
   },
   {
     name: 'svc.get_company',
     endpoint: 'company_profile',
     description: 'Company profile by id',
-    meter: 'read.company_profile',
-    auth: 'key',
   },
   {
     name: 'svc.get_company_score',
     endpoint: 'company_score',
     description: 'Company score by id',
-    meter: 'read.company_score',
-    auth: 'key',
   },
   {
     name: 'svc.workspace.list_companies',
     endpoint: 'workspace_companies',
     description: 'List tenant workspace companies',
-    meter: 'read.workspace.company',
-    auth: 'tenant_key',
   },
   {
     name: 'svc.workspace.get_memo',
     endpoint: 'workspace_memo',
     description: 'Read the memo of a workspace company',
-    meter: 'read.workspace.memo',
-    auth: 'tenant_key',
   },
   {
     name: 'svc.workspace.update_memo',
     endpoint: 'workspace_update_memo',
     description: 'Update the memo of a workspace company',
-    meter: 'write.workspace.note',
-    auth: 'tenant_key',
   },
   {
     name: 'svc.workspace.update_deal',
     endpoint: 'workspace_update_deal',
     description: 'Update a deal',
-    meter: 'write.workspace.note',
-    auth: 'tenant_key',
   },
   {
     name: 'svc.workspace.list_deals',
     endpoint: 'workspace_deals',
     description: 'List deals',
-    meter: 'read.workspace.company',
-    auth: 'tenant_key',
   },
   {
     name: 'svc.workspace.upsert_followup',
     endpoint: 'workspace_followup_by_key',
     description: 'Create or update a follow-up',
-    meter: 'write.workspace.followup',
-    auth: 'tenant_key',
   },
   {
     name: 'svc.workspace.list_events',
     endpoint: 'workspace_events',
     description: 'Read the tenant event stream',
-    meter: 'read.workspace.events',
-    auth: 'tenant_key',
   },
   {
     name: 'svc.workspace.create_webhook',
     endpoint: 'workspace_create_webhook',
     description: 'Create a webhook subscription',
-    meter: 'write.workspace.webhook',
-    auth: 'tenant_key',
   },
   {
     name: 'svc.workspace.list_webhook_deliveries',
     endpoint: 'workspace_webhook_deliveries',
     description: 'List webhook deliveries',
-    auth: 'tenant_key',
   },
-] satisfies McpTool[]);
+] satisfies Array<Pick<McpTool, 'name' | 'endpoint' | 'description'>>);
+
+export const MCP_TOOLS: readonly McpTool[] = Object.freeze(
+  MCP_TOOL_ROWS.map(({ name, endpoint, description }): McpTool => {
+    const { meter, auth } = findEndpoint(endpoint);
+    return { name, endpoint, description, ...(meter ? { meter } : {}), auth };
+  }),
+);
 
 export function findEndpoint(name: string): AgentEndpoint {
   const e = AGENT_ENDPOINTS.find((x) => x.name === name);
@@ -627,3 +656,44 @@ export function descriptorStatus(name: DescriptorName): RouteStatus {
 /** Targets of /agents/registry-pack/{target}. */
 export const REGISTRY_TARGETS = ['openai', 'mcp', 'generic'] as const;
 export type RegistryTarget = (typeof REGISTRY_TARGETS)[number];
+
+/**
+ * Routes under /api/v1 that the router serves but the documents (agent feed, llms.txt, the
+ * endpoint maps) deliberately do not list, each with the reason. Every other route is a row of
+ * AGENT_ENDPOINTS (test/agent-data/published-tools.int.spec.ts holds both lists to the router).
+ */
+export const UNLISTED_AGENT_ROUTES: ReadonlyArray<{ method: AgentEndpoint['method']; path: string; reason: string }> =
+  Object.freeze([
+    { method: 'GET', path: '/mcp', reason: 'Answers 405: the MCP endpoint is stateless, POST only (listed as mcp).' },
+    { method: 'DELETE', path: '/mcp', reason: 'Answers 405: no MCP session to end (listed as mcp).' },
+    {
+      method: 'GET',
+      path: '/billing/checkout/success',
+      reason: 'The page a checkout returns the payer’s browser to; reached from a checkout, not called.',
+    },
+    {
+      method: 'GET',
+      path: '/billing/checkout/cancelled',
+      reason: 'The page a cancelled checkout returns the payer’s browser to; reached from a checkout, not called.',
+    },
+    {
+      method: 'GET',
+      path: '/billing/sandbox/checkout/{id}',
+      reason: 'The sandbox provider’s hosted checkout page (Stripe’s in live use): the URL a checkout answer gives.',
+    },
+    {
+      method: 'POST',
+      path: '/billing/sandbox/checkout/{id}/pay',
+      reason: 'The form post of the sandbox checkout page, reached from that page.',
+    },
+    {
+      method: 'POST',
+      path: '/billing/sandbox/setup-intents/{id}/confirm',
+      reason: 'The sandbox stand-in for confirming a SetupIntent in Stripe’s client library.',
+    },
+    {
+      method: 'POST',
+      path: '/billing/webhooks/stripe',
+      reason: 'Stripe’s signed fulfilment webhook: called by Stripe only.',
+    },
+  ]);

@@ -276,8 +276,8 @@ export const AGENT_ERRORS = Object.freeze([
     'TOOL_NOT_FOUND',
     404,
     'not_found',
-    'An MCP tools/call named a tool this server does not have (a tool error, not an HTTP status).',
-    'Call tools/list for the tool names (svc.signup, svc.get_top_discovery, ...).',
+    'An MCP tools/call named a tool this server does not have: a JSON-RPC error -32602 (Invalid params) whose data.code is this code and data.tools the tool names, not a tool result (no HTTP status of its own).',
+    'Call one of data.tools; tools/list gives each one’s arguments.',
   ),
   e(
     'BATCH_NOT_SUPPORTED',

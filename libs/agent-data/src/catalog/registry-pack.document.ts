@@ -2,7 +2,8 @@
  * Registration material for agent registries: GET /api/v1/agents/registry-pack (index) and
  * /agents/registry-pack/{openai|mcp|generic}. Built from the MCP tool table, so the three packs
  * list the same operations, meters and prices; the OpenAI pack only the functions whose HTTP
- * operation is served, the others every tool with its status.
+ * operation is served, the others every tool with its status. Argument and result schemas are
+ * the ones tools/list serves (never restated here: restated, 11 of 13 had drifted, issue 26).
  */
 import { z } from 'zod';
 import {
@@ -24,53 +25,26 @@ import { meterEntries, meterPrice, SERVICE_DESCRIPTION, SERVICE_NAME } from './i
 import { METER_NAMES } from './meters.js';
 import { centsToUsd } from '#kernel';
 import { PACK_IDS } from './packs.js';
+import { publishedTool, toolDescription, type PublishedTool } from '../tools/published-tools.js';
 
-type JsonSchema = Record<string, unknown>;
-
-const id = { type: 'string', description: 'Company id' };
-const page = { limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, cursor: { type: 'string' } };
-const object = (properties: Record<string, unknown>, required: string[] = [], open = false): JsonSchema => ({
-  type: 'object',
-  properties,
-  ...(required.length ? { required } : {}),
-  additionalProperties: open,
-});
-
-/**
- * Tool inputs. Workspace payloads are open objects here: the OpenAPI document has their exact
- * schemas (openapi_url in every pack).
- */
-const INPUTS: Record<string, JsonSchema> = {
-  'svc.signup': object({ source_ref: { type: 'string' } }),
-  'svc.get_top_discovery': object({ limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 } }),
-  'svc.get_company': object({ id }, ['id']),
-  'svc.get_company_score': object({ id }, ['id']),
-  'svc.workspace.list_companies': object(page),
-  'svc.workspace.get_memo': object({ id }, ['id']),
-  'svc.workspace.update_memo': object({ id }, ['id'], true),
-  'svc.workspace.update_deal': object({ id: { type: 'string', description: 'Deal id' } }, ['id'], true),
-  'svc.workspace.list_deals': object(page),
-  'svc.workspace.upsert_followup': object({ id }, ['id'], true),
-  'svc.workspace.list_events': object(page),
-  'svc.workspace.create_webhook': object({ url: { type: 'string', format: 'uri' } }, ['url'], true),
-  'svc.workspace.list_webhook_deliveries': object(page),
-};
-
-function toolInput(tool: McpTool): JsonSchema {
-  return INPUTS[tool.name] ?? object({}, [], true);
+/** A tool's arguments and result as tools/list publishes them (one rendering, tools/published-tools.ts). */
+function published(tool: McpTool): PublishedTool {
+  const t = publishedTool(tool.name);
+  if (!t) throw new Error(`MCP tool ${tool.name} has no definition`);
+  return t;
 }
 
-function toolDescription(ctx: CatalogContext, tool: McpTool): string {
+/** The tool's own description (the one tools/list gives), with the configured price. */
+export function publishedToolDescription(ctx: CatalogContext, tool: McpTool): string {
   const price = tool.meter
     ? ` Costs ${centsToUsd(ctx.prices[tool.meter]).toFixed(2)} USD per successful call (meter ${tool.meter}).`
     : ' Free.';
-  const auth =
-    tool.auth === 'tenant_key'
-      ? ' Needs a tenant-bound enterprise key.'
-      : tool.auth === 'key'
-        ? ' Needs an agent key.'
-        : '';
-  return `${tool.description}.${price}${auth}`;
+  return toolDescription(published(tool), price);
+}
+
+/** What a registry publishes of a tool: its arguments exactly as the live tools/list gives them. */
+export function publishedInputSchema(tool: McpTool): Record<string, unknown> {
+  return published(tool).listed.inputSchema;
 }
 
 function auth(ctx: CatalogContext) {
@@ -133,7 +107,11 @@ function buildOpenAi(ctx: CatalogContext) {
     ai_plugin_url: descriptorUrl(ctx, 'ai_plugin'),
     tools: tools.map((t) => ({
       type: 'function' as const,
-      function: { name: openAiFunctionName(t.name), description: toolDescription(ctx, t), parameters: toolInput(t) },
+      function: {
+        name: openAiFunctionName(t.name),
+        description: publishedToolDescription(ctx, t),
+        parameters: publishedInputSchema(t),
+      },
     })),
     // How to execute each function call over HTTP.
     calls: tools.map((t) => {
@@ -166,8 +144,11 @@ function buildMcp(ctx: CatalogContext) {
     ...links(ctx),
     tools: MCP_TOOLS.map((t) => ({
       name: t.name,
-      description: toolDescription(ctx, t),
-      input_schema: toolInput(t),
+      title: published(t).listed.title!,
+      description: publishedToolDescription(ctx, t),
+      input_schema: publishedInputSchema(t),
+      output_schema: published(t).listed.outputSchema,
+      annotations: published(t).listed.annotations!,
       meter: t.meter ?? null,
       price_usd: t.meter ? centsToUsd(ctx.prices[t.meter]) : null,
       auth: t.auth,
@@ -205,7 +186,7 @@ function buildGeneric(ctx: CatalogContext) {
         name: t.name,
         method: e.method,
         url: agentUrl(ctx, e.path),
-        description: toolDescription(ctx, t),
+        description: publishedToolDescription(ctx, t),
         auth: t.auth,
         status: endpointStatus(e),
       };
@@ -296,8 +277,19 @@ export const registryPackSchema = envelopeSchema(
         .array(
           z.strictObject({
             name: z.string(),
+            title: z.string(),
             description: z.string(),
+            /** Exactly the live tools/list inputSchema. */
             input_schema: jsonSchema,
+            /** Exactly the live tools/list outputSchema (the result, or the problem body of a failure). */
+            output_schema: jsonSchema,
+            annotations: z.strictObject({
+              title: z.string().optional(),
+              readOnlyHint: z.boolean().optional(),
+              destructiveHint: z.boolean().optional(),
+              idempotentHint: z.boolean().optional(),
+              openWorldHint: z.boolean().optional(),
+            }),
             meter: meter.nullable(),
             price_usd: usd.nullable(),
             auth: z.string(),

@@ -7,18 +7,18 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
+  McpError,
   type CallToolResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
   ListToolsRequestSchema,
-  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { AnonymousThrottleGuard } from '#access';
 import { APP_CONFIG, type AppConfig, AppError, Errors, type MaybePromise, whenReady } from '#kernel';
 import { OpenApiService, parseOrThrow, publicBaseUrl, type RequestOrigin, toErrorResponse } from '#http';
 import { type AgentPrincipal, AgentAuthenticator, agentAuthorization, type AgentRequest } from '../auth/agent-auth.js';
-import { AGENT_API_PREFIX, findEndpoint } from '../catalog/agent-surface.js';
+import { AGENT_API_PREFIX } from '../catalog/agent-surface.js';
 import { SERVICE_VERSION } from '../catalog/information.parts.js';
 import { agentNextActionsEnricher } from '../catalog/next-actions.enricher.js';
 import { TenantDirectory } from '../workspace/tenants/tenant-directory.js';
@@ -28,30 +28,10 @@ import { MeteringService } from '../metering/metering.service.js';
 import { CountedBatchTransport } from './counted-batch.transport.js';
 import { type McpCaller, McpRateLimits } from './mcp-rate-limits.js';
 import { batchRefusal, type McpRefusal, originRefusal } from './mcp-request.policy.js';
-import { TOOL_DEFINITIONS, type ToolContext, type ToolDefinition } from './mcp-tools.js';
+import type { ToolContext, ToolPart } from '../tools/tool-definitions.js';
+import { PUBLISHED_TOOLS, publishedTool, type PublishedTool } from '../tools/published-tools.js';
 import { prefersJson, SingleExchangeTransport } from './single-exchange.transport.js';
 import { ToolsListCache } from './tools-list.cache.js';
-
-/** What a failed call's structuredContent is: the agent surface's problem+json body (D5). */
-const PROBLEM_SCHEMA = {
-  type: 'object',
-  description: 'A failure (isError): the same problem body as the REST route, never charged.',
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer', description: 'The HTTP status the REST route answers.' },
-    error: { type: 'string' },
-    code: { type: 'string', description: 'Stable code; GET /api/v1/agents/errors explains each.' },
-    message: { type: 'string' },
-    next_actions: {
-      type: 'array',
-      description: 'What to do next: requests with absolute URLs (a checkout link on a 402).',
-      items: { type: 'object' },
-    },
-  },
-  required: ['status', 'error', 'code', 'message'],
-  additionalProperties: true,
-};
 
 /** Told to an agent at initialize: how to get a key, pay, and make a first call. */
 export const MCP_INSTRUCTIONS = [
@@ -61,18 +41,6 @@ export const MCP_INSTRUCTIONS = [
   '3. First paid call: svc.get_top_discovery {"limit": 10}. Each successful call is charged its meter from prepaid credits; _meta shows credits_charged_usd and credits_balance_usd.',
   '4. Out of credits: the tool error carries the 402 body with next_actions (a checkout link for your key). Failures are never charged.',
 ].join('\n');
-
-/** A tool as tools/list shows it: JSON Schemas built once from the REST routes' zod schemas. */
-interface PreparedTool {
-  definition: ToolDefinition;
-  listed: Tool;
-  /** Tool argument → [part, field of that part]. */
-  fields: Map<string, [ToolPart, string]>;
-  meter: ToolDefinition['tool']['meter'];
-  method: string;
-  path: string;
-}
-type ToolPart = ToolDefinition['parts'][number];
 
 type McpHttpRequest = AgentRequest &
   RequestOrigin & { id?: string; ip?: string; raw: IncomingMessage; body?: unknown; url?: string };
@@ -94,7 +62,6 @@ const RATE_LIMITED = -32000;
 @Injectable()
 export class McpService {
   private readonly logger = new Logger('Mcp');
-  private readonly tools: Map<string, PreparedTool>;
   private readonly listed: ToolsListCache;
   private readonly enrich: ReturnType<typeof agentNextActionsEnricher>;
   private readonly validator = new AjvJsonSchemaValidator();
@@ -110,8 +77,7 @@ export class McpService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly openapi?: OpenApiService,
   ) {
-    this.tools = new Map(TOOL_DEFINITIONS.map((d) => [d.tool.name, prepare(d)]));
-    this.listed = new ToolsListCache([...this.tools.values()].map((t) => t.listed));
+    this.listed = new ToolsListCache(PUBLISHED_TOOLS.map((t) => t.listed));
     this.enrich = agentNextActionsEnricher({
       config,
       operationAt: (method, path) => this.openapi?.operationAt(method, path),
@@ -204,7 +170,7 @@ export class McpService {
    */
   private refused(request: McpHttpRequest, message: JSONRPCRequest, refusal: AppError): JSONRPCMessage {
     const name = message.method === 'tools/call' ? (message.params as { name?: unknown } | undefined)?.name : undefined;
-    const failed = this.failure(request, typeof name === 'string' ? (this.tools.get(name) ?? null) : null, refusal);
+    const failed = this.failure(request, typeof name === 'string' ? (publishedTool(name) ?? null) : null, refusal);
     if (message.method === 'tools/call') return { jsonrpc: '2.0', id: message.id, result: failed };
     return {
       jsonrpc: '2.0',
@@ -241,28 +207,24 @@ export class McpService {
     /** The call's rank in its HTTP request (1 unless the client batched calls). */
     callNumber: number,
   ): Promise<CallToolResult> {
-    const tool = this.tools.get(name);
-    if (!tool)
-      return this.failure(
-        request,
-        null,
-        Errors.notFound(`No tool named ${JSON.stringify(name)}; tools/list names them.`, 'TOOL_NOT_FOUND'),
-      );
+    const tool = publishedTool(name);
+    if (!tool) throw unknownTool(name);
     let hold: Reservation | undefined;
     try {
       const baseUrl = publicBaseUrl(request, this.config);
-      const principal = tool.definition.tool.auth === 'none' ? null : await this.auth.require(request);
-      const tenant = tool.definition.tool.auth === 'tenant_key' ? await this.tenantOf(principal!, baseUrl) : null;
+      const { auth, meter } = tool.endpoint;
+      const principal = auth === 'none' ? null : await this.auth.require(request);
+      const tenant = auth === 'tenant_key' ? await this.tenantOf(principal!, baseUrl) : null;
       const parts = splitArguments(tool, args);
-      if (tool.definition.tool.auth === 'none')
+      if (auth === 'none')
         await this.anonymous.check('signup', { ip: request.ip, method: 'POST', url: `${AGENT_API_PREFIX}/mcp` });
       const caller = principal ? { accountId: principal.accountId, keyId: principal.keyId, baseUrl } : null;
-      if (tool.meter && caller) hold = await this.metering.authorize(caller, tool.meter);
+      if (meter && caller) hold = await this.metering.authorize(caller, meter);
       const ctx: ToolContext = { queries: this.queries, commands: this.commands, tenant, baseUrl };
       const data = (await tool.definition.run(parts, ctx)) as Record<string, unknown>;
       const meta: Record<string, unknown> = {};
-      if (tool.meter && caller) {
-        const charged = await this.metering.charge(caller, tool.meter, `${request.id ?? 'mcp'}:${callNumber}`, hold);
+      if (meter && caller) {
+        const charged = await this.metering.charge(caller, meter, `${request.id ?? 'mcp'}:${callNumber}`, hold);
         meta.credits_charged_usd = charged.priceCents / 100;
         meta.credits_balance_usd = charged.balanceCents / 100;
       } else meta.credits_charged_usd = 0;
@@ -285,9 +247,9 @@ export class McpService {
   }
 
   /** The REST twin's problem body, as a tool error (isError, never charged). */
-  private failure(request: McpHttpRequest, tool: PreparedTool | null, error: unknown): CallToolResult {
-    const method = tool?.method ?? 'POST';
-    const path = tool?.path ?? `${AGENT_API_PREFIX}/mcp`;
+  private failure(request: McpHttpRequest, tool: PublishedTool | null, error: unknown): CallToolResult {
+    const method = tool?.endpoint.method ?? 'POST';
+    const path = `${AGENT_API_PREFIX}${tool?.endpoint.path ?? '/mcp'}`;
     const response = toErrorResponse(
       error,
       { method, path, url: path, raw: request },
@@ -331,93 +293,25 @@ export class McpService {
   }
 }
 
-/** The JSON Schemas of a tool, its argument map, and its REST twin (method, templated path). */
-function prepare(definition: ToolDefinition): PreparedTool {
-  const properties: Record<string, unknown> = {};
-  const required: string[] = [];
-  const fields = new Map<string, [ToolPart, string]>();
-  for (const part of definition.parts) {
-    const schema = objectSchema(z.toJSONSchema(part.schema, { io: 'input', unrepresentable: 'any' })) as {
-      properties?: Record<string, unknown>;
-      required?: string[];
-    };
-    const toolName = Object.fromEntries(Object.entries(part.rename ?? {}).map(([arg, field]) => [field, arg]));
-    for (const [field, property] of Object.entries(schema.properties ?? {})) {
-      const arg = toolName[field] ?? field;
-      if (fields.has(arg)) throw new Error(`${definition.tool.name}: argument ${arg} comes from two parts`);
-      properties[arg] = property;
-      fields.set(arg, [part, field]);
-    }
-    for (const field of schema.required ?? []) required.push(toolName[field] ?? field);
-  }
-  // A result is the REST `data`, or (isError) the REST problem body: the SDK's clients check
-  // structuredContent against the output schema either way.
-  const { $defs: defs, ...data } = objectSchema(
-    z.toJSONSchema(definition.output, { io: 'output', unrepresentable: 'any' }),
-  ) as Record<string, unknown> & { $defs?: Record<string, unknown> };
-  const output = { type: 'object', anyOf: [data, PROBLEM_SCHEMA], ...(defs ? { $defs: defs } : {}) };
-  const endpoint = findEndpoint(definition.tool.endpoint);
-  return {
-    definition,
-    fields,
-    meter: endpoint.meter,
-    method: endpoint.method,
-    path: `${AGENT_API_PREFIX}${endpoint.path}`,
-    listed: {
-      name: definition.tool.name,
-      title: definition.title,
-      description: toolDescription(definition, endpoint.meter, endpoint.method, endpoint.path),
-      inputSchema: {
-        type: 'object',
-        properties: properties as Record<string, object>,
-        ...(required.length ? { required } : {}),
-        additionalProperties: false,
-      },
-      outputSchema: output as Tool['outputSchema'],
-      annotations: { title: definition.title, ...definition.annotations },
-    },
-  };
-}
-
 /**
- * MCP wants `type: object` at the root of tool schemas; zod puts a schema with an id in `$defs`
- * and refers to it from the root: inline the root, keep the other definitions beside it.
+ * A tools/call naming no tool of this server: a protocol error, -32602 Invalid params (the MCP
+ * specification's tools "Error Handling": unknown tools are JSON-RPC errors, not tool results),
+ * naming the tools there are so the caller can correct the name without another request.
  */
-function objectSchema(jsonSchema: Record<string, unknown>): Record<string, unknown> {
-  const {
-    $schema: _schema,
-    $ref: ref,
-    $defs: defs,
-    ...rest
-  } = jsonSchema as Record<string, unknown> & {
-    $ref?: string;
-    $defs?: Record<string, Record<string, unknown>>;
-  };
-  if (typeof ref !== 'string' || !ref.startsWith('#/$defs/') || !defs)
-    return jsonSchema.$schema ? { ...rest, ...(defs ? { $defs: defs } : {}) } : jsonSchema;
-  const name = ref.slice('#/$defs/'.length);
-  const { [name]: root, ...others } = defs;
-  return { ...root, ...rest, ...(Object.keys(others).length ? { $defs: others } : {}) };
-}
-
-function toolDescription(definition: ToolDefinition, meter: string | undefined, method: string, path: string): string {
-  const auth = {
-    none: 'No key needed.',
-    key: 'Needs an agent key.',
-    key_optional: '',
-    tenant_key: 'Needs an enterprise (tenant-bound) key.',
-  }[definition.tool.auth];
-  const price = meter
-    ? ` Charged meter ${meter} per successful call (GET /api/v1/agents/catalog lists prices).`
-    : ' Free.';
-  return `${definition.description} ${auth}${price} Same as ${method} /api/v1${path}.`;
+function unknownTool(name: string): McpError {
+  const tools = PUBLISHED_TOOLS.map((t) => t.listed.name);
+  return new McpError(
+    ErrorCode.InvalidParams,
+    `Unknown tool: ${JSON.stringify(name)}. The tools are ${tools.join(', ')}; tools/list describes each.`,
+    { code: 'TOOL_NOT_FOUND', tools },
+  );
 }
 
 /**
  * The tool's arguments split into its REST parts, each parsed with the route's own schema (400
  * VALIDATION_FAILED naming `params.id`, `body.stage`, ... as REST does). Unknown arguments: 400.
  */
-function splitArguments(tool: PreparedTool, args: Record<string, unknown>): Record<string, Record<string, unknown>> {
+function splitArguments(tool: PublishedTool, args: Record<string, unknown>): Record<string, Record<string, unknown>> {
   const raw = new Map<ToolPart, Record<string, unknown>>(tool.definition.parts.map((p) => [p, {}]));
   const unknown = Object.keys(args).filter((arg) => !tool.fields.has(arg));
   if (unknown.length) throw Errors.validation(unknown.map((arg) => ({ path: arg, message: 'unknown argument' })));

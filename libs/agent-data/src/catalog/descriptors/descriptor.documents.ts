@@ -88,7 +88,9 @@ export function buildAgentFeed(ctx: CatalogContext) {
       transport: 'streamable-http',
       status: endpointStatus('mcp'),
       server_json_url: descriptorUrl(ctx, 'mcp_server'),
-      tools: mcpTools(ctx).map((t) => ({
+      // The MCP registry pack's entries (input_schema exactly as tools/list serves it); the result
+      // schemas stay in the pack and tools/list, to keep the feed a summary.
+      tools: mcpTools(ctx).map(({ output_schema: _output, annotations: _annotations, ...t }) => ({
         ...t,
         equivalent_endpoint: MCP_TOOLS.find((x) => x.name === t.name)!.endpoint,
       })),

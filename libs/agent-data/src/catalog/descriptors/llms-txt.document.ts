@@ -92,7 +92,7 @@ export function buildLlmsTxt(ctx: CatalogContext): string {
             item(
               'MCP endpoint',
               endpointUrl(ctx, 'mcp'),
-              `streamable HTTP (POST), x-api-key header; tools: ${MCP_TOOLS.map((t) => t.name).join(', ')}`,
+              `POST: streamable HTTP, x-api-key header; tools: ${MCP_TOOLS.map((t) => t.name).join(', ')} (their arguments: the agent feed, the MCP registry pack or tools/list)`,
             ),
             ...descriptor(['mcp_server', 'MCP server.json', 'the MCP registry entry with the remote and its header']),
           ]

@@ -1,5 +1,7 @@
 // Over 200 lines on purpose: the thirteen tools as one table (schemas, hints, the operation each
-// runs), read as a whole beside the catalogue's MCP_TOOLS rows.
+// runs), read as a whole beside the catalogue's MCP_TOOLS rows. The MCP endpoint serves from it
+// and every document that publishes tools renders from it (published-tools.ts), so a tool's
+// arguments are written here once.
 import type { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ListDeliveriesQuery } from '#webhooks';
