@@ -15,12 +15,11 @@ import { z } from 'zod';
 import { AnonymousThrottleGuard } from '#access';
 import { APP_CONFIG, type AppConfig, Errors } from '#kernel';
 import { OpenApiService, parseOrThrow, publicBaseUrl, type RequestOrigin, toErrorResponse } from '#http';
-import { type AgentPrincipal, AgentAuthenticator, type AgentRequest } from '../auth/agent-auth.js';
+import { AgentAuthenticator, type AgentRequest } from '../auth/agent-auth.js';
 import { AGENT_API_PREFIX, findEndpoint } from '../catalog/agent-surface.js';
 import { SERVICE_VERSION } from '../catalog/information.parts.js';
 import { agentNextActionsEnricher } from '../catalog/next-actions.enricher.js';
 import { TenantDirectory } from '../workspace/tenants/tenant-directory.js';
-import { workspaceRequiresEnterprise } from '../workspace/auth/workspace.guard.js';
 import type { Reservation } from '../credits/credit-ledger.js';
 import { MeteringService } from '../metering/metering.service.js';
 import { TOOL_DEFINITIONS, type ToolContext, type ToolDefinition } from './mcp-tools.js';
@@ -171,7 +170,10 @@ export class McpService {
     try {
       const baseUrl = publicBaseUrl(request, this.config);
       const principal = tool.definition.tool.auth === 'none' ? null : await this.auth.require(request);
-      const tenant = tool.definition.tool.auth === 'tenant_key' ? await this.tenantOf(principal!, baseUrl) : null;
+      const tenant =
+        tool.definition.tool.auth === 'tenant_key'
+          ? await this.tenants.require(principal!, { write: !tool.definition.annotations.readOnlyHint, baseUrl })
+          : null;
       const parts = splitArguments(tool, args);
       if (tool.definition.tool.auth === 'none')
         await this.anonymous.check('signup', { ip: request.ip, method: 'POST', url: `${AGENT_API_PREFIX}/mcp` });
@@ -195,12 +197,6 @@ export class McpService {
     } finally {
       hold?.release();
     }
-  }
-
-  private async tenantOf(principal: AgentPrincipal, baseUrl: string) {
-    const tenantId = await this.tenants.tenantOf(principal.accountId);
-    if (!tenantId) throw workspaceRequiresEnterprise(baseUrl);
-    return { tenantId, accountId: principal.accountId, keyId: principal.keyId };
   }
 
   /** The REST twin's problem body, as a tool error (isError, never charged). */

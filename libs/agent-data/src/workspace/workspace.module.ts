@@ -30,6 +30,7 @@ import { UpdateMemoController } from './memo/update-memo/update-memo.http.contro
 import { CreateTenantHandler } from './tenants/create-tenant/create-tenant.handler.js';
 import { IssueTenantKeyHandler } from './tenants/issue-tenant-key/issue-tenant-key.handler.js';
 import { TenantDirectory } from './tenants/tenant-directory.js';
+import { TenantProvisioning } from './tenants/tenant-provisioning.js';
 import { CreateSubscriptionHandler } from './webhooks/create-subscription/create-subscription.handler.js';
 import { CreateSubscriptionController } from './webhooks/create-subscription/create-subscription.http.controller.js';
 import { DeleteSubscriptionController } from './webhooks/delete-subscription/delete-subscription.http.controller.js';
@@ -75,6 +76,7 @@ import { WorkspaceReads } from './workspace.reads.js';
     ReadYourWrites,
     WorkspaceReads,
     TenantDirectory,
+    TenantProvisioning,
     TenantGuard,
     CreateTenantHandler,
     IssueTenantKeyHandler,
