@@ -31,6 +31,8 @@ import { CreateTenantHandler } from './tenants/create-tenant/create-tenant.handl
 import { IssueTenantKeyHandler } from './tenants/issue-tenant-key/issue-tenant-key.handler.js';
 import { TenantDirectory } from './tenants/tenant-directory.js';
 import { TenantProvisioning } from './tenants/tenant-provisioning.js';
+import { GetAccountWorkspaceHandler } from './tenants/get-account-workspace/get-account-workspace.handler.js';
+import { ProvisionWorkspaceHandler } from './tenants/provision-workspace/provision-workspace.handler.js';
 import { CreateSubscriptionHandler } from './webhooks/create-subscription/create-subscription.handler.js';
 import { CreateSubscriptionController } from './webhooks/create-subscription/create-subscription.http.controller.js';
 import { DeleteSubscriptionController } from './webhooks/delete-subscription/delete-subscription.http.controller.js';
@@ -77,6 +79,8 @@ import { WorkspaceReads } from './workspace.reads.js';
     WorkspaceReads,
     TenantDirectory,
     TenantProvisioning,
+    ProvisionWorkspaceHandler,
+    GetAccountWorkspaceHandler,
     TenantGuard,
     CreateTenantHandler,
     IssueTenantKeyHandler,
