@@ -337,6 +337,20 @@ export const AGENT_ERRORS = Object.freeze([
     'npm run svc -- workspaces create prints the tenant id.',
   ),
   e(
+    'LEAD_NOT_FOUND',
+    404,
+    'not_found',
+    'No lead with this id (CLI: leads convert).',
+    'npm run svc -- leads list prints the leads with their ids.',
+  ),
+  e(
+    'LEAD_ALREADY_CONVERTED',
+    409,
+    'conflict',
+    'The lead was converted already, onto another account (CLI: leads convert). The body carries tenant_id and account_id.',
+    'Run the conversion without --account (or with that account): it answers the existing tenant.',
+  ),
+  e(
     'ACCOUNT_HAS_TENANT',
     409,
     'conflict',

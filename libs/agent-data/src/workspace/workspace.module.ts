@@ -32,6 +32,8 @@ import { IssueTenantKeyHandler } from './tenants/issue-tenant-key/issue-tenant-k
 import { TenantDirectory } from './tenants/tenant-directory.js';
 import { TenantProvisioning } from './tenants/tenant-provisioning.js';
 import { GetAccountWorkspaceHandler } from './tenants/get-account-workspace/get-account-workspace.handler.js';
+import { PilotEndSweeper } from './tenants/end-pilots/pilot-end.sweeper.js';
+import { ConvertLeadHandler } from './tenants/convert-lead/convert-lead.handler.js';
 import { ProvisionWorkspaceHandler } from './tenants/provision-workspace/provision-workspace.handler.js';
 import { CreateSubscriptionHandler } from './webhooks/create-subscription/create-subscription.handler.js';
 import { CreateSubscriptionController } from './webhooks/create-subscription/create-subscription.http.controller.js';
@@ -80,6 +82,8 @@ import { WorkspaceReads } from './workspace.reads.js';
     TenantDirectory,
     TenantProvisioning,
     ProvisionWorkspaceHandler,
+    ConvertLeadHandler,
+    PilotEndSweeper,
     GetAccountWorkspaceHandler,
     TenantGuard,
     CreateTenantHandler,

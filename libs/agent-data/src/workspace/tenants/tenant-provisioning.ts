@@ -1,9 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, CLOCK, type Clock, Errors, ID_GENERATOR, type IdGenerator } from '#kernel';
+import {
+  APP_CONFIG,
+  type AppConfig,
+  AppError,
+  CLOCK,
+  type Clock,
+  Errors,
+  ID_GENERATOR,
+  type IdGenerator,
+} from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore, loadState } from '#eventstore';
 import type { TenantBindingReason } from '../../accounts/agent-account.events.js';
 import { accountHasTenant } from '../../accounts/agent-account.decider.js';
 import { AgentAccounts } from '../../accounts/agent-accounts.js';
+import { OBJECTIVE_PACK } from '../../catalog/objectives.js';
 import { type TenantCommand, tenantDecider, type TenantState } from '../tenant.decider.js';
 import { tenantStream } from '../workspace.events.js';
 
@@ -29,7 +39,47 @@ export class TenantProvisioning {
     private readonly accounts: AgentAccounts,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * Opens a tenant's own agent account (origin `tenant`, its opening event names the tenant, so
+   * its keys reach the workspace), then the tenant on it. Safe to run again with the same ids.
+   */
+  async openTenantAccount(p: {
+    tenantId: string;
+    accountId: string;
+    name: string;
+    source: string;
+  }): Promise<EnsuredTenant> {
+    try {
+      await this.accounts.decide(p.accountId, {
+        type: 'OpenAgentAccount',
+        accountId: p.accountId,
+        origin: 'tenant',
+        environment: this.config.env,
+        contactEmail: null,
+        agentName: p.name,
+        useCase: 'enterprise workspace',
+        objective: 'enterprise',
+        packId: OBJECTIVE_PACK.enterprise,
+        source: p.source,
+        sourceRef: null,
+        tenantId: p.tenantId,
+        now: this.clock.now(),
+      });
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'ACCOUNT_EXISTS')) throw error;
+    }
+    const state = await this.decide(p.tenantId, {
+      type: 'CreateTenant',
+      tenantId: p.tenantId,
+      name: p.name,
+      ownerAccountId: p.accountId,
+      now: this.clock.now(),
+    });
+    return { tenantId: p.tenantId, accountId: p.accountId, created: true, state };
+  }
 
   /**
    * The account's tenant, made when it has none. `reuse: false` refuses an account bound already
@@ -89,6 +139,12 @@ export class TenantProvisioning {
       if (state.status !== 'active') throw error;
       return state;
     }
+  }
+
+  /** Records the end of a due pilot; the global position of the event, or null when nothing was due. */
+  async endPilot(tenantId: string, now: Date): Promise<number | null> {
+    return (await decideAndAppend(this.events, tenantStream(tenantId), tenantDecider, { type: 'EndPilot', now }))
+      .position;
   }
 
   async load(tenantId: string): Promise<TenantState> {

@@ -1,11 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
-import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
-import { AgentAccounts } from '../../../accounts/agent-accounts.js';
-import { OBJECTIVE_PACK } from '../../../catalog/objectives.js';
+import { CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { tenantDecider } from '../../tenant.decider.js';
-import { tenantStream } from '../../workspace.events.js';
 import { IssueTenantKeyCommand } from '../issue-tenant-key/issue-tenant-key.command.js';
 import { TenantProvisioning } from '../tenant-provisioning.js';
 import { CreateTenantCommand, type CreatedTenant } from './create-tenant.command.js';
@@ -19,13 +15,10 @@ import { CreateTenantCommand, type CreatedTenant } from './create-tenant.command
 @CommandHandler(CreateTenantCommand)
 export class CreateTenantHandler implements ICommandHandler<CreateTenantCommand, CreatedTenant> {
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    private readonly accounts: AgentAccounts,
     private readonly commands: CommandBus,
     private readonly provisioning: TenantProvisioning,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async execute({ name, accountId: existing }: CreateTenantCommand): Promise<CreatedTenant> {
@@ -34,28 +27,7 @@ export class CreateTenantHandler implements ICommandHandler<CreateTenantCommand,
     const accountId = this.ids.next('acct');
     const now = this.clock.now();
     const tenantName = validName(name, now);
-    await this.accounts.decide(accountId, {
-      type: 'OpenAgentAccount',
-      accountId,
-      origin: 'tenant',
-      environment: this.config.env,
-      contactEmail: null,
-      agentName: tenantName,
-      useCase: 'enterprise workspace',
-      objective: 'enterprise',
-      packId: OBJECTIVE_PACK.enterprise,
-      source: 'workspaces-cli',
-      sourceRef: null,
-      tenantId,
-      now,
-    });
-    await decideAndAppend(this.events, tenantStream(tenantId), tenantDecider, {
-      type: 'CreateTenant',
-      tenantId,
-      name,
-      ownerAccountId: accountId,
-      now,
-    });
+    await this.provisioning.openTenantAccount({ tenantId, accountId, name: tenantName, source: 'workspaces-cli' });
     await this.provisioning.decide(tenantId, {
       type: 'ActivateEnterprise',
       source: 'operator',
