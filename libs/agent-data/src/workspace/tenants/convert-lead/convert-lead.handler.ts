@@ -2,7 +2,12 @@ import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore, loadState } from '#eventstore';
-import { leadAlreadyConverted, leadDecider, leadNotFound, type LeadState } from '../../../catalog/leads/lead.decider.js';
+import {
+  leadAlreadyConverted,
+  leadDecider,
+  leadNotFound,
+  type LeadState,
+} from '../../../catalog/leads/lead.decider.js';
 import { leadStream } from '../../../catalog/leads/lead.events.js';
 import { tenantAccess } from '../../tenant.decider.js';
 import { IssueTenantKeyCommand } from '../issue-tenant-key/issue-tenant-key.command.js';
@@ -41,7 +46,11 @@ export class ConvertLeadHandler implements ICommandHandler<ConvertLeadCommand, C
             name: tenantName(state),
             source: 'leads-cli',
           })
-        : await this.provisioning.ensureTenant(done.accountId, { name: tenantName(state), reason: 'lead', reuse: true });
+        : await this.provisioning.ensureTenant(done.accountId, {
+            name: tenantName(state),
+            reason: 'lead',
+            reuse: true,
+          });
       return this.entitle(state, tenant, null, false);
     }
     const accountId = named ?? state.accountId;
@@ -63,7 +72,9 @@ export class ConvertLeadHandler implements ICommandHandler<ConvertLeadCommand, C
       name: tenantName(state),
       source: 'leads-cli',
     });
-    const key = await this.commands.execute(new IssueTenantKeyCommand(tenantId, `${tenantName(state)} service account`));
+    const key = await this.commands.execute(
+      new IssueTenantKeyCommand(tenantId, `${tenantName(state)} service account`),
+    );
     return this.entitle(state, tenant, { id: key.id, api_key: key.api_key }, true);
   }
 

@@ -4,7 +4,10 @@ import { TenantDirectory } from '../tenant-directory.js';
 import { type AccountWorkspaceView, GetAccountWorkspaceQuery } from './get-account-workspace.query.js';
 
 @QueryHandler(GetAccountWorkspaceQuery)
-export class GetAccountWorkspaceHandler implements IQueryHandler<GetAccountWorkspaceQuery, AccountWorkspaceView | null> {
+export class GetAccountWorkspaceHandler implements IQueryHandler<
+  GetAccountWorkspaceQuery,
+  AccountWorkspaceView | null
+> {
   constructor(private readonly tenants: TenantDirectory) {}
 
   async execute({ accountId, baseUrl }: GetAccountWorkspaceQuery): Promise<AccountWorkspaceView | null> {

@@ -9,7 +9,10 @@ import { TenantProvisioning } from '../tenant-provisioning.js';
 import { ProvisionWorkspaceCommand, type ProvisionedWorkspace } from './provision-workspace.command.js';
 
 @CommandHandler(ProvisionWorkspaceCommand)
-export class ProvisionWorkspaceHandler implements ICommandHandler<ProvisionWorkspaceCommand, ProvisionedWorkspace | null> {
+export class ProvisionWorkspaceHandler implements ICommandHandler<
+  ProvisionWorkspaceCommand,
+  ProvisionedWorkspace | null
+> {
   private readonly logger = new Logger('ProvisionWorkspace');
 
   constructor(
