@@ -73,6 +73,7 @@ describe('agent onboarding, credits and metering (real HTTP, sandbox provider)',
         credited: false,
         credits_usd: 29,
         balance_usd: 29,
+        workspace: null,
       },
     );
 

@@ -225,6 +225,32 @@ describe('catalog document', () => {
     );
   });
 
+  it('sells a workspace wherever it promises one: every enterprise-access service and workspace tier buys a pack that opens it (ADR 0078)', () => {
+    const opens = (url: string) => findPack(new URL(url).searchParams.get('pack_id'))?.workspace;
+    for (const s of data.service_catalog.filter((s) => s.access === 'enterprise'))
+      assert.ok(
+        opens(s.buy_now_url),
+        `${s.key}: buy_now_url sells ${new URL(s.buy_now_url).searchParams.get('pack_id')}`,
+      );
+    const enterpriseServices = new Set(data.service_catalog.filter((s) => s.access === 'enterprise').map((s) => s.key));
+    for (const t of data.revenue_tiers) {
+      const promises =
+        t.primary_service_keys.some((k) => enterpriseServices.has(k)) ||
+        t.included.some((i) => /tenant|workspace/i.test(i));
+      assert.equal(Boolean(opens(t.buy_now_url)), promises, `${t.key}: promises a workspace iff its pack opens one`);
+    }
+    assert.deepEqual(
+      CREDIT_PACKS.map((p) => [p.pack_id, p.workspace ?? null]),
+      [
+        ['pack_29', null],
+        ['pack_99', null],
+        ['pack_499', null],
+        ['pack_2499', 'pilot'],
+        ['pack_10000', 'enterprise'],
+      ],
+    );
+  });
+
   it('has the four revenue tiers with their documented fields', () => {
     assert.deepEqual(
       data.revenue_tiers.map((t) => t.key),

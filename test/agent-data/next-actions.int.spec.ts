@@ -86,11 +86,11 @@ describe('next_actions on every 4xx of the agent surface (real HTTP)', () => {
     }
   });
 
-  it('403 for a self-serve key on the workspace: keeps its own (the enterprise upgrade), made absolute', async () => {
+  it('403 for a self-serve key on the workspace: keeps its own (buy the enterprise pack, the enterprise upgrade), made absolute', async () => {
     const actions = await assertNextActions(await call('/api/v1/workspace/companies', withKey(funded)), 403, funded);
     assert.deepEqual(
       actions.map((a) => `${a.method} ${new URL(a.url).pathname}`),
-      ['GET /api/v1/agents/leads', 'POST /api/v1/agents/leads'],
+      ['GET /api/v1/agents/checkout-link', 'GET /api/v1/agents/leads', 'POST /api/v1/agents/leads'],
     );
   });
 

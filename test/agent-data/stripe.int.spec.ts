@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import Stripe from 'stripe';
 import { findPack, openStripePaymentProvider, type StripePaymentProvider } from '#agent-data';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
-import { pay, status } from './support/agent-client.js';
+import { EVENT_STORE, type RecordedEvent } from '#eventstore';
+import { pay, status, withKey } from './support/agent-client.js';
 import { StripeStandIn } from './support/stripe-stand-in.js';
 
 const SECRET_KEY = 'sk_test_standin123';
@@ -178,6 +179,7 @@ describe('Stripe webhook fulfilment (real HTTP, STRIPE_API_URL at the stand-in)'
     metadata: Record<string, string>,
     paymentStatus = 'paid',
     type = 'checkout.session.completed',
+    amountTotal = 2900,
   ) {
     return JSON.stringify({
       id: `evt_${Math.random().toString(36).slice(2)}`,
@@ -192,7 +194,7 @@ describe('Stripe webhook fulfilment (real HTTP, STRIPE_API_URL at the stand-in)'
           mode: 'payment',
           payment_status: paymentStatus,
           status: 'complete',
-          amount_total: 2900,
+          amount_total: amountTotal,
           currency: 'usd',
           metadata,
           client_reference_id: metadata.account_id || null,
@@ -234,6 +236,42 @@ describe('Stripe webhook fulfilment (real HTTP, STRIPE_API_URL at the stand-in)'
     assert.equal(s.balance_usd, 29);
     assert.equal(s.recent_ledger.filter((e: { type: string }) => e.type === 'CreditsPurchased').length, 1);
     assert.equal(s.account.payment_provider, 'stripe');
+  });
+
+  it('pack_10000 opens one enterprise workspace for the paying key, however often and concurrently Stripe delivers the event', async () => {
+    const issued = await pay(api.url, { objective: 'enterprise', pack_id: 'pack_10000' });
+    const payload = completedEvent(
+      issued.starter_checkout.session_id,
+      { account_id: issued.account_id, key_id: issued.key.id, pack_id: 'pack_10000', purpose: 'starter' },
+      'paid',
+      'checkout.session.completed',
+      1_000_000,
+    );
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const first = await Promise.all([deliver(payload, signature), deliver(payload, signature)]);
+    const last = await deliver(payload, signature);
+    for (const res of [...first, last]) assert.equal(res.status, 200, await res.clone().text());
+
+    const s = await status(api.url, issued.key.api_key);
+    assert.equal(s.balance_usd, 12_500);
+    assert.equal(s.workspace.plan, 'enterprise');
+    assert.equal(s.workspace.access, 'read_write');
+    assert.match(s.workspace.tenant_id, /^tn_/);
+    const companies = await fetch(`${api.url}/api/v1/workspace/companies`, withKey(issued.key.api_key));
+    assert.equal(companies.status, 200, 'the paying key reaches the workspace at once');
+
+    // Audited as events, once: one binding, one tenant, one activation naming the payment.
+    const events: RecordedEvent[] = [];
+    for await (const e of api.app.get(EVENT_STORE).readAll())
+      if (JSON.stringify(e.data).includes(issued.account_id) || JSON.stringify(e.data).includes(s.workspace.tenant_id))
+        events.push(e);
+    const count = (type: string) => events.filter((e) => e.type === type).length;
+    assert.deepEqual(
+      [count('AgentAccountTenantBound'), count('WorkspaceTenantCreated'), count('WorkspaceEnterpriseActivated')],
+      [1, 1, 1],
+    );
+    const activated = events.find((e) => e.type === 'WorkspaceEnterpriseActivated')!;
+    assert.equal((activated.data as { reference: string }).reference, issued.starter_checkout.session_id);
   });
 
   it('a bad signature gets 400 and credits nothing; an unpaid completion waits for async_payment_succeeded', async () => {

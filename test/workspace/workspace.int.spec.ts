@@ -54,8 +54,11 @@ describe('enterprise workspace: tenants, records, the tenant event stream (real 
     assert.equal(res.body.code, 'WORKSPACE_REQUIRES_ENTERPRISE');
     assert.deepEqual(
       res.body.next_actions.map((a: Json) => `${a.method} ${new URL(a.url).pathname}`),
-      ['GET /api/v1/agents/leads', 'POST /api/v1/agents/leads'],
+      ['GET /api/v1/agents/checkout-link', 'GET /api/v1/agents/leads', 'POST /api/v1/agents/leads'],
     );
+    const buy = new URL(res.body.next_actions[0].url);
+    assert.equal(buy.searchParams.get('pack_id'), 'pack_10000', 'the enterprise pack, bound to the calling key');
+    assert.equal(buy.searchParams.get('key_id'), selfServe.key.id);
   });
 
   it('a tenant key without credits gets the 402 of its meter; a grant funds it', async () => {

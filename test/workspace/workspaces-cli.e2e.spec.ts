@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { API_MAIN, CLI_MAIN, LiveProcess, run } from '../e2e/support/processes.js';
+import { pay, payInSandbox } from '../agent-data/support/agent-client.js';
 
 const json = (out: string) => JSON.parse(out.trim()) as Record<string, any>;
 
@@ -65,5 +66,39 @@ describe('svc workspaces (the CLI beside a running api, built mains)', () => {
     const noName = await run(CLI_MAIN, ['workspaces', 'create'], env);
     assert.equal(noName.code, 2);
     assert.match(noName.stderr, /--name N is required/);
+  });
+
+  it('--account binds a new tenant to an existing account: its credits follow and its own key reaches the workspace', async () => {
+    const issued = await pay(url, { objective: 'starter' });
+    assert.ok((await payInSandbox(issued.starter_checkout.url)).status < 400);
+    assert.equal((await companies(issued.key.api_key)).status, 403, 'self-serve until bound');
+
+    const created = await run(
+      CLI_MAIN,
+      ['workspaces', 'create', '--name', 'Bound Capital', '--account', issued.account_id],
+      env,
+    );
+    assert.equal(created.code, 0, created.stderr);
+    const tenant = json(created.stdout);
+    assert.equal(tenant.account_id, issued.account_id, 'the tenant holds the paying account');
+    assert.match(tenant.key.api_key, /^svc_test_/, 'and a service-account key of it');
+    const listed = await companies(issued.key.api_key);
+    assert.equal(listed.status, 200, await listed.clone().text());
+    assert.equal(listed.headers.get('x-credits-balance'), '26.00', 'the 29.00 bought before, less 3.00');
+    assert.equal((await companies(tenant.key.api_key)).headers.get('x-credits-balance'), '23.00', 'one balance');
+
+    const again = await run(CLI_MAIN, ['workspaces', 'create', '--name', 'Twice', '--account', issued.account_id], env);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /bound to tenant tn_\w+ already/);
+    const malformed = await run(CLI_MAIN, ['workspaces', 'create', '--name', 'X', '--account', 'nope'], env);
+    assert.equal(malformed.code, 2);
+    assert.match(malformed.stderr, /--account must be an agent account id/);
+    const unknown = await run(
+      CLI_MAIN,
+      ['workspaces', 'create', '--name', 'X', '--account', 'acct_01JAAAAAAAAAAAAAAAAAAAAAAA'],
+      env,
+    );
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /No agent account with this id/);
   });
 });

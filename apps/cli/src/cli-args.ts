@@ -4,6 +4,7 @@ import { KEYS_USAGE, type KeysCliCommand, parseKeysArgs } from './commands/keys.
 import { COMPANIES_USAGE, type CompaniesCliCommand, parseCompaniesArgs } from './commands/companies.args.js';
 import { CREDITS_USAGE, type CreditsCliCommand, parseCreditsArgs } from './commands/credits.args.js';
 import { parseWorkspacesArgs, WORKSPACES_USAGE, type WorkspacesCliCommand } from './commands/workspaces.args.js';
+import { LEADS_USAGE, type LeadsCliCommand, parseLeadsArgs } from './commands/leads.args.js';
 import { AUDIT_USAGE, type AuditCliCommand, parseAuditArgs } from './commands/audit.args.js';
 import { parseUsersArgs, USERS_USAGE, type UsersCliCommand } from './commands/users.args.js';
 import {
@@ -34,6 +35,7 @@ ${USERS_USAGE}
 ${OAUTH_CLIENTS_USAGE}
 ${CREDITS_USAGE}
 ${WORKSPACES_USAGE}
+${LEADS_USAGE}
 ${COMPANIES_USAGE}
 ${AUDIT_USAGE}
   secrets reseal                 seal every stored webhook secret with the current key
@@ -68,6 +70,7 @@ export type CliCommand =
   | OAuthClientsCliCommand
   | CreditsCliCommand
   | WorkspacesCliCommand
+  | LeadsCliCommand
   | CompaniesCliCommand
   | AuditCliCommand;
 
@@ -152,6 +155,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
   if (group === 'oauth-clients') return parseOAuthClientsArgs(action, rest);
   if (group === 'credits') return parseCreditsArgs(action, rest);
   if (group === 'workspaces') return parseWorkspacesArgs(action, rest);
+  if (group === 'leads') return parseLeadsArgs(action, rest);
   if (group === 'companies') return parseCompaniesArgs(action, rest);
   if (group === 'audit') return parseAuditArgs(action, rest);
   throw new UsageError(`unknown command: ${group}`);

@@ -155,6 +155,15 @@ async function main(argv: string[]): Promise<number> {
         await workspaces.runWorkspaces(app.get(CommandBus), command, writeLine);
         break;
       }
+      case 'leads-list':
+      case 'leads-convert': {
+        const [{ CommandBus, QueryBus }, leads] = await Promise.all([
+          import('@nestjs/cqrs'),
+          import('./commands/leads.command.js'),
+        ]);
+        await leads.runLeads({ commands: app.get(CommandBus), queries: app.get(QueryBus) }, command, writeLine);
+        break;
+      }
       case 'audit-credits':
       case 'audit-deliveries': {
         const [{ DOCUMENT_STORE }, { WebhookChannels }, audit] = await Promise.all([

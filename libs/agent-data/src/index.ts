@@ -217,6 +217,10 @@ export { WorkspaceModule } from './workspace/workspace.module.js';
 export { McpModule } from './mcp/mcp.module.js';
 export { MCP_INSTRUCTIONS } from './mcp/mcp.service.js';
 export { CreateTenantCommand, type CreatedTenant } from './workspace/tenants/create-tenant/create-tenant.command.js';
+export { ConvertLeadCommand, type ConvertedLead } from './workspace/tenants/convert-lead/convert-lead.command.js';
+export { ListLeadsQuery, type LeadsPage } from './catalog/leads/list-leads/list-leads.query.js';
+export { leadsProjection, LEADS_PROJECTION, type LeadDoc } from './catalog/leads/leads.projection.js';
+export { PilotEndSweeper } from './workspace/tenants/end-pilots/pilot-end.sweeper.js';
 export {
   IssueTenantKeyCommand,
   type IssuedTenantKey,

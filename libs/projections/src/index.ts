@@ -13,3 +13,4 @@ export * from './read-your-writes.js';
 export * from './ownership/ownership.port.js';
 export * from './ownership/document-ownership.adapter.js';
 export * from './ownership/background-ownership.js';
+export * from './periodic-sweeper.js';

@@ -1,15 +1,27 @@
 import { UsageError } from '../usage-error.js';
 import { stringOptions } from './string-options.js';
 
-export const WORKSPACES_USAGE = `  workspaces create --name N     an enterprise tenant with its own credits account and a first
-                                 tenant-bound service-account key (agent surface); prints
-                                 {tenant_id, name, account_id, key: {id, api_key}} as one JSON line
+export const WORKSPACES_USAGE = `  workspaces create --name N [--account acct_…]
+                                 an enterprise tenant with its own credits account (or on an
+                                 existing agent account: its credits follow and its keys become
+                                 tenant-bound) and a tenant-bound service-account key (agent
+                                 surface); prints {tenant_id, name, account_id, key: {id, api_key}}
   workspaces keys create --tenant ID --name N
                                  another key of the tenant; prints {tenant_id, account_id, id,
                                  api_key, name, created_at} (rotate with /api/v1/agents/keys)`;
 
 export type WorkspacesCliCommand =
-  { kind: 'workspaces-create'; name: string } | { kind: 'workspaces-keys-create'; tenantId: string; name: string };
+  | { kind: 'workspaces-create'; name: string; accountId?: string }
+  | { kind: 'workspaces-keys-create'; tenantId: string; name: string };
+
+const ACCOUNT_ID = /^acct_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** `--account acct_…`, checked before a store is opened. */
+export function accountOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!ACCOUNT_ID.test(value)) throw new UsageError('--account must be an agent account id (acct_…)');
+  return value;
+}
 
 function name(value: string | undefined): string {
   const trimmed = value?.trim() ?? '';
@@ -18,7 +30,11 @@ function name(value: string | undefined): string {
 }
 
 export function parseWorkspacesArgs(action: string | undefined, rest: string[]): WorkspacesCliCommand {
-  if (action === 'create') return { kind: 'workspaces-create', name: name(stringOptions(rest, ['name']).name) };
+  if (action === 'create') {
+    const v = stringOptions(rest, ['name', 'account']);
+    const accountId = accountOption(v.account);
+    return { kind: 'workspaces-create', name: name(v.name), ...(accountId ? { accountId } : {}) };
+  }
   if (action === 'keys' && rest[0] === 'create') {
     const v = stringOptions(rest.slice(1), ['tenant', 'name']);
     if (!v.tenant || !/^tn_[0-9A-HJKMNP-TV-Z]{26}$/.test(v.tenant))

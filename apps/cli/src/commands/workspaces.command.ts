@@ -13,7 +13,7 @@ export async function runWorkspaces(
 ): Promise<void> {
   try {
     if (cmd.kind === 'workspaces-create') {
-      const tenant = await commands.execute(new CreateTenantCommand(cmd.name));
+      const tenant = await commands.execute(new CreateTenantCommand(cmd.name, cmd.accountId));
       await write(JSON.stringify(tenant));
       return;
     }
@@ -22,6 +22,11 @@ export async function runWorkspaces(
     // An unknown tenant is a wrong argument, like a malformed id (exit 2).
     if (error instanceof AppError && error.code === 'TENANT_NOT_FOUND')
       throw new UsageError(`--tenant ${cmd.kind === 'workspaces-keys-create' ? cmd.tenantId : ''}: ${error.message}`);
+    // So is an account that does not exist or holds a tenant already.
+    if (error instanceof AppError && (error.code === 'ACCOUNT_NOT_FOUND' || error.code === 'ACCOUNT_HAS_TENANT'))
+      throw new UsageError(
+        `--account ${cmd.kind === 'workspaces-create' ? (cmd.accountId ?? '') : ''}: ${error.message}`,
+      );
     throw asUsageError(error);
   }
 }

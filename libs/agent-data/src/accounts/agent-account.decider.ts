@@ -2,7 +2,7 @@ import { assertNever, type Decider, Errors } from '#kernel';
 import { type KeyEnvironment } from '#access';
 import type { PackId } from '../catalog/packs.js';
 import type { PaymentProviderName } from '../credits/credits.events.js';
-import type { AccountOrigin, AgentAccountEvent } from './agent-account.events.js';
+import type { AccountOrigin, AgentAccountEvent, TenantBindingReason } from './agent-account.events.js';
 
 export interface SavedPaymentMethod {
   id: string;
@@ -69,6 +69,8 @@ export type AgentAccountCommand =
       now: Date;
     }
   | { type: 'RecordAgentKeyIssued'; keyId: string; knownActiveKeyIds: string[]; now: Date }
+  /** Binds the account to a tenant: the same tenant again changes nothing, another one is refused. */
+  | { type: 'BindTenant'; tenantId: string; reason: TenantBindingReason; now: Date }
   /**
    * Never leaves the account without an active key: revocations are decided on this stream,
    * one at a time (expected revision), so two keys revoking each other at once cannot both win.
@@ -129,6 +131,8 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
       case 'AgentKeyIssued':
       case 'AgentKeyRevoked':
         return state.status === 'open' ? { ...state, activeKeyIds: [...event.data.active_key_ids] } : state;
+      case 'AgentAccountTenantBound':
+        return state.status === 'open' ? { ...state, tenantId: event.data.tenant_id } : state;
       default:
         return assertNever(event);
     }
@@ -210,6 +214,17 @@ export const agentAccountDecider: Decider<AgentAccountCommand, AgentAccountEvent
           },
         ];
       }
+      case 'BindTenant': {
+        const s = open(state);
+        if (s.tenantId === command.tenantId) return [];
+        if (s.tenantId) throw accountHasTenant(s.tenantId);
+        return [
+          {
+            type: 'AgentAccountTenantBound',
+            data: { account_id: s.accountId, tenant_id: command.tenantId, reason: command.reason, bound_at: at },
+          },
+        ];
+      }
       case 'RevokeAgentKey': {
         const s = open(state);
         const active = s.activeKeyIds ?? command.knownActiveKeyIds;
@@ -234,4 +249,14 @@ export const lastActiveKey = () =>
   Errors.conflict(
     'This is the account’s only active key; create another (POST /api/v1/agents/keys) before revoking it.',
     'LAST_ACTIVE_KEY',
+  );
+
+/** An account holds one tenant for good: its keys and credits cannot move to another. */
+export const accountHasTenant = (tenantId: string) =>
+  Errors.conflict(
+    `The account is bound to tenant ${tenantId} already; an account holds one tenant.`,
+    'ACCOUNT_HAS_TENANT',
+    {
+      tenant_id: tenantId,
+    },
   );

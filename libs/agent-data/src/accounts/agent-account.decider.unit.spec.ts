@@ -98,6 +98,34 @@ describe('agent account decider', () => {
       .thenThrows((e) => e.code === 'ACCOUNT_NOT_FOUND' && e.status === 404);
   });
 
+  describe('a tenant bound to an open account (ADR 0078)', () => {
+    const bind = (tenantId: string): AgentAccountCommand => ({ type: 'BindTenant', tenantId, reason: 'purchase', now });
+    const bound: AgentAccountEvent = {
+      type: 'AgentAccountTenantBound',
+      data: { account_id: 'acct_1', tenant_id: 'tn_1', reason: 'purchase', bound_at: at },
+    };
+
+    it('binds once: the same tenant again changes nothing, another is refused (409 ACCOUNT_HAS_TENANT)', () => {
+      spec.given([opened]).when(bind('tn_1')).then([bound]);
+      spec.given([opened, bound]).when(bind('tn_1')).then([]);
+      spec
+        .given([opened, bound])
+        .when(bind('tn_2'))
+        .thenThrows((e) => e.code === 'ACCOUNT_HAS_TENANT' && e.status === 409 && e.extra.tenant_id === 'tn_1');
+    });
+
+    it('refuses an account opened for a tenant already, and an account that does not exist', () => {
+      spec
+        .given([{ ...opened, data: { ...opened.data, tenant_id: 'tn_0' } } as AgentAccountEvent])
+        .when(bind('tn_1'))
+        .thenThrows((e) => e.code === 'ACCOUNT_HAS_TENANT');
+      spec
+        .given([])
+        .when(bind('tn_1'))
+        .thenThrows((e) => e.code === 'ACCOUNT_NOT_FOUND');
+    });
+  });
+
   describe('active keys: never revoke the last one', () => {
     const issued = (keyId: string, active: string[]): AgentAccountEvent => ({
       type: 'AgentKeyIssued',

@@ -60,6 +60,15 @@ export type AgentAccountEvent =
       };
     }
   | {
+      /**
+       * An open account was bound to a tenant after it was opened (an enterprise purchase, a lead
+       * converted onto it, `svc workspaces create --account`): from then on its keys are
+       * tenant-bound and its credits are the tenant's. Once bound, never unbound or rebound.
+       */
+      type: 'AgentAccountTenantBound';
+      data: { account_id: string; tenant_id: string; reason: TenantBindingReason; bound_at: string };
+    }
+  | {
       /** A key of the account was issued; `active_key_ids` is the whole active set after it. */
       type: 'AgentKeyIssued';
       data: { account_id: string; key_id: string; active_key_ids: string[]; issued_at: string };
@@ -69,6 +78,9 @@ export type AgentAccountEvent =
       type: 'AgentKeyRevoked';
       data: { account_id: string; key_id: string; active_key_ids: string[]; revoked_at: string };
     };
+
+/** What bound an existing account to a tenant: a purchase, a converted lead, an operator's CLI. */
+export type TenantBindingReason = 'purchase' | 'lead' | 'operator';
 
 /** Why a hosted checkout was opened: the starter checkout of a new key, a checkout link, a top-up. */
 export type CheckoutPurpose = 'starter' | 'checkout_link' | 'topup';
@@ -80,6 +92,7 @@ export const AGENT_ACCOUNT_EVENT_TYPES: AgentAccountEvent['type'][] = [
   'CheckoutSessionOpened',
   'AgentKeyIssued',
   'AgentKeyRevoked',
+  'AgentAccountTenantBound',
 ];
 
 export const agentAccountStream = (accountId: string) => `agentaccount-${accountId}`;

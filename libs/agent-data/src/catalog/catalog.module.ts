@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { ProjectionsModule } from '#projections';
 import { CatalogContextProvider } from './catalog-context.provider.js';
 import { GetDescriptorHandler } from './descriptors/get-descriptor/get-descriptor.handler.js';
 import { GetDescriptorController } from './descriptors/get-descriptor/get-descriptor.http.controller.js';
@@ -13,17 +14,19 @@ import { GetRegistryPackHandler } from './get-registry-pack/get-registry-pack.ha
 import { GetRegistryPackController } from './get-registry-pack/get-registry-pack.http.controller.js';
 import { GetStatusHandler } from './get-status/get-status.handler.js';
 import { GetStatusController } from './get-status/get-status.http.controller.js';
+import { leadsProjection } from './leads/leads.projection.js';
+import { ListLeadsHandler } from './leads/list-leads/list-leads.handler.js';
 import { SubmitLeadHandler } from './leads/submit-lead/submit-lead.handler.js';
 import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.controller.js';
 
 /**
  * The agent surface's index (/api/v1), catalogue and guidance documents (/api/v1/agents/catalog, quote, ...),
  * the public descriptors at the site root (/llms.txt, /agent-feed.json, /.well-known/…) and
- * operator-pilot leads. CatalogContextProvider (effective meter prices, public base URL)
+ * operator-pilot leads (and their read model, which operators list with `svc leads list`). CatalogContextProvider (effective meter prices, public base URL)
  * is exported for other agent-data modules.
  */
 @Module({
-  imports: [CqrsModule.forRoot()],
+  imports: [CqrsModule.forRoot(), ProjectionsModule.forFeature([leadsProjection])],
   controllers: [
     GetApiIndexController,
     GetInformationDocumentController,
@@ -41,6 +44,7 @@ import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.contr
     GetStatusHandler,
     GetRegistryPackHandler,
     SubmitLeadHandler,
+    ListLeadsHandler,
     GetDescriptorHandler,
   ],
   exports: [CatalogContextProvider],

@@ -181,6 +181,14 @@ export const AGENT_ERRORS = Object.freeze([
     ['X-Credits-Balance', 'X-Credits-Required', 'X-Next-Action', 'Link'],
   ),
   e(
+    'PILOT_ENDED',
+    402,
+    'payment_required',
+    'The operator pilot of this workspace has ended: the workspace is read-only. Reads (GET) and removing a webhook subscription still work; data and keys are kept; nothing was charged. The body carries pilot_ended_at and pack_id.',
+    'Buy the enterprise pack (next_actions: a checkout bound to this key); once paid the workspace is writable at once. GET /api/v1/agents/status shows the plan.',
+    ['X-Next-Action', 'Link'],
+  ),
+  e(
     'PAYMENT_DECLINED',
     402,
     'payment_failed',
@@ -348,6 +356,27 @@ export const AGENT_ERRORS = Object.freeze([
     'not_found',
     'No tenant with this id (CLI).',
     'npm run svc -- workspaces create prints the tenant id.',
+  ),
+  e(
+    'LEAD_NOT_FOUND',
+    404,
+    'not_found',
+    'No lead with this id (CLI: leads convert).',
+    'npm run svc -- leads list prints the leads with their ids.',
+  ),
+  e(
+    'LEAD_ALREADY_CONVERTED',
+    409,
+    'conflict',
+    'The lead was converted already, onto another account (CLI: leads convert). The body carries tenant_id and account_id.',
+    'Run the conversion without --account (or with that account): it answers the existing tenant.',
+  ),
+  e(
+    'ACCOUNT_HAS_TENANT',
+    409,
+    'conflict',
+    'The agent account holds a tenant already; an account holds one tenant for good (CLI: workspaces create --account, leads convert). The body carries tenant_id.',
+    'Use the tenant named in tenant_id, or another account.',
   ),
   e(
     'TENANT_EXISTS',

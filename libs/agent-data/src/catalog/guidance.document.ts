@@ -194,7 +194,11 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
   ];
   if (objective === 'operator_pilot')
     why.push(
-      `The operator pilot runs ${OPERATOR_PILOT_DAYS} days on a tenant workspace: discovery, evaluation, memos and follow-ups.`,
+      `The operator pilot runs ${OPERATOR_PILOT_DAYS} days on a tenant workspace opened for your key when the payment is fulfilled: discovery, evaluation, memos and follow-ups; then the workspace is read-only until pack_10000 is bought.`,
+    );
+  if (objective === 'enterprise')
+    why.push(
+      'pack_10000 opens the tenant workspace for your key when the payment is fulfilled: companies, memos, deals, follow-ups, events and webhooks, paid from the same credits.',
     );
   if (objective === 'growth' || objective === 'enterprise')
     why.push(

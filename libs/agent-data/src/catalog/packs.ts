@@ -17,6 +17,12 @@ export interface PackRecommendation {
   enterprise: boolean;
 }
 
+/**
+ * What buying a pack opens besides credits (ADR 0078): `pilot`, the operator pilot (a tenant
+ * workspace for OPERATOR_PILOT_DAYS, read-only after); `enterprise`, the tenant workspace for good.
+ */
+export type WorkspaceEntitlement = 'pilot' | 'enterprise';
+
 export interface CreditPack {
   pack_id: PackId;
   name: string;
@@ -26,6 +32,8 @@ export interface CreditPack {
   credits_cents: number;
   recommendation: Readonly<PackRecommendation>;
   capabilities: readonly PackCapability[];
+  /** The workspace the purchase provisions for the paying account; absent: credits only. */
+  workspace?: WorkspaceEntitlement;
 }
 
 /** The pack a new key's starter checkout sells (D15: signup and pay). */
@@ -73,6 +81,7 @@ export const CREDIT_PACKS: readonly CreditPack[] = Object.freeze(
         credits_cents: 300_000,
         recommendation: { ...none, operator_pilot: true },
         capabilities: ENTRY,
+        workspace: 'pilot',
       },
       {
         pack_id: 'pack_10000',
@@ -81,6 +90,7 @@ export const CREDIT_PACKS: readonly CreditPack[] = Object.freeze(
         credits_cents: 1_250_000,
         recommendation: { ...none, enterprise: true },
         capabilities: ['production-usage', 'autopay', 'continuous-discovery'],
+        workspace: 'enterprise',
       },
     ] satisfies CreditPack[]
   ).map((p) => Object.freeze(p)),

@@ -18,6 +18,7 @@ import { centsToUsd } from '#kernel';
 import { OBJECTIVE_PACK, PACK_OBJECTIVE } from './objectives.js';
 import { CREDIT_PACKS, findPack, PACK_IDS, STARTER_PACK_ID } from './packs.js';
 import { OPERATOR_PILOT_DAYS, REVENUE_TIER_KEYS } from './services.js';
+import { enterprisePath, pilotLifecycle } from './enterprise-path.js';
 
 // ---------------------------------------------------------------- value-proof
 
@@ -185,6 +186,8 @@ export function buildGrowth(ctx: CatalogContext) {
       duration_days: OPERATOR_PILOT_DAYS,
       pack_id: OBJECTIVE_PACK.operator_pilot,
       request: `POST ${endpointUrl(ctx, 'leads')}`,
+      lifecycle: pilotLifecycle(),
+      enterprise_path: enterprisePath(ctx),
       checkout_redirect_url: packCheckoutUrl(ctx, {
         objective: 'operator_pilot',
         pack_id: OBJECTIVE_PACK.operator_pilot,
@@ -213,6 +216,8 @@ export const growthSchema = envelopeSchema(
     autopay: z.strictObject({ threshold_usd: usd, rule: z.string(), enable: strings.min(1) }),
     operator_pilot: z.strictObject({
       duration_days: z.int(),
+      lifecycle: strings.min(1),
+      enterprise_path: strings.min(1),
       pack_id: packId,
       request: z.string(),
       checkout_redirect_url: url,

@@ -94,10 +94,10 @@ export const SERVICE_CATALOG: readonly ServiceDefinition[] = Object.freeze([
       'svc.workspace.upsert_followup',
     ],
     includes: [
-      `${OPERATOR_PILOT_DAYS}-day pilot`,
-      'Tenant workspace with a tenant-bound service-account key',
+      `${OPERATOR_PILOT_DAYS}-day pilot, started when pack_2499 is paid: the paying key reaches the tenant workspace at once`,
       'Memo and follow-up writes',
       'Funded by pack_2499 (3000 USD of credits)',
+      'After the pilot the workspace is read-only (data and keys kept) until pack_10000 is bought',
     ],
     pack_id: 'pack_2499',
     objective: 'operator_pilot',
@@ -120,9 +120,15 @@ export const SERVICE_CATALOG: readonly ServiceDefinition[] = Object.freeze([
       'svc.workspace.create_webhook',
       'svc.workspace.list_webhook_deliveries',
     ],
-    includes: ['Tenant event stream', 'Signed webhook deliveries with retries', 'Charged per delivered event'],
-    pack_id: 'pack_499',
-    objective: 'growth',
+    includes: [
+      'Tenant event stream',
+      'Signed webhook deliveries with retries',
+      'Charged per delivered event',
+      // The stream and pushes are a workspace's: its buy-now link sells the pack that opens one.
+      `Starts with the ${OPERATOR_PILOT_DAYS}-day operator pilot (pack_2499); enterprise (pack_10000) keeps it writable`,
+    ],
+    pack_id: 'pack_2499',
+    objective: 'operator_pilot',
   },
   {
     key: 'workspace_automation',
@@ -156,6 +162,7 @@ export const SERVICE_CATALOG: readonly ServiceDefinition[] = Object.freeze([
       'svc.workspace.list_events',
     ],
     includes: [
+      'Tenant workspace opened for the paying key at fulfilment',
       'Tenant-bound service-account keys',
       'Companies, memos, deals and follow-ups',
       'Tenant event stream',
@@ -212,7 +219,8 @@ export const REVENUE_TIERS: readonly RevenueTierDefinition[] = Object.freeze([
     buyer: 'An agent running around the clock',
     pricing_model: 'prepaid_per_call',
     best_for: 'Continuous discovery and evaluation with autopay top-ups',
-    primary_service_keys: ['find', 'evaluate', 'monitor'],
+    // Not `monitor`: events and webhooks are a workspace's, which pack_499 does not open.
+    primary_service_keys: ['find', 'evaluate'],
     included: [
       'pack_499: 575 USD of credits for 499 USD',
       `Autopay when the balance falls under ${AUTOPAY_THRESHOLD_PLACEHOLDER}`,
@@ -230,8 +238,9 @@ export const REVENUE_TIERS: readonly RevenueTierDefinition[] = Object.freeze([
     primary_service_keys: ['operator_pilot', 'find', 'evaluate'],
     included: [
       'pack_2499: 3000 USD of credits for 2499 USD',
-      `${OPERATOR_PILOT_DAYS}-day pilot with a tenant workspace`,
+      `${OPERATOR_PILOT_DAYS}-day pilot with a tenant workspace, opened for the paying key at fulfilment`,
       'Memo and follow-up writes',
+      'Read-only after the pilot until pack_10000 is bought (data and keys kept)',
     ],
     pack_id: 'pack_2499',
     objective: 'operator_pilot',
@@ -245,6 +254,7 @@ export const REVENUE_TIERS: readonly RevenueTierDefinition[] = Object.freeze([
     primary_service_keys: ['workspace_automation', 'monitor', 'operator_pilot'],
     included: [
       'pack_10000: 12500 USD of credits for 10000 USD',
+      'Tenant workspace opened for the paying key at fulfilment (its account becomes the tenant’s)',
       'Tenant-bound service-account keys',
       'Events and signed webhooks',
       'Autopay',

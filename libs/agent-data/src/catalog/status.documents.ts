@@ -35,7 +35,7 @@ export function buildPublicStatus(ctx: CatalogContext, input: StatusInput) {
     rate_limit: { requests_per_minute_per_key: ctx.rateLimitPerMinute },
     authentication: {
       ...authentication(ctx),
-      note: 'Send your key to this endpoint to see the account, balance_usd, recent ledger entries (ledger_url: the whole ledger) and autopay state.',
+      note: 'Send your key to this endpoint to see the account, balance_usd, recent ledger entries (ledger_url: the whole ledger), autopay state and workspace (the tenant workspace a paid pack_2499 or pack_10000 opened: plan, pilot end, read-only or not).',
     },
     links: {
       catalog: endpointUrl(ctx, 'catalog'),

@@ -17,12 +17,11 @@ import {
 import { AnonymousThrottleGuard } from '#access';
 import { APP_CONFIG, type AppConfig, AppError, Errors, type MaybePromise, whenReady } from '#kernel';
 import { OpenApiService, parseOrThrow, publicBaseUrl, type RequestOrigin, toErrorResponse } from '#http';
-import { type AgentPrincipal, AgentAuthenticator, agentAuthorization, type AgentRequest } from '../auth/agent-auth.js';
+import { AgentAuthenticator, agentAuthorization, type AgentRequest } from '../auth/agent-auth.js';
 import { AGENT_API_PREFIX } from '../catalog/agent-surface.js';
 import { SERVICE_VERSION } from '../catalog/information.parts.js';
 import { agentNextActionsEnricher } from '../catalog/next-actions.enricher.js';
 import { TenantDirectory } from '../workspace/tenants/tenant-directory.js';
-import { workspaceRequiresEnterprise } from '../workspace/auth/workspace.guard.js';
 import type { Reservation } from '../credits/credit-ledger.js';
 import { MeteringService } from '../metering/metering.service.js';
 import { CountedBatchTransport } from './counted-batch.transport.js';
@@ -214,7 +213,10 @@ export class McpService {
       const baseUrl = publicBaseUrl(request, this.config);
       const { auth, meter } = tool.endpoint;
       const principal = auth === 'none' ? null : await this.auth.require(request);
-      const tenant = auth === 'tenant_key' ? await this.tenantOf(principal!, baseUrl) : null;
+      const tenant =
+        auth === 'tenant_key'
+          ? await this.tenants.require(principal!, { write: !tool.definition.annotations.readOnlyHint, baseUrl })
+          : null;
       const parts = splitArguments(tool, args);
       if (auth === 'none')
         await this.anonymous.check('signup', { ip: request.ip, method: 'POST', url: `${AGENT_API_PREFIX}/mcp` });
@@ -238,12 +240,6 @@ export class McpService {
     } finally {
       hold?.release();
     }
-  }
-
-  private async tenantOf(principal: AgentPrincipal, baseUrl: string) {
-    const tenantId = await this.tenants.tenantOf(principal.accountId);
-    if (!tenantId) throw workspaceRequiresEnterprise(baseUrl);
-    return { tenantId, accountId: principal.accountId, keyId: principal.keyId };
   }
 
   /** The REST twin's problem body, as a tool error (isError, never charged). */

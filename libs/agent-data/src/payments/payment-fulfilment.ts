@@ -10,6 +10,10 @@ import type { LedgerResult } from '../credits/credit-ledger.js';
 import type { PaymentProviderName, PurchaseSource } from '../credits/credits.events.js';
 import { CreditsService } from '../credits/credits.service.js';
 import type { CompletedCheckout } from './payment-provider.port.js';
+import {
+  type ProvisionedWorkspace,
+  ProvisionWorkspaceCommand,
+} from '../workspace/tenants/provision-workspace/provision-workspace.command.js';
 
 export interface Fulfilled {
   accountId: string;
@@ -20,6 +24,8 @@ export interface Fulfilled {
   balanceCents: number;
   creditsCents: number;
   position: number | null;
+  /** The workspace the pack opened for the account (ADR 0078); null for a credits-only pack. */
+  workspace: ProvisionedWorkspace | null;
 }
 
 export interface SucceededPayment {
@@ -36,7 +42,9 @@ export interface SucceededPayment {
 /**
  * The one place payments become credits (D16): Stripe's signed webhook, the sandbox's Pay
  * button, direct top-ups and autopay all end here. Idempotent by payment reference (checkout
- * session id or payment intent id) through the ledger decider.
+ * session id or payment intent id) through the ledger decider. A pack that opens a workspace
+ * (pilot, enterprise) provisions it in the same fulfilment, after the credits, also when the
+ * credits were there already: a delivery that failed half-way is finished by the next one.
  */
 @Injectable()
 export class PaymentFulfilment {
@@ -163,6 +171,9 @@ export class PaymentFulfilment {
       autopayAttemptId: p.autopayAttemptId,
       now: this.clock.now(),
     });
+    const workspace = await this.commands.execute(
+      new ProvisionWorkspaceCommand(p.accountId, pack.pack_id, p.reference),
+    );
     return {
       accountId: p.accountId,
       opened: false,
@@ -170,6 +181,7 @@ export class PaymentFulfilment {
       balanceCents: result.state.balanceCents,
       creditsCents: pack.credits_cents,
       position: result.position,
+      workspace,
     };
   }
 }

@@ -25,10 +25,36 @@ export interface CompanySnapshot {
   score: Record<string, unknown> | null;
 }
 
+/** What started a pilot or made a tenant enterprise: a payment (its reference) or an operator (CLI). */
+export type EntitlementSource = 'purchase' | 'lead' | 'operator';
+
 export type WorkspaceEvent =
   | {
       type: 'WorkspaceTenantCreated';
       data: { tenant_id: string; name: string; owner_account_id: string; created_at: string };
+    }
+  | {
+      /** The operator pilot started: full workspace until `ends_at`, read-only after (ADR 0078). */
+      type: 'WorkspacePilotStarted';
+      data: {
+        tenant_id: string;
+        days: number;
+        started_at: string;
+        ends_at: string;
+        source: EntitlementSource;
+        /** The payment reference (checkout session or payment intent) or the lead id. */
+        reference: string;
+      };
+    }
+  | {
+      /** The pilot reached its end with no enterprise purchase: the workspace is read-only from now. */
+      type: 'WorkspacePilotEnded';
+      data: { tenant_id: string; ends_at: string; ended_at: string };
+    }
+  | {
+      /** Enterprise access: the workspace is fully usable for good (lifts an ended pilot). */
+      type: 'WorkspaceEnterpriseActivated';
+      data: { tenant_id: string; activated_at: string; source: EntitlementSource; reference: string };
     }
   | {
       type: 'WorkspaceCompanyAdded';
@@ -117,6 +143,9 @@ export interface DealChanges {
 
 export const WORKSPACE_EVENT_TYPES: WorkspaceEvent['type'][] = [
   'WorkspaceTenantCreated',
+  'WorkspacePilotStarted',
+  'WorkspacePilotEnded',
+  'WorkspaceEnterpriseActivated',
   'WorkspaceCompanyAdded',
   'WorkspaceMemoUpdated',
   'WorkspaceDealCreated',
@@ -129,6 +158,10 @@ export const WORKSPACE_EVENT_TYPES: WorkspaceEvent['type'][] = [
 /** The public type of each stored event in the tenant event stream (null: not in the stream). */
 export const PUBLIC_EVENT_TYPES: Record<WorkspaceEvent['type'], string | null> = {
   WorkspaceTenantCreated: null,
+  // The tenant's plan is not a record change: /agents/status shows it (not the event stream).
+  WorkspacePilotStarted: null,
+  WorkspacePilotEnded: null,
+  WorkspaceEnterpriseActivated: null,
   WorkspaceCompanyAdded: 'workspace.company.added',
   WorkspaceMemoUpdated: 'workspace.memo.updated',
   WorkspaceDealCreated: 'workspace.deal.created',

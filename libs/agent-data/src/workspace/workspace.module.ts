@@ -30,6 +30,11 @@ import { UpdateMemoController } from './memo/update-memo/update-memo.http.contro
 import { CreateTenantHandler } from './tenants/create-tenant/create-tenant.handler.js';
 import { IssueTenantKeyHandler } from './tenants/issue-tenant-key/issue-tenant-key.handler.js';
 import { TenantDirectory } from './tenants/tenant-directory.js';
+import { TenantProvisioning } from './tenants/tenant-provisioning.js';
+import { GetAccountWorkspaceHandler } from './tenants/get-account-workspace/get-account-workspace.handler.js';
+import { PilotEndSweeper } from './tenants/end-pilots/pilot-end.sweeper.js';
+import { ConvertLeadHandler } from './tenants/convert-lead/convert-lead.handler.js';
+import { ProvisionWorkspaceHandler } from './tenants/provision-workspace/provision-workspace.handler.js';
 import { CreateSubscriptionHandler } from './webhooks/create-subscription/create-subscription.handler.js';
 import { CreateSubscriptionController } from './webhooks/create-subscription/create-subscription.http.controller.js';
 import { DeleteSubscriptionController } from './webhooks/delete-subscription/delete-subscription.http.controller.js';
@@ -75,6 +80,11 @@ import { WorkspaceReads } from './workspace.reads.js';
     ReadYourWrites,
     WorkspaceReads,
     TenantDirectory,
+    TenantProvisioning,
+    ProvisionWorkspaceHandler,
+    ConvertLeadHandler,
+    PilotEndSweeper,
+    GetAccountWorkspaceHandler,
     TenantGuard,
     CreateTenantHandler,
     IssueTenantKeyHandler,

@@ -16,6 +16,14 @@ export interface TenantDoc {
   name: string;
   owner_account_id: string;
   created_at: string;
+  /**
+   * The pilot as recorded: `running` until WorkspacePilotEnded (the sweeper finds the due ones by
+   * `pilot_ends_at`), `ended`, or `lifted` by enterprise access; absent for a tenant with no pilot.
+   */
+  pilot_state?: 'running' | 'ended' | 'lifted';
+  pilot_ends_at?: string;
+  pilot_ended_at?: string | null;
+  enterprise_at?: string | null;
 }
 
 export interface WorkspaceCompanyDoc {
@@ -123,7 +131,18 @@ export const workspaceProjection: ProjectionDefinition = {
   version: 2,
   eventTypes: WORKSPACE_EVENT_TYPES,
   collections: [
-    { name: TENANTS_COLLECTION, indexes: [{ fields: [['owner_account_id', 1]] }] },
+    {
+      name: TENANTS_COLLECTION,
+      indexes: [
+        { fields: [['owner_account_id', 1]] },
+        {
+          fields: [
+            ['pilot_state', 1],
+            ['pilot_ends_at', 1],
+          ],
+        },
+      ],
+    },
     {
       name: COMPANIES_COLLECTION,
       indexes: [
@@ -196,6 +215,33 @@ export const workspaceProjection: ProjectionDefinition = {
   },
 };
 
+/** The tenant document after a plan event (applying one twice gives the same document). */
+function tenantPlan(
+  doc: TenantDoc,
+  event: Extract<
+    WorkspaceEvent,
+    { type: 'WorkspacePilotStarted' | 'WorkspacePilotEnded' | 'WorkspaceEnterpriseActivated' }
+  >,
+): TenantDoc {
+  switch (event.type) {
+    case 'WorkspacePilotStarted':
+      return {
+        ...doc,
+        pilot_state: doc.enterprise_at ? 'lifted' : 'running',
+        pilot_ends_at: event.data.ends_at,
+        pilot_ended_at: null,
+      };
+    case 'WorkspacePilotEnded':
+      return { ...doc, pilot_state: 'ended', pilot_ended_at: event.data.ended_at };
+    case 'WorkspaceEnterpriseActivated':
+      return {
+        ...doc,
+        enterprise_at: event.data.activated_at,
+        ...(doc.pilot_state ? { pilot_state: 'lifted' as const } : {}),
+      };
+  }
+}
+
 async function apply(event: WorkspaceEvent, ctx: ProjectionContext): Promise<void> {
   switch (event.type) {
     case 'WorkspaceTenantCreated': {
@@ -207,6 +253,14 @@ async function apply(event: WorkspaceEvent, ctx: ProjectionContext): Promise<voi
         created_at: d.created_at,
       };
       ctx.upsert(TENANTS_COLLECTION, doc);
+      return;
+    }
+    case 'WorkspacePilotStarted':
+    case 'WorkspacePilotEnded':
+    case 'WorkspaceEnterpriseActivated': {
+      const existing = await ctx.get<TenantDoc>(TENANTS_COLLECTION, event.data.tenant_id);
+      if (!existing) throw new Error(`${event.type} for ${event.data.tenant_id} before its WorkspaceTenantCreated`);
+      ctx.upsert(TENANTS_COLLECTION, tenantPlan(existing, event));
       return;
     }
     case 'WorkspaceCompanyAdded': {

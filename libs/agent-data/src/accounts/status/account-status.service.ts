@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { publicBaseUrl, type RequestOrigin } from '#http';
 import { APP_CONFIG, type AppConfig } from '#kernel';
 import { AgentAuthenticator, type AgentRequest } from '../../auth/agent-auth.js';
@@ -8,6 +9,7 @@ import { autopayView } from '../../credits/credits.decider.js';
 import { CreditsService } from '../../credits/credits.service.js';
 import { ledgerEntryView } from '../../credits/ledger-entry.view.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../../payments/payment-provider.port.js';
+import { GetAccountWorkspaceQuery } from '../../workspace/tenants/get-account-workspace/get-account-workspace.query.js';
 import { AgentAccounts } from '../agent-accounts.js';
 
 const RECENT_ENTRIES = 20;
@@ -16,7 +18,8 @@ const usd = (cents: number) => cents / 100;
 /**
  * The keyed part of GET /api/v1/agents/status (the route belongs to the catalog feature, which
  * looks this provider up by AGENT_ACCOUNT_STATUS): the account, balance_usd (fresh from the
- * ledger), the latest ledger entries with a link to the whole ledger, and the autopay state.
+ * ledger), the latest ledger entries with a link to the whole ledger, the autopay state and the
+ * account's workspace (plan, pilot dates, read-only or not).
  */
 @Injectable()
 export class AccountStatusService implements AgentAccountStatusProvider {
@@ -26,14 +29,17 @@ export class AccountStatusService implements AgentAccountStatusProvider {
     private readonly credits: CreditsService,
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly queries: QueryBus,
   ) {}
 
   async accountStatus(request: AgentStatusRequest): Promise<Record<string, unknown>> {
     const agent = await this.auth.require(request as AgentRequest);
-    const [account, { state }, entries] = await Promise.all([
+    const baseUrl = publicBaseUrl(request as RequestOrigin, this.config);
+    const [account, { state }, entries, workspace] = await Promise.all([
       this.accounts.load(agent.accountId),
       this.credits.state(agent.accountId, { fresh: true }),
       this.credits.recentEntries(agent.accountId, RECENT_ENTRIES),
+      this.queries.execute(new GetAccountWorkspaceQuery(agent.accountId, baseUrl)),
     ]);
     const open = account.status === 'open' ? account : null;
     return {
@@ -63,8 +69,10 @@ export class AccountStatusService implements AgentAccountStatusProvider {
       paid_calls: state.charges,
       recent_ledger: entries.map((entry) => ledgerEntryView(entry)),
       // The whole ledger, oldest first, with the balance after each entry (GET /billing/ledger).
-      ledger_url: `${publicBaseUrl(request as RequestOrigin, this.config)}${PATHS.ledger}`,
+      ledger_url: `${baseUrl}${PATHS.ledger}`,
       autopay: { ...autopayView(state), threshold_usd: usd(this.config.autopayThresholdCents ?? 1000) },
+      // The tenant workspace of the account (a paid pack_2499 or pack_10000, or an operator's), null without one.
+      workspace,
     };
   }
 }

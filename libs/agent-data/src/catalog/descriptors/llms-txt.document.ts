@@ -15,6 +15,7 @@ import {
   type EndpointGroup,
 } from '../agent-surface.js';
 import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from '../catalog-context.js';
+import { enterprisePath, pilotLifecycle } from '../enterprise-path.js';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../information.parts.js';
 import { findPack, STARTER_PACK_ID } from '../packs.js';
 import { centsToUsd } from '#kernel';
@@ -126,6 +127,8 @@ export function buildLlmsTxt(ctx: CatalogContext): string {
       `(or \`Authorization: Bearer <key>\`). One call returns a key and a ${centsToUsd(starter.amount_cents)} USD ` +
       `starter checkout: \`POST ${endpointUrl(ctx, 'pay')}\`. Paid calls are charged per successful call ` +
       `from prepaid credits; errors are RFC 9457 problem+json with next actions.`,
+    '',
+    `Enterprise workspace: ${enterprisePath(ctx).join(' ')} The operator pilot: ${pilotLifecycle().join(' ')}`,
     ...sections.filter(([, items]) => items.length).flatMap(([title, items]) => ['', `## ${title}`, '', ...items]),
     '',
   ].join('\n');

@@ -10,6 +10,7 @@ import { centsToUsd } from '#kernel';
 import { OBJECTIVE_PACK } from '../objectives.js';
 import { findPack, STARTER_PACK_ID } from '../packs.js';
 import { OPERATOR_PILOT_DAYS, SERVICE_CATALOG, SERVICE_KEYS } from '../services.js';
+import { enterprisePath, pilotLifecycle } from '../enterprise-path.js';
 
 export function buildLeadsInfo(ctx: CatalogContext) {
   const pack = findPack(OBJECTIVE_PACK.operator_pilot)!;
@@ -42,14 +43,17 @@ export function buildLeadsInfo(ctx: CatalogContext) {
       pack_id: pack.pack_id,
       expected_monthly_calls: 5000,
     },
-    response: '201 with data.lead_id, data.status "received", the pilot terms and the checkout link of the pack.',
+    response:
+      '201 with data.lead_id, data.status "received", the pilot terms and the checkout link of the pack. Send your agent key with the lead (x-api-key, optional) so a conversion puts the tenant on your account.',
     pilot: {
       duration_days: OPERATOR_PILOT_DAYS,
       pack_id: pack.pack_id,
       amount_usd: centsToUsd(pack.amount_cents),
       credits_usd: centsToUsd(pack.credits_cents),
       services: SERVICE_CATALOG.filter((s) => s.access === 'enterprise').map((s) => s.key),
+      lifecycle: pilotLifecycle(),
     },
+    enterprise_path: enterprisePath(ctx),
     self_serve_alternative: `Not ready for a pilot? POST ${endpointUrl(ctx, 'pay')} buys a ${usdText(findPack(STARTER_PACK_ID)!.amount_cents)} proof pack now.`,
     enterprise_page: enterprisePageUrl(ctx),
   };
@@ -71,7 +75,9 @@ export const leadsInfoSchema = envelopeSchema(
       amount_usd: usd,
       credits_usd: usd,
       services: z.array(z.enum(SERVICE_KEYS)),
+      lifecycle: z.array(z.string()).min(1),
     }),
+    enterprise_path: z.array(z.string()).min(1),
     self_serve_alternative: z.string(),
     enterprise_page: url,
   }),

@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Controller, Get, Header, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { z } from 'zod';
-import { Errors } from '#kernel';
-import { Operation } from '#http';
+import { QueryBus } from '@nestjs/cqrs';
+import { APP_CONFIG, type AppConfig, Errors } from '#kernel';
+import { Operation, publicBaseUrl, type RequestOrigin } from '#http';
+import {
+  type AccountWorkspaceView,
+  GetAccountWorkspaceQuery,
+} from '../../workspace/tenants/get-account-workspace/get-account-workspace.query.js';
 import { PATHS, usdString } from '../../billing/links.js';
 import { prefersJson } from '../../billing/billing.http.js';
 import { CreditsService } from '../../credits/credits.service.js';
@@ -64,6 +69,15 @@ function page(title: string, body: string): string {
 <body>${body}</body></html>`;
 }
 
+/** The workspace a purchase opened, as the success page tells it (ADR 0078). */
+function workspaceBlock(workspace: AccountWorkspaceView | null): string {
+  if (!workspace) return '';
+  const ends = workspace.pilot
+    ? ` The operator pilot runs until <time id="pilot-ends-at" datetime="${esc(workspace.pilot.ends_at)}">${esc(workspace.pilot.ends_at)}</time>.`
+    : '';
+  return `<p id="workspace" data-tenant-id="${esc(workspace.tenant_id)}" data-plan="${esc(workspace.plan)}">Your workspace is ready: tenant <code>${esc(workspace.tenant_id)}</code> (${esc(workspace.plan)}).${ends} Every key of this account reaches <code>${esc(workspace.companies_url)}</code> now.</p>`;
+}
+
 /**
  * The sandbox provider's hosted pages (D16): the checkout page a starter_checkout.url points to,
  * its Pay button (the same fulfilment as Stripe's webhook), a stand-in for the client SDK's
@@ -80,6 +94,8 @@ export class SandboxController {
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
     private readonly credits: CreditsService,
     private readonly claims: CheckoutClaims,
+    private readonly queries: QueryBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('sandbox/checkout/:id')
@@ -124,13 +140,13 @@ ${
   @Operation({
     summary: 'Checkout success page',
     description:
-      'HTML (JSON with Accept: application/json). After an unbound checkout (no key_id) it shows the new account’s API key ONCE: later visits say it was shown.',
+      'HTML (JSON with Accept: application/json). After an unbound checkout (no key_id) it shows the new account’s API key ONCE: later visits say it was shown. When the pack opened a workspace (pack_2499: the operator pilot, pack_10000: enterprise), `workspace` says it is ready for the account’s keys, with the pilot’s end.',
     tags: ['agent billing'],
     operationId: 'checkoutSuccessPage',
     query: successQuery,
     responses: {
       200: {
-        description: 'HTML, or {paid, account_id, key, key_shown_before, balance_usd}.',
+        description: 'HTML, or {paid, account_id, key, key_shown_before, balance_usd, workspace}.',
         contentType: 'text/html',
       },
     },
@@ -152,6 +168,11 @@ ${
       }
     }
     const balanceCents = accountId ? (await this.credits.state(accountId, { fresh: true })).state.balanceCents : null;
+    const workspace = accountId
+      ? await this.queries.execute(
+          new GetAccountWorkspaceQuery(accountId, publicBaseUrl(request as HttpRequest & RequestOrigin, this.config)),
+        )
+      : null;
     if (prefersJson(request.headers.accept)) {
       const body = {
         paid: balanceCents !== null,
@@ -159,6 +180,7 @@ ${
         key: revealed?.key ? { id: revealed.claim.key_id, api_key: revealed.key } : null,
         key_shown_before: revealed !== null && revealed.key === null,
         balance_usd: balanceCents === null ? null : balanceCents / 100,
+        workspace,
       };
       reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
       return;
@@ -177,7 +199,7 @@ ${
       reply,
       page(
         'Payment received',
-        `<div class="card"><h1>Payment received</h1>${paidLine}${balance}${keyBlock}
+        `<div class="card"><h1>Payment received</h1>${paidLine}${balance}${keyBlock}${workspaceBlock(workspace)}
 <p class="muted">Check <code>GET ${PATHS.status}</code> with your key for the balance and ledger.</p></div>`,
       ),
     );

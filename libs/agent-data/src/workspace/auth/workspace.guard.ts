@@ -7,50 +7,28 @@ import {
   Injectable,
   UseGuards,
 } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, AppError } from '#kernel';
+import { APP_CONFIG, type AppConfig } from '#kernel';
 import { publicBaseUrl, type RequestOrigin } from '#http';
 import { AgentAuthenticator, AgentKeyGuard, type AgentRequest } from '../../auth/agent-auth.js';
 import type { MeterName } from '../../catalog/meters.js';
 import { Metered } from '../../metering/metered.js';
-import { TenantDirectory } from '../tenants/tenant-directory.js';
+import { type TenantCaller, TenantDirectory } from '../tenants/tenant-directory.js';
 
-/** Who a workspace request acts for: a tenant-bound key. */
-export interface TenantCaller {
-  tenantId: string;
-  accountId: string;
-  keyId: string;
-}
+export type { TenantCaller } from '../tenants/tenant-directory.js';
+export { workspaceRequiresEnterprise } from './workspace-access.errors.js';
 
-type WorkspaceRequest = AgentRequest & RequestOrigin & { tenant?: TenantCaller };
+type WorkspaceRequest = AgentRequest & RequestOrigin & { tenant?: TenantCaller; method?: string };
 
-/** 403 for a key that is not tenant-bound, with the way to become one. */
-export function workspaceRequiresEnterprise(baseUrl: string): AppError {
-  return new AppError(
-    403,
-    'forbidden',
-    'WORKSPACE_REQUIRES_ENTERPRISE',
-    'The workspace needs an enterprise, tenant-bound key; this key is self-serve. Ask for an enterprise workspace (see next_actions).',
-    {
-      next_actions: [
-        {
-          action: 'view_enterprise_upgrade',
-          method: 'GET',
-          url: `${baseUrl}/api/v1/agents/leads`,
-          description: 'The enterprise upgrade page: what a workspace includes and how to ask for one.',
-        },
-        {
-          action: 'submit_lead',
-          method: 'POST',
-          url: `${baseUrl}/api/v1/agents/leads`,
-          description:
-            'Ask for an enterprise workspace (operator pilot or enterprise); an operator creates the tenant.',
-        },
-      ],
-    },
-  );
-}
+/**
+ * Methods that only read, or remove a subscription (stopping pushes that cost credits): allowed
+ * on a workspace whose pilot has ended. Every other method writes and is refused there.
+ */
+const ALLOWED_WHEN_READ_ONLY = new Set(['GET', 'HEAD', 'DELETE']);
 
-/** After the key: the key's account must hold a tenant (403 otherwise, before any credits are held). */
+/**
+ * After the key: the key's account must hold a tenant (403 otherwise) and, for a write, the
+ * workspace must be writable (402 PILOT_ENDED otherwise), both before any credits are held.
+ */
 @Injectable()
 export class TenantGuard implements CanActivate {
   constructor(
@@ -62,9 +40,10 @@ export class TenantGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<WorkspaceRequest>();
     const principal = await this.auth.require(request);
-    const tenantId = await this.tenants.tenantOf(principal.accountId);
-    if (!tenantId) throw workspaceRequiresEnterprise(publicBaseUrl(request, this.config));
-    request.tenant = { tenantId, accountId: principal.accountId, keyId: principal.keyId };
+    request.tenant = await this.tenants.require(principal, {
+      write: !ALLOWED_WHEN_READ_ONLY.has((request.method ?? 'GET').toUpperCase()),
+      baseUrl: publicBaseUrl(request, this.config),
+    });
     return true;
   }
 }

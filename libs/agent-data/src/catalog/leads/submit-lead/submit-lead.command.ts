@@ -14,5 +14,7 @@ export class SubmitLeadCommand {
     readonly body: SubmitLeadBody,
     /** Stored as event metadata (request id). */
     readonly requestId?: string,
+    /** The agent key the lead was sent with: a conversion puts the tenant on its account. */
+    readonly caller?: { accountId: string; keyId: string },
   ) {}
 }

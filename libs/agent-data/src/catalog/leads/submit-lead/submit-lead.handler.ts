@@ -15,7 +15,7 @@ export class SubmitLeadHandler implements ICommandHandler<SubmitLeadCommand, Sub
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ body, requestId }: SubmitLeadCommand): Promise<SubmittedLead> {
+  async execute({ body, requestId, caller }: SubmitLeadCommand): Promise<SubmittedLead> {
     const leadId = this.ids.next('lead');
     const { events, position } = await decideAndAppend(
       this.events,
@@ -33,12 +33,14 @@ export class SubmitLeadHandler implements ICommandHandler<SubmitLeadCommand, Sub
         expectedMonthlyCalls: body.expected_monthly_calls,
         message: body.message,
         sourceRef: body.source_ref,
+        ...(caller ? { caller } : {}),
         now: this.clock.now(),
       },
       requestId ? { metadata: { request_id: requestId } } : {},
     );
     const submitted = events[0];
-    if (!submitted || position === null) throw new Error('SubmitLead produced no event');
+    if (submitted?.type !== 'OperatorPilotLeadSubmitted' || position === null)
+      throw new Error('SubmitLead produced no event');
     return {
       lead_id: leadId,
       objective: submitted.data.objective,

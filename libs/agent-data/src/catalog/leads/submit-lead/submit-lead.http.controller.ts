@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { AnonymousLimit } from '#access';
+import { AgentAuthOptional, type AgentRequest } from '../../../auth/agent-auth.js';
 import { CommandBus } from '@nestjs/cqrs';
 import { Operation, type RequestOrigin } from '#http';
 import { CatalogContextProvider } from '../../catalog-context.provider.js';
@@ -33,11 +34,12 @@ export class SubmitLeadController {
 
   @Post('leads')
   @AnonymousLimit('write')
+  @AgentAuthOptional()
   @HttpCode(201)
   @Operation({
     summary: 'Submit an operator-pilot (or enterprise workspace) lead',
     description:
-      'Stored as an OperatorPilotLeadSubmitted event in stream lead-{lead_id}. Unknown fields are refused and nothing is stored.',
+      'Stored as an OperatorPilotLeadSubmitted event in stream lead-{lead_id}. Unknown fields are refused and nothing is stored. Sent with an agent key (optional), the lead names that key’s account: when an operator converts it, the tenant goes on that account, so its credits and keys follow. To start at once without an operator, buy the pack instead (checkout_redirect_url): the paying key gets the workspace at fulfilment.',
     tags: TAGS,
     body: submitLeadBody,
     responses: {
@@ -45,8 +47,13 @@ export class SubmitLeadController {
       400: { description: 'VALIDATION_FAILED; nothing stored.' },
     },
   })
-  async submit(@Req() request: RequestOrigin & { id?: string }, @Body() body: SubmitLeadBody) {
-    const lead = await this.commands.execute<SubmitLeadCommand, SubmittedLead>(new SubmitLeadCommand(body, request.id));
+  async submit(@Req() request: RequestOrigin & AgentRequest, @Body() body: SubmitLeadBody) {
+    const caller = request.principal
+      ? { accountId: request.principal.accountId, keyId: request.principal.keyId }
+      : undefined;
+    const lead = await this.commands.execute<SubmitLeadCommand, SubmittedLead>(
+      new SubmitLeadCommand(body, request.id, caller),
+    );
     const ctx = this.catalog.forRequest(request);
     const packId = isPackId(lead.pack_id) ? lead.pack_id : 'pack_2499';
     const checkout = packCheckoutUrl(ctx, { objective: lead.objective, pack_id: packId, source: 'leads' });
@@ -61,7 +68,7 @@ export class SubmitLeadController {
       next_steps: [
         `The lead is recorded as ${lead.lead_id}; keep it for reference when the operator team writes to your contact email.`,
         `To start now, fund the pilot: POST ${endpointUrl(ctx, 'pay')} with {"objective":"${lead.objective}","pack_id":"${packId}"}, or open checkout_redirect_url.`,
-        `The pilot runs ${lead.pilot_days} days once the tenant workspace and its tenant-bound key are issued.`,
+        `The pilot runs ${lead.pilot_days} days from the moment it starts (payment fulfilled, or the lead converted by an operator); then the workspace is read-only until the enterprise pack is bought.`,
       ],
     });
   }

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { ProvisionedWorkspace } from '../../../workspace/tenants/provision-workspace/provision-workspace.command.js';
 
 export interface PaidSandboxCheckout {
   paid: true;
@@ -10,6 +11,8 @@ export interface PaidSandboxCheckout {
   balance_usd: number;
   /** An unbound checkout opened a new account: its key is shown once, on the success page. */
   claim_url?: string;
+  /** The workspace the pack opened (pack_2499: the pilot, pack_10000: enterprise); null for a credits-only pack. */
+  workspace: ProvisionedWorkspace | null;
 }
 
 /** Pay a sandbox checkout (its Pay button): complete the session and credit it like a paid Stripe checkout. */

@@ -25,6 +25,7 @@ export class PaySandboxCheckoutHandler implements ICommandHandler<PaySandboxChec
       credited: fulfilled.credited,
       credits_usd: fulfilled.creditsCents / 100,
       balance_usd: fulfilled.balanceCents / 100,
+      workspace: fulfilled.workspace,
       ...(fulfilled.opened
         ? { claim_url: `${PATHS.checkoutSuccess}?session_id=${encodeURIComponent(completed.sessionId)}` }
         : {}),

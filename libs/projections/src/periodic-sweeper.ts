@@ -1,8 +1,8 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { BackgroundWork } from '#projections';
+import type { BackgroundWork } from './background-work.js';
 
 /**
- * The life of a clock-driven sweeper (approval expiry, run time-outs): every `intervalMs` of
+ * The life of a clock-driven sweeper (approval expiry, run time-outs, pilot ends): every `intervalMs` of
  * real time where background work runs (the api with projections, the worker), one sweep at a
  * time per process (a slow sweep is joined, not doubled); a failed sweep is logged and the next
  * one tries again. Subclasses write `sweepOnce`, which resolves with how many records it changed;
