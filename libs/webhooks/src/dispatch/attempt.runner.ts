@@ -226,8 +226,11 @@ export class AttemptRunner {
       );
       return;
     }
+    // Only the delivery's revision is noted, not the position for the next refill to wait for:
+    // a refill that reads this delivery before the model has its record skips it by that revision
+    // (and a send needs the stream at the read revision anyway), so waiting on every record only
+    // stalled the refills behind the projection.
     this.notes.recorded(doc.id, recorded.revision);
-    this.notes.appended(recorded.position);
     this.notes.attempted(attempt.outcome.succeeded);
     // After the record: a crash before it leaves this attempt to be recorded by the next holder
     // of its lease (same attemptKey), so a hook settling per attempt never settles one twice nor
