@@ -168,14 +168,12 @@ describe('journey (b): buy pack_10000, then the whole workspace with the paying 
       events: ['workspace.followup.upserted'],
       secret,
     });
-    const followUp =
-      operation('POST', '/workspace/companies/{id}/follow-ups') ??
-      operation('PUT', '/workspace/companies/{id}/follow-ups/{key}');
-    const followUpUrl = followUp.url.replace('{id}', companyId).replace('{key}', 'call-founder');
-    await paidCall(followUp.meter, followUp.method, followUpUrl, {
+    // The spec's path: POST on the company's follow-ups creates one (the key makes it an upsert).
+    const followUp = operation('POST', '/workspace/companies/{id}/follow-ups');
+    await paidCall(followUp.meter, 'POST', followUp.url.replace('{id}', companyId), {
+      key: 'call-founder',
       title: 'Call the founder',
       due_at: '2026-12-01T10:00:00Z',
-      ...(followUp.method === 'POST' ? { key: 'call-founder' } : {}),
     });
     const push = await until(async () => pushes[0], 'the signed push');
     assert.equal(push.signature, `sha256=${createHmac('sha256', secret).update(push.body).digest('hex')}`);
