@@ -22,6 +22,7 @@ import { SignInHandler } from '../sessions/sign-in/sign-in.handler.js';
 import { SignOutController } from '../sessions/sign-out/sign-out.http.controller.js';
 import { SignOutHandler } from '../sessions/sign-out/sign-out.handler.js';
 import { PlatformModule } from '../platform.module.js';
+import { OneTimeFlashStore } from './one-time-flash.store.js';
 import { SessionCookie } from './session-cookie.js';
 import { SessionScopeGuard } from './session-scope.guard.js';
 import { SignedInGuard } from './signed-in.guard.js';
@@ -55,6 +56,7 @@ import { SignedInGuard } from './signed-in.guard.js';
     SessionCookie,
     SignedInGuard,
     SessionScopeGuard,
+    OneTimeFlashStore,
     NewKeyFlashStore,
     SignInHandler,
     SignOutHandler,

@@ -5,6 +5,16 @@ import type { Session } from '../../sessions/session.store.js';
 import type { OAuthClientDoc } from '../clients/oauth-clients.projection.js';
 
 export const OAUTH_APPLICATIONS_PATH = '/dashboard/settings/oauth-applications';
+export const OAUTH_CREDENTIALS_PATH = `${OAUTH_APPLICATIONS_PATH}/credentials`;
+
+/** What the page after registering or rotating shows, once. */
+export interface ShownCredentials {
+  clientId: string;
+  clientSecret?: string;
+  name: string;
+  redirectUris?: string[];
+  rotated: boolean;
+}
 
 function frame(session: Session, csrfToken: string, title: string, main: SafeHtml): SafeHtml {
   return settingsLayout({ session, csrfToken, current: 'oauth-applications', title, main });
@@ -169,11 +179,7 @@ function pkceToggle(c: OAuthClientDoc, csrfToken: string): SafeHtml {
 }
 
 /** The one time a client's credentials are shown: after registering, or after a rotation. */
-export function oauthCredentialsPage(
-  session: Session,
-  csrfToken: string,
-  c: { clientId: string; clientSecret?: string; name: string; redirectUris?: string[]; rotated?: boolean },
-): SafeHtml {
+export function oauthCredentialsPage(session: Session, csrfToken: string, c: ShownCredentials): SafeHtml {
   return frame(
     session,
     csrfToken,
@@ -195,6 +201,21 @@ export function oauthCredentialsPage(
           : null
       }
       ${c.rotated ? html`<p class="muted">The previous secret no longer works.</p>` : null}
+      <p><a href="${OAUTH_APPLICATIONS_PATH}">Back to OAuth applications</a></p>`,
+  );
+}
+
+/** The same address again (reload, back button): the credentials were shown, and are gone. */
+export function oauthCredentialsGonePage(session: Session, csrfToken: string): SafeHtml {
+  return frame(
+    session,
+    csrfToken,
+    'Client credentials',
+    html`<h1>Client credentials</h1>
+      <p class="notice" role="alert">
+        A client secret is shown once, right after it is made, and it has been shown. If it was not copied, rotate the
+        secret of that application.
+      </p>
       <p><a href="${OAUTH_APPLICATIONS_PATH}">Back to OAuth applications</a></p>`,
   );
 }
