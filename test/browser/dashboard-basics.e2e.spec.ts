@@ -1,26 +1,46 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestApi, type TestApi } from '../api/support/test-api.js';
+import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
+import { bearer, createKey } from '../platform/support/platform-fixtures.js';
 import { createUser, TEST_PASSWORD } from '../platform/support/users-fixtures.js';
+import { TestReceiver } from '../webhooks/support/receiver.js';
 import { axeViolations, browserUnavailable, launchChromium } from './support/browser.js';
 
 const skip = browserUnavailable();
 const APPLICATIONS = '/dashboard/settings/oauth-applications';
+const SECRET = 'a webhook secret of some length';
 
 /** Issue 29, items 6–10: the dashboard's forms, deliveries, webhook secrets, layout and account basics. */
 describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
   let api: TestApi;
   let browser: Browser;
+  let receiver: TestReceiver;
+  let accountId: string;
   before(async () => {
-    api = await startTestApi();
-    await createUser(api.app, { email: 'admin@example.com', role: 'admin' });
+    api = await startTestApi({ env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_TIMEOUT_MS: '5000' } });
+    ({ accountId } = await createUser(api.app, { email: 'admin@example.com', role: 'admin' }));
+    receiver = await TestReceiver.start();
     browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
+    receiver?.release();
+    await receiver?.close();
     await api?.close();
   });
+
+  /** A webhook made through the API (the form is item 8's). */
+  async function addWebhook(path: string): Promise<string> {
+    const { key } = await createKey(api.app, accountId, { scopes: ['admin'] });
+    const created = await fetch(`${api.url}/v1/webhooks`, {
+      method: 'POST',
+      headers: { ...bearer(key), 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.endpoint(path, SECRET), events: ['agent.completed'], secret: SECRET }),
+    });
+    assert.equal(created.status, 201);
+    return ((await created.json()) as { id: string }).id;
+  }
 
   /** A fresh browser context per test; any CSP refusal the page logs fails the test. */
   async function withPage(
@@ -83,5 +103,59 @@ describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
       assert.notEqual(rotated, secret);
       await page.reload();
       assert.equal((await page.content()).includes(rotated), false, 'a reload rotates nothing and shows nothing');
+    }));
+
+  it('item 7: after Redeliver the delivery is expanded with its new attempt (pending, then its outcome); ✓/✗ and the code on each', () =>
+    withPage(async (page) => {
+      const path = '/hooks/redeliver';
+      const webhookId = await addWebhook(path);
+      const webhookPage = `/dashboard/settings/webhooks/${webhookId}`;
+      await signIn(page, 'admin@example.com', webhookPage);
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await page.waitForURL(/done=tested/);
+      await receiver.until(() => receiver.at(path).length === 1, 10_000, 'the test event');
+      const deliveryId = String(receiver.at(path)[0]!.headers['x-service-delivery']);
+      const delivery = page.locator(`#delivery-${deliveryId}`);
+      const summary = async () => ((await delivery.locator('summary').textContent()) ?? '').replace(/\s+/g, ' ');
+      await waitUntil(
+        async () => {
+          await page.goto(`${api.url}${webhookPage}`);
+          return /succeeded/.test(await summary()) || undefined;
+        },
+        10_000,
+        'the delivery shown as succeeded',
+      );
+      assert.match(await summary(), /^ ?✓ webhook\.test · .* · succeeded · 1 attempt · 200 · /, 'GitHub-style marker');
+      assert.equal(await delivery.locator('details').getAttribute('open'), null, 'collapsed until asked for');
+
+      // The redelivery is held by the receiver, so the page after the redirect must show it pending.
+      receiver.reply(path, () => ({ status: 500, body: 'broken', hold: true }));
+      await delivery.locator('summary').click();
+      await delivery.getByRole('button', { name: 'Redeliver' }).click();
+      await page.waitForURL(/done=redelivered/);
+      assert.match((await page.getByRole('status').textContent()) ?? '', /new attempt is shown below/);
+      assert.equal(await delivery.locator('details').getAttribute('open'), '', 'expanded after the redirect');
+      const pending = delivery.getByRole('row').filter({ hasText: '2 (redelivery)' });
+      assert.match((await pending.textContent()) ?? '', /pending/);
+      assert.equal(await pending.isVisible(), true);
+      await assertAccessible(page);
+
+      await receiver.until(() => receiver.heldCount === 1, 10_000, 'the redelivery arrives');
+      receiver.release();
+      await waitUntil(
+        async () => {
+          await page.getByRole('link', { name: 'refresh' }).click();
+          await page.waitForLoadState();
+          return /2 attempts/.test(await summary()) || undefined;
+        },
+        10_000,
+        'the redelivery outcome shown',
+      );
+      assert.equal(await delivery.locator('details').getAttribute('open'), '', 'still expanded');
+      // Once succeeded, the delivery stays so; its marker and code are those of its last attempt.
+      assert.match(await summary(), /^ ?✗ webhook\.test · .* · succeeded · 2 attempts · 500 · /);
+      const attempt = (await delivery.getByRole('row').filter({ hasText: '2 (redelivery)' }).textContent()) ?? '';
+      assert.match(attempt.replace(/\s+/g, ' '), /500 .*✗ failed/);
+      await assertAccessible(page);
     }));
 });

@@ -44,6 +44,7 @@ button.danger{background:#b91c1c}
 .ok{padding:.75rem 1rem;border-radius:6px;border:1px solid #15803d;background:#f0fdf4;color:#14532d}
 .badge{display:inline-block;padding:0 .5rem;border-radius:999px;border:1px solid currentColor;font-size:.85em}
 .succeeded{color:#15803d}.failed{color:#b91c1c}.pending{color:#525252}
+.mark{display:inline-block;min-width:1em;font-weight:700}
 details{margin:.25rem 0}
 summary{cursor:pointer;color:#1d4ed8}
 summary:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}`;

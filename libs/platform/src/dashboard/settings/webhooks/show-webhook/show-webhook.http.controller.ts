@@ -21,7 +21,7 @@ const DONE: Record<string, string> = {
   enabled: 'The webhook is enabled.',
   disabled: 'The webhook is disabled.',
   tested: 'A test event (webhook.test) is on its way: see Recent deliveries.',
-  redelivered: 'The delivery is sent again: see its attempts below.',
+  redelivered: 'The delivery is being sent again: its new attempt is shown below.',
 };
 
 /** GET /dashboard/settings/webhooks/{id}: the webhook and its Recent deliveries (admins; others' ids 404). */
@@ -64,6 +64,7 @@ export class ShowWebhookPageController {
         deliveries,
         nextCursor: page.next_cursor,
         done,
+        ...(typeof query?.open === 'string' ? { open: query.open } : {}),
       }),
     );
   }

@@ -16,6 +16,8 @@ export interface WebhookPageParts {
   deliveries: ShownDelivery[];
   nextCursor: string | null;
   done?: string;
+  /** The delivery shown expanded (the one just redelivered). */
+  open?: string;
 }
 
 const DISABLED_BECAUSE: Record<string, string> = {
@@ -30,13 +32,31 @@ function status(d: DeliveryView): string {
   return d.state;
 }
 
-function deliveryRow(webhookId: string, csrfToken: string, { delivery: d, request }: ShownDelivery): SafeHtml {
+/**
+ * GitHub's marker before each delivery and attempt: ✓ succeeded, ✗ failed, … pending; a
+ * delivery's is its last attempt's, next to that attempt's response code. A glyph only (hidden
+ * from screen readers): the words and the code beside it say the same.
+ */
+function mark(outcome: string): SafeHtml {
+  const [glyph, kind] =
+    outcome === 'succeeded' ? ['✓', 'succeeded'] : outcome === 'pending' ? ['…', 'pending'] : ['✗', 'failed'];
+  return html`<span class="mark ${kind}" aria-hidden="true">${glyph}</span>`;
+}
+
+function deliveryRow(
+  webhookId: string,
+  csrfToken: string,
+  { delivery: d, request }: ShownDelivery,
+  open: boolean,
+  refresh: string,
+): SafeHtml {
   const last = d.attempts.at(-1);
   const shown = status(d);
   return html`<li id="delivery-${d.id}">
-    <details>
+    <details ${open ? html`open` : null}>
       <summary>
-        <code>${d.event_type}</code> · <code>${d.id}</code> · ${when(d.created_at)} ·
+        ${mark(shown === 'pending' || !last ? shown : last.outcome)} <code>${d.event_type}</code> ·
+        <code>${d.id}</code> · ${when(d.created_at)} ·
         <span class="badge ${shown === 'succeeded' ? 'succeeded' : shown === 'pending' ? 'pending' : 'failed'}"
           >${shown}</span
         >
@@ -54,7 +74,7 @@ function deliveryRow(webhookId: string, csrfToken: string, { delivery: d, reques
         </dd>
       </dl>
       ${
-        d.attempts.length
+        d.attempts.length || d.redelivery_pending
           ? html`<table>
               <thead>
                 <tr>
@@ -73,9 +93,21 @@ function deliveryRow(webhookId: string, csrfToken: string, { delivery: d, reques
                       <td>${when(a.attempted_at)}</td>
                       <td>${a.status_code ?? html`<span class="muted">none</span>`}</td>
                       <td>${a.duration_ms} ms</td>
-                      <td>${a.outcome}${a.error ? html` (<code>${a.error}</code>)` : null}</td>
+                      <td>${mark(a.outcome)} ${a.outcome}${a.error ? html` (<code>${a.error}</code>)` : null}</td>
                     </tr>`,
                 )}
+                ${
+                  // The redelivery asked for, not made yet: its row now, its outcome on the next look.
+                  d.redelivery_pending
+                    ? html`<tr class="pending-attempt">
+                        <td>${d.attempts.length + 1} (redelivery)</td>
+                        <td>${when(d.next_attempt_at)}</td>
+                        <td><span class="muted">none yet</span></td>
+                        <td></td>
+                        <td>${mark('pending')} pending: being sent now (<a href="${refresh}">refresh</a>)</td>
+                      </tr>`
+                    : null
+                }
               </tbody>
             </table>`
           : html`<p class="muted">Not sent yet.</p>`
@@ -104,8 +136,17 @@ function deliveryRow(webhookId: string, csrfToken: string, { delivery: d, reques
 }
 
 /** One webhook: its settings, its actions, "Send test event" and Recent deliveries. */
-export function webhookPage({ session, csrfToken, webhook, deliveries, nextCursor, done }: WebhookPageParts): SafeHtml {
+export function webhookPage({
+  session,
+  csrfToken,
+  webhook,
+  deliveries,
+  nextCursor,
+  done,
+  open,
+}: WebhookPageParts): SafeHtml {
   const path = webhookPath(webhook.id);
+  const refresh = (id: string) => `${path}?open=${encodeURIComponent(id)}#delivery-${encodeURIComponent(id)}`;
   return settingsLayout({
     session,
     csrfToken,
@@ -151,7 +192,9 @@ export function webhookPage({ session, csrfToken, webhook, deliveries, nextCurso
       ${
         deliveries.length
           ? html`<ul class="deliveries">
-              ${deliveries.map((d) => deliveryRow(webhook.id, csrfToken, d))}
+              ${deliveries.map((d) =>
+                deliveryRow(webhook.id, csrfToken, d, d.delivery.id === open, refresh(d.delivery.id)),
+              )}
             </ul>`
           : html`<p>No deliveries yet. "Send test event" sends one.</p>`
       }
