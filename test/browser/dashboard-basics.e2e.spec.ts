@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { bearer, createKey } from '../platform/support/platform-fixtures.js';
+import { PLATFORM_EVENT_MEANINGS } from '#platform';
 import { createUser, TEST_PASSWORD } from '../platform/support/users-fixtures.js';
 import { TestReceiver } from '../webhooks/support/receiver.js';
 import { axeViolations, browserUnavailable, launchChromium } from './support/browser.js';
@@ -10,6 +11,11 @@ import { axeViolations, browserUnavailable, launchChromium } from './support/bro
 const skip = browserUnavailable();
 const APPLICATIONS = '/dashboard/settings/oauth-applications';
 const SECRET = 'a webhook secret of some length';
+
+/** What the test reads of the page's globals (the project's TypeScript has no DOM library). */
+interface Clipboard {
+  navigator: { clipboard: { readText(): Promise<string> } };
+}
 
 /** Issue 29, items 6–10: the dashboard's forms, deliveries, webhook secrets, layout and account basics. */
 describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
@@ -158,4 +164,76 @@ describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
       assert.match(attempt.replace(/\s+/g, ' '), /500 .*✗ failed/);
       await assertAccessible(page);
     }));
+
+  it('item 8: Add webhook offers a generated secret, shown once and copyable, that signs deliveries; each event is described', () =>
+    withPage(async (page, context) => {
+      const path = '/hooks/generated';
+      await signIn(page, 'admin@example.com', '/dashboard/settings/webhooks/new');
+      // Each event's meaning beside its checkbox, as its accessible description, from the definitions.
+      for (const [type, meaning] of Object.entries(PLATFORM_EVENT_MEANINGS)) {
+        const box = page.getByLabel(type, { exact: true });
+        assert.equal(await box.getAttribute('aria-describedby'), `event-${type}-meaning`);
+        assert.equal(await page.locator(`[id="event-${type}-meaning"]`).textContent(), meaning);
+        assert.equal(await page.locator(`[id="event-${type}-meaning"]`).isVisible(), true);
+      }
+      assert.equal(await page.getByLabel('Generate a secret (recommended)').isChecked(), true, 'the default');
+      await assertAccessible(page);
+      await page.getByLabel('Payload URL').fill(receiver.endpoint(path, 'not yet known'));
+      await page.getByLabel('agent.completed', { exact: true }).check();
+      await page.getByRole('button', { name: 'Add webhook' }).click();
+      await page.waitForURL(/\/webhooks\/wh_[A-Za-z0-9]+\?done=added$/);
+      const secret = await page.getByLabel('Secret', { exact: true }).inputValue();
+      assert.match(secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+      assert.equal(page.url().includes(secret), false, 'never in a URL');
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.url });
+      await page.getByRole('button', { name: 'Copy' }).click();
+      await page.getByText('Copied.').waitFor();
+      assert.equal(
+        await page.evaluate(() => (globalThis as unknown as Clipboard).navigator.clipboard.readText()),
+        secret,
+      );
+      await assertAccessible(page);
+
+      // Once: a reload shows the webhook, not the secret.
+      await page.reload();
+      assert.equal((await page.content()).includes(secret), false, 'shown once');
+
+      // It is the secret deliveries are signed with.
+      receiver.endpoint(path, secret);
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await page.waitForURL(/done=tested/);
+      await receiver.until(() => receiver.at(path).length === 1, 10_000, 'the test event');
+      assert.equal(receiver.at(path)[0]!.signatureValid, true);
+
+      // Editing keeps it unless a new one is asked for; a typed secret is never dropped silently.
+      await page.getByRole('link', { name: 'Edit' }).click();
+      await page.waitForURL(/\/edit$/);
+      assert.equal(await page.getByLabel('Keep the current secret').isChecked(), true);
+      await page.getByLabel('Secret', { exact: true }).fill(SECRET);
+      await page.getByRole('button', { name: 'Update webhook' }).click();
+      assert.match((await page.getByRole('alert').textContent()) ?? '', /Use my own secret/);
+      await assertAccessible(page);
+      await page.getByLabel('Generate a new secret').check();
+      await page.getByRole('button', { name: 'Update webhook' }).click();
+      await page.waitForURL(/done=updated$/);
+      const rotated = await page.getByLabel('Secret', { exact: true }).inputValue();
+      assert.match(rotated, /^whsec_/);
+      assert.notEqual(rotated, secret);
+    }));
+
+  it('item 8: without JavaScript the generated secret is a read-only field to select, and no Copy button shows', () =>
+    withPage(
+      async (page) => {
+        await signIn(page, 'admin@example.com', '/dashboard/settings/webhooks/new');
+        await page.getByLabel('Payload URL').fill(receiver.endpoint('/hooks/noscript', SECRET));
+        await page.getByLabel('security.alert', { exact: true }).check();
+        await page.getByRole('button', { name: 'Add webhook' }).click();
+        await page.waitForURL(/done=added$/);
+        const field = page.getByLabel('Secret', { exact: true });
+        assert.equal(await field.getAttribute('readonly'), '');
+        assert.match(await field.inputValue(), /^whsec_/);
+        assert.equal(await page.getByRole('button', { name: 'Copy' }).count(), 0);
+      },
+      { javaScriptEnabled: false },
+    ));
 });

@@ -45,6 +45,10 @@ button.danger{background:#b91c1c}
 .badge{display:inline-block;padding:0 .5rem;border-radius:999px;border:1px solid currentColor;font-size:.85em}
 .succeeded{color:#15803d}.failed{color:#b91c1c}.pending{color:#525252}
 .mark{display:inline-block;min-width:1em;font-weight:700}
+.choice{display:grid;grid-template-columns:auto 1fr;column-gap:.6rem;align-items:baseline;margin:.5rem 0}
+.choice input{width:auto;margin:0}
+.choice label{margin:0;font-weight:400}
+.choice>:nth-child(n+3){grid-column:2;margin:0}
 details{margin:.25rem 0}
 summary{cursor:pointer;color:#1d4ed8}
 summary:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}`;
