@@ -236,4 +236,100 @@ describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
       },
       { javaScriptEnabled: false },
     ));
+
+  it('item 9: one header on every signed-in page; no page wider than the viewport at 1280 and 375 px; quiet secondary actions, Delete as danger', async () => {
+    // Content that makes pages wide: a long application name and redirect URI, a webhook, a delivery.
+    const long = `https://app.example.com/${'very-long-path-segment-'.repeat(6)}callback`;
+    const webhookId = await addWebhook('/hooks/layout');
+    let clientId = '';
+    await withPage(async (page) => {
+      await signIn(page, 'admin@example.com', APPLICATIONS);
+      await page.getByLabel('Application name').fill('An application with a rather long name indeed');
+      await page.getByLabel('Redirect URIs (one per line)').fill(long);
+      await page.getByRole('button', { name: 'Register application' }).click();
+      await page.waitForURL((url) => url.pathname === `${APPLICATIONS}/credentials`);
+      clientId = await page.getByLabel('Client ID').inputValue();
+    });
+    const pages = [
+      '/dashboard',
+      '/dashboard/settings/account',
+      '/dashboard/settings/api-keys',
+      '/dashboard/settings/webhooks',
+      '/dashboard/settings/webhooks/new',
+      `/dashboard/settings/webhooks/${webhookId}`,
+      `/dashboard/settings/webhooks/${webhookId}/edit`,
+      APPLICATIONS,
+      `${APPLICATIONS}/${clientId}/delete`,
+    ];
+    for (const width of [1280, 375])
+      await withPage(
+        async (page) => {
+          await signIn(page, 'admin@example.com', '/dashboard');
+          const headers = new Set<string>();
+          for (const path of pages) {
+            await page.goto(`${api.url}${path}`);
+            const { scrollWidth, innerWidth } = await page.evaluate(() => {
+              const g = globalThis as unknown as {
+                innerWidth: number;
+                document: { documentElement: { scrollWidth: number } };
+              };
+              return { scrollWidth: g.document.documentElement.scrollWidth, innerWidth: g.innerWidth };
+            });
+            assert.ok(
+              scrollWidth <= innerWidth,
+              `${path} at ${width} px: ${scrollWidth} px wide, no horizontal scroll`,
+            );
+            headers.add(((await page.locator('body > header').innerText()) ?? '').replace(/\s+/g, ' ').trim());
+            if (width === 375) await assertAccessible(page);
+          }
+          assert.deepEqual([...headers], ['svc admin@example.com Sign out'], `one header at ${width} px`);
+
+          await page.goto(`${api.url}${APPLICATIONS}`);
+          // The radio buttons sit beside their labels.
+          for (const label of [
+            'Confidential (a server that keeps a secret)',
+            'Public (a browser or mobile app: PKCE, no secret)',
+          ]) {
+            const radio = (await page.getByLabel(label).boundingBox())!;
+            const text = (await page
+              .locator(`label[for="${await page.getByLabel(label).getAttribute('id')}"]`)
+              .boundingBox())!;
+            assert.ok(radio.width < 40, `${label}: a radio, not a ${radio.width} px wide block`);
+            assert.ok(radio.x + radio.width <= text.x, `${label}: the radio left of its label`);
+            assert.ok(
+              Math.abs(radio.y + radio.height / 2 - (text.y + text.height / 2)) < text.height,
+              `${label}: on its line`,
+            );
+          }
+          // One primary action (Register); Rotate secret and the PKCE switch quiet; Delete in red.
+          const style = (name: string, role: 'button' | 'link' = 'button') =>
+            page
+              .getByRole(role, { name })
+              .first()
+              .evaluate((e) => {
+                const css = (
+                  globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string; color: string } }
+                ).getComputedStyle(e);
+                return { background: css.backgroundColor, color: css.color };
+              });
+          const primary = await style('Register application');
+          assert.equal(primary.background, 'rgb(29, 78, 216)');
+          assert.equal(
+            (await style('Rotate secret of An application with a rather long name indeed')).background,
+            'rgb(255, 255, 255)',
+          );
+          assert.equal(
+            (await style('Allow skipping PKCE for An application with a rather long name indeed')).background,
+            'rgb(255, 255, 255)',
+          );
+          assert.equal(
+            (await style('Delete An application with a rather long name indeed', 'link')).color,
+            'rgb(185, 28, 28)',
+          );
+          await page.goto(`${api.url}${APPLICATIONS}/${clientId}/delete`);
+          assert.equal((await style('Delete application')).background, 'rgb(185, 28, 28)', 'the confirmation: danger');
+        },
+        { viewport: { width, height: 800 } },
+      );
+  });
 });

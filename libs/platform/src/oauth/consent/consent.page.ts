@@ -27,7 +27,7 @@ export function consentPage(p: ConsentPageParts): SafeHtml {
   const action = `/oauth/interaction/${p.uid}`;
   return layout({
     title: `Authorize ${p.clientName}`,
-    headerEnd: html`<span class="muted">Signed in as ${p.email}</span>`,
+    signedIn: { email: p.email, csrfToken: p.csrfToken },
     main: html`<h1>Authorize <span id="client-name">${p.clientName}</span></h1>
       ${
         p.granted.length

@@ -45,21 +45,23 @@ export function accountPage(session: Session, csrfToken: string, account: Accoun
         <strong id="hour-usage">${number(usage.per_hour.used)} of ${number(account.limits.per_hour)}</strong> requests
         (${hourShare.toFixed(1)}%).
       </p>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Window</th>
-            <th scope="col">Limit</th>
-            <th scope="col">Used</th>
-            <th scope="col">Left</th>
-            <th scope="col">Resets</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${usageRow('This hour', usage.per_hour.used, account.limits.per_hour, usage.per_hour.resets_at)}
-          ${usageRow('This minute', usage.per_minute.used, account.limits.per_minute, usage.per_minute.resets_at)}
-        </tbody>
-      </table>
+      <div class="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Window</th>
+              <th scope="col">Limit</th>
+              <th scope="col">Used</th>
+              <th scope="col">Left</th>
+              <th scope="col">Resets</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${usageRow('This hour', usage.per_hour.used, account.limits.per_hour, usage.per_hour.resets_at)}
+            ${usageRow('This minute', usage.per_minute.used, account.limits.per_minute, usage.per_minute.resets_at)}
+          </tbody>
+        </table>
+      </div>
       <p class="muted">
         Windows are fixed (whole minutes and hours, UTC). A request over a limit is answered 429 with
         <code>Retry-After</code>.

@@ -78,41 +78,43 @@ function deliveryRow(
       </dl>
       ${
         d.attempts.length || d.redelivery_pending
-          ? html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">Attempt</th>
-                  <th scope="col">Time</th>
-                  <th scope="col">Response code</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Outcome</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${d.attempts.map(
-                  (a) =>
-                    html`<tr>
-                      <td>${a.number}${a.manual ? ' (redelivery)' : ''}</td>
-                      <td>${when(a.attempted_at)}</td>
-                      <td>${a.status_code ?? html`<span class="muted">none</span>`}</td>
-                      <td>${a.duration_ms} ms</td>
-                      <td>${mark(a.outcome)} ${a.outcome}${a.error ? html` (<code>${a.error}</code>)` : null}</td>
-                    </tr>`,
-                )}
-                ${
-                  // The redelivery asked for, not made yet: its row now, its outcome on the next look.
-                  d.redelivery_pending
-                    ? html`<tr class="pending-attempt">
-                        <td>${d.attempts.length + 1} (redelivery)</td>
-                        <td>${when(d.next_attempt_at)}</td>
-                        <td><span class="muted">none yet</span></td>
-                        <td></td>
-                        <td>${mark('pending')} pending: being sent now (<a href="${refresh}">refresh</a>)</td>
-                      </tr>`
-                    : null
-                }
-              </tbody>
-            </table>`
+          ? html`<div class="table-scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Attempt</th>
+                    <th scope="col">Time</th>
+                    <th scope="col">Response code</th>
+                    <th scope="col">Duration</th>
+                    <th scope="col">Outcome</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${d.attempts.map(
+                    (a) =>
+                      html`<tr>
+                        <td>${a.number}${a.manual ? ' (redelivery)' : ''}</td>
+                        <td>${when(a.attempted_at)}</td>
+                        <td>${a.status_code ?? html`<span class="muted">none</span>`}</td>
+                        <td>${a.duration_ms} ms</td>
+                        <td>${mark(a.outcome)} ${a.outcome}${a.error ? html` (<code>${a.error}</code>)` : null}</td>
+                      </tr>`,
+                  )}
+                  ${
+                    // The redelivery asked for, not made yet: its row now, its outcome on the next look.
+                    d.redelivery_pending
+                      ? html`<tr class="pending-attempt">
+                          <td>${d.attempts.length + 1} (redelivery)</td>
+                          <td>${when(d.next_attempt_at)}</td>
+                          <td><span class="muted">none yet</span></td>
+                          <td></td>
+                          <td>${mark('pending')} pending: being sent now (<a href="${refresh}">refresh</a>)</td>
+                        </tr>`
+                      : null
+                  }
+                </tbody>
+              </table>
+            </div>`
           : html`<p class="muted">Not sent yet.</p>`
       }
       <h3>Request</h3>
@@ -209,7 +211,7 @@ export function webhookPage({
           ${csrfField(csrfToken)}
           <button type="submit">Send test event</button>
         </form>
-        <a href="${path}/delete">Delete</a>
+        <a class="danger" href="${path}/delete">Delete</a>
       </div>
       <h2 id="recent-deliveries">Recent deliveries</h2>
       ${
