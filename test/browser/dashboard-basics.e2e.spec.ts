@@ -3,8 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { bearer, createKey } from '../platform/support/platform-fixtures.js';
-import { PLATFORM_EVENT_MEANINGS } from '#platform';
+import { CommandBus } from '@nestjs/cqrs';
+import { IssuePasswordResetCommand, PLATFORM_EVENT_MEANINGS } from '#platform';
 import { createUser, TEST_PASSWORD } from '../platform/support/users-fixtures.js';
+import { SmtpSink } from '../platform/support/smtp-sink.js';
 import { TestReceiver } from '../webhooks/support/receiver.js';
 import { axeViolations, browserUnavailable, launchChromium } from './support/browser.js';
 
@@ -331,5 +333,127 @@ describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
         },
         { viewport: { width, height: 800 } },
       );
+  });
+
+  /** Whether a browser context is still signed in (the dashboard answers, or sends it to /login). */
+  async function signedIn(page: Page): Promise<boolean> {
+    await page.goto(`${api.url}/dashboard`);
+    return new URL(page.url()).pathname === '/dashboard';
+  }
+
+  it('item 10: changing the password needs the current one, keeps this browser signed in and signs out the others', async () => {
+    const { accountId: other } = await createUser(api.app, { email: 'pw@example.com', role: 'member' });
+    assert.ok(other);
+    const elsewhere = await browser.newContext();
+    try {
+      const otherPage = await elsewhere.newPage();
+      await signIn(otherPage, 'pw@example.com', '/dashboard');
+      await withPage(async (page) => {
+        await signIn(page, 'pw@example.com', '/dashboard/settings/account');
+        await page.getByLabel('Current password').fill('not the password at all');
+        await page.getByLabel('New password', { exact: true }).fill('a brand new password here');
+        await page.getByLabel('New password again').fill('a brand new password here');
+        await page.getByRole('button', { name: 'Change password' }).click();
+        assert.match(
+          (await page.getByRole('alert').textContent()) ?? '',
+          /Current password: is not your current password/,
+        );
+        await assertAccessible(page);
+        assert.equal(await signedIn(otherPage), true, 'a refused change ends nothing');
+
+        await page.goto(`${api.url}/dashboard/settings/account`);
+        await page.getByLabel('Current password').fill(TEST_PASSWORD);
+        await page.getByLabel('New password', { exact: true }).fill('a brand new password here');
+        await page.getByLabel('New password again').fill('a brand new password here');
+        await page.getByRole('button', { name: 'Change password' }).click();
+        await page.waitForURL(/done=password/);
+        assert.match((await page.locator('#password-changed').textContent()) ?? '', /password is changed/);
+        await assertAccessible(page);
+        assert.equal(await signedIn(page), true, 'this browser stays signed in');
+        assert.equal(await signedIn(otherPage), false, 'the other browser is signed out');
+      });
+      await withPage(async (page) => {
+        await signIn(page, 'pw@example.com', '/dashboard', 'a brand new password here');
+      });
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('item 10: a reset link (issued as `svc users reset-password` does) works once, sets the password and ends every session', async () => {
+    await createUser(api.app, { email: 'forgot@example.com', role: 'member', accountId });
+    const elsewhere = await browser.newContext();
+    try {
+      const otherPage = await elsewhere.newPage();
+      await signIn(otherPage, 'forgot@example.com', '/dashboard');
+      await withPage(async (page) => {
+        // No mail configured here: the page says who can issue a link.
+        await page.goto(`${api.url}/login`);
+        await page.getByRole('link', { name: 'Forgot your password?' }).click();
+        await page.waitForURL(/\/password\/forgot$/);
+        assert.match((await page.locator('#no-mail').textContent()) ?? '', /svc users reset-password --email/);
+        await assertAccessible(page);
+
+        const issued = await api.app
+          .get(CommandBus)
+          .execute(new IssuePasswordResetCommand({ email: 'forgot@example.com' }));
+        assert.ok(issued);
+        const link = `${api.url}/password/reset?token=${issued.token}`;
+        await page.goto(link);
+        await page.getByLabel('New password', { exact: true }).fill('the reset password of mine');
+        await page.getByLabel('New password again').fill('not the same one at all');
+        await page.getByRole('button', { name: 'Set the new password' }).click();
+        assert.match((await page.getByRole('alert').textContent()) ?? '', /differ/);
+        await assertAccessible(page);
+        await page.getByLabel('New password', { exact: true }).fill('the reset password of mine');
+        await page.getByLabel('New password again').fill('the reset password of mine');
+        await page.getByRole('button', { name: 'Set the new password' }).click();
+        await page.waitForURL(/\/login\?reset=1$/);
+        assert.match((await page.getByRole('status').textContent()) ?? '', /password is changed/);
+        assert.equal(await signedIn(otherPage), false, 'every session of the user ended');
+
+        const again = await page.goto(link);
+        assert.equal(again?.status(), 400, 'single use');
+        assert.match((await page.getByRole('alert').textContent()) ?? '', /used already/);
+        await assertAccessible(page);
+        await signIn(page, 'forgot@example.com', '/dashboard', 'the reset password of mine');
+      });
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('item 10: with SVC_SMTP_URL, "Forgot your password?" mails a link (to a local SMTP sink) and says the same for unknown addresses', async () => {
+    const sink = await SmtpSink.start();
+    const mailing = await startTestApi({ env: { SVC_SMTP_URL: sink.url, SVC_SMTP_FROM: 'svc@example.com' } });
+    try {
+      await createUser(mailing.app, { email: 'mailed@example.com', role: 'admin' });
+      await withPage(async (page) => {
+        for (const email of ['nobody@example.com', 'mailed@example.com']) {
+          await page.goto(`${mailing.url}/password/forgot`);
+          await page.getByLabel('Email').fill(email);
+          await page.getByRole('button', { name: 'Send me a reset link' }).click();
+          await page.waitForURL(/sent=1$/);
+          assert.match((await page.locator('#reset-sent').textContent()) ?? '', /If a user has that address/);
+        }
+        await assertAccessible(page);
+        assert.equal(sink.mails.length, 1, 'a mail for the known address only');
+        const mail = sink.mails[0]!;
+        assert.deepEqual(mail.to, ['<mailed@example.com>']);
+        const text = mail.data
+          .replace(/=\r\n/g, '')
+          .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+        const link = /(http:\/\/\S+\/password\/reset\?token=[A-Za-z0-9_-]{43})/.exec(text)?.[1];
+        assert.ok(link, 'the mail carries the link');
+        await page.goto(link);
+        await page.getByLabel('New password', { exact: true }).fill('a mailed new password');
+        await page.getByLabel('New password again').fill('a mailed new password');
+        await page.getByRole('button', { name: 'Set the new password' }).click();
+        await page.waitForURL(/\/login\?reset=1$/);
+      });
+    } finally {
+      await mailing.close();
+      await sink.close();
+    }
   });
 });
