@@ -456,4 +456,42 @@ describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
       await sink.close();
     }
   });
+
+  it('item 10: the consent page names the application, the account that registered it, and each scope in words', () =>
+    withPage(async (page) => {
+      await signIn(page, 'admin@example.com', APPLICATIONS);
+      await page.getByLabel('Application name').fill('Consent app');
+      await page.getByLabel('Redirect URIs (one per line)').fill('http://127.0.0.1:9/callback');
+      await page.getByLabel('Public (a browser or mobile app: PKCE, no secret)').check();
+      await page.getByRole('button', { name: 'Register application' }).click();
+      await page.waitForURL((url) => url.pathname === `${APPLICATIONS}/credentials`);
+      const clientId = await page.getByLabel('Client ID').inputValue();
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: 'http://127.0.0.1:9/callback',
+        scope: 'read agents:run',
+        state: 'consent',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      });
+      await page.goto(`${api.url}/oauth/authorize?${query.toString()}`);
+      await page.waitForURL(/\/oauth\/interaction\//);
+      assert.equal(await page.locator('#client-name').textContent(), 'Consent app');
+      const owner = (await page.locator('#client-owner').textContent())!.replace(/\s+/g, ' ');
+      assert.match(
+        owner,
+        /An application registered by \S.*\. After your answer you go back to http:\/\/127\.0\.0\.1:9\./,
+      );
+      assert.deepEqual(
+        (await page.locator('#scopes li').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim()),
+        ["Read your account's resources (read-only) (read)", 'Run agents (agents:run)'],
+      );
+      assert.equal(
+        ((await page.locator('body > header').innerText()) ?? '').replace(/\s+/g, ' ').trim(),
+        'svc admin@example.com Sign out',
+        'the same header as the dashboard',
+      );
+      await assertAccessible(page);
+    }));
 });
