@@ -179,7 +179,8 @@ describe('the dashboard settings in a real browser (Chromium)', { skip }, () => 
       await page.waitForURL(/\/webhooks\/new$/);
       await assertAccessible(page);
       await page.getByLabel('Payload URL').fill(url);
-      await page.getByLabel('Secret').fill(SECRET);
+      await page.getByLabel('Use my own secret').check();
+      await page.getByLabel('Secret', { exact: true }).fill(SECRET);
       await page.getByLabel('agent.completed', { exact: true }).check();
       await page.getByLabel('security.alert', { exact: true }).check();
       await page.getByRole('button', { name: 'Add webhook' }).click();
@@ -243,13 +244,14 @@ describe('the dashboard settings in a real browser (Chromium)', { skip }, () => 
       const url = receiver.endpoint('/hooks/edit', SECRET);
       await signIn(page, 'admin@example.com', '/dashboard/settings/webhooks/new');
       await page.getByLabel('Payload URL').fill(url);
-      await page.getByLabel('Secret').fill('short');
+      await page.getByLabel('Use my own secret').check();
+      await page.getByLabel('Secret', { exact: true }).fill('short');
       await page.getByLabel('repository.connected', { exact: true }).check();
       await page.getByRole('button', { name: 'Add webhook' }).click();
       assert.match((await page.getByRole('alert').textContent()) ?? '', /Secret: .*16 bytes/);
       assert.equal(await page.getByLabel('Payload URL').inputValue(), url, 'what was typed stays');
       await assertAccessible(page);
-      await page.getByLabel('Secret').fill(SECRET);
+      await page.getByLabel('Secret', { exact: true }).fill(SECRET);
       await page.getByRole('button', { name: 'Add webhook' }).click();
       await page.waitForURL(/done=added$/);
 

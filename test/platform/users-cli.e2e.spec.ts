@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestApi } from '../api/support/test-api.js';
 import { CLI_MAIN, run } from '../e2e/support/processes.js';
-import { FormClient } from './support/form-client.js';
+import { csrfToken, FormClient } from './support/form-client.js';
 
 describe('svc users create (the built CLI), then signing in with what it printed', () => {
   let dataDir: string;
@@ -104,6 +104,41 @@ describe('svc users create (the built CLI), then signing in with what it printed
         /Signed in as <strong>Grace@Example.com<\/strong> \(member\)/,
       );
       assert.equal((await new FormClient(api.url).signIn('grace@example.com', 'not the password')).status, 422);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('users reset-password prints a single-use link for the user of an address; the link sets a new password', async () => {
+    const created = await users('--email', 'reset@example.com', '--password', 'the first long password');
+    assert.equal(created.code, 0, created.stderr);
+    const issued = await run(CLI_MAIN, ['users', 'reset-password', '--email', 'Reset@Example.com'], env);
+    assert.equal(issued.code, 0, issued.stderr);
+    const line = JSON.parse(issued.stdout) as Record<string, string>;
+    assert.deepEqual(Object.keys(line), ['user_id', 'email', 'reset_url', 'expires_at']);
+    assert.match(line.reset_url!, /^http:\/\/localhost:\d+\/password\/reset\?token=[A-Za-z0-9_-]{43}$/);
+    const unknown = await run(CLI_MAIN, ['users', 'reset-password', '--email', 'nobody@example.com'], env);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no user has this address/);
+
+    const api = await startTestApi({ dataDir });
+    try {
+      const path = new URL(line.reset_url!).pathname + new URL(line.reset_url!).search;
+      const browser = new FormClient(api.url);
+      const form = await browser.get(path);
+      assert.equal(form.status, 200);
+      const token = new URL(line.reset_url!).searchParams.get('token')!;
+      const done = await browser.post('/password/reset', {
+        _csrf: csrfToken(form.body),
+        token,
+        new_password: 'the second long password',
+        confirm_password: 'the second long password',
+      });
+      assert.deepEqual([done.status, done.headers.get('location')], [303, '/login?reset=1'], done.body);
+      assert.equal((await new FormClient(api.url).signIn('reset@example.com', 'the first long password')).status, 422);
+      const signedIn = await new FormClient(api.url).signIn('reset@example.com', 'the second long password');
+      assert.equal(signedIn.status, 303);
+      assert.equal((await browser.get(path)).status, 400, 'used once');
     } finally {
       await api.close();
     }

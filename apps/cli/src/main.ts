@@ -122,12 +122,18 @@ async function main(argv: string[]): Promise<number> {
         await keys.runKeys(app.get(CommandBus), command, writeLine);
         break;
       }
-      case 'users-create': {
+      case 'users-create':
+      case 'users-reset-password': {
         const [{ CommandBus }, users] = await Promise.all([
           import('@nestjs/cqrs'),
           import('./commands/users.command.js'),
         ]);
-        await users.runUsers(app.get(CommandBus), command, writeLine);
+        await users.runUsers(
+          app.get(CommandBus),
+          command,
+          writeLine,
+          config.publicUrl ?? `http://localhost:${config.port}`,
+        );
         break;
       }
       case 'oauth-clients-create': {

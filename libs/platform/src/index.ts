@@ -23,6 +23,8 @@ export * from './users/users.projection.js';
 export * from './users/password-policy.js';
 export * from './users/password-hasher.port.js';
 export * from './users/commands/create-user/create-user.command.js';
+export * from './users/commands/issue-password-reset/issue-password-reset.command.js';
+export { resetLink } from './users/password-reset/password-reset-link.js';
 export * from './sessions/session.store.js';
 export * from './sessions/sign-in-throttle.js';
 export * from './web/platform-web.module.js';

@@ -14,6 +14,8 @@ import { PlatformBootstrap } from './bootstrap/platform-bootstrap.js';
 import { PlatformDomainModule } from './platform-domain.module.js';
 import { Argon2PasswordHasher } from './users/argon2-password-hasher.adapter.js';
 import { CreateUserHandler } from './users/commands/create-user/create-user.handler.js';
+import { IssuePasswordResetHandler } from './users/commands/issue-password-reset/issue-password-reset.handler.js';
+import { PasswordResetTokens } from './users/password-reset/password-reset-tokens.store.js';
 import { PASSWORD_HASHER } from './users/password-hasher.port.js';
 import { UserCredentialsLookup } from './users/user-credentials.js';
 import { usersProjection } from './users/users.projection.js';
@@ -48,6 +50,8 @@ import { usersProjection } from './users/users.projection.js';
     { provide: PASSWORD_HASHER, useClass: Argon2PasswordHasher },
     UserCredentialsLookup,
     CreateUserHandler,
+    PasswordResetTokens,
+    IssuePasswordResetHandler,
   ],
   exports: [
     ReadYourWrites,
@@ -56,6 +60,7 @@ import { usersProjection } from './users/users.projection.js';
     PlatformBootstrap,
     PASSWORD_HASHER,
     UserCredentialsLookup,
+    PasswordResetTokens,
   ],
 })
 export class PlatformModule {}

@@ -27,6 +27,19 @@ describe('svc users arguments', () => {
     });
   });
 
+  it('reads users reset-password --email', () => {
+    assert.deepEqual(parseCliArgs(['users', 'reset-password', '--email', 'a@b.co']), {
+      kind: 'users-reset-password',
+      email: 'a@b.co',
+    });
+    for (const argv of [
+      ['users', 'reset-password'],
+      ['users', 'reset-password', '--email', ' '],
+      ['users', 'reset-password', '--email', 'a@b.co', '--role', 'admin'],
+    ])
+      assert.throws(() => parseCliArgs(argv), UsageError, argv.join(' '));
+  });
+
   it('refuses bad arguments with a UsageError (exit 2)', () => {
     for (const argv of [
       ['users'],

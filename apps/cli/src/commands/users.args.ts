@@ -6,16 +6,22 @@ export const USERS_USAGE = `  users create --account ACCOUNT_ID --email E [--pas
                                  default member). Prints {user_id, account_id, email, role} as
                                  one JSON line; without --password one is generated and printed
                                  there once as password (--password shows in the process list:
-                                 prefer the generated one)`;
+                                 prefer the generated one)
+  users reset-password --email E  a single-use password reset link for the user of E (works once,
+                                 for an hour; on SVC_PUBLIC_URL). Prints {user_id, email,
+                                 reset_url, expires_at} as one JSON line: hand the link to that
+                                 user only. Where SVC_SMTP_URL is set, /password/forgot mails it`;
 
-export type UsersCliCommand = {
-  kind: 'users-create';
-  accountId: string;
-  email: string;
-  /** Absent: the CLI generates one and prints it. */
-  password?: string;
-  role: 'admin' | 'member';
-};
+export type UsersCliCommand =
+  | {
+      kind: 'users-create';
+      accountId: string;
+      email: string;
+      /** Absent: the CLI generates one and prints it. */
+      password?: string;
+      role: 'admin' | 'member';
+    }
+  | { kind: 'users-reset-password'; email: string };
 
 /** Parses `svc users …`; the email format and the password policy are the domain's (exit 2 too). */
 export function parseUsersArgs(action: string | undefined, rest: string[]): UsersCliCommand {
@@ -36,7 +42,12 @@ export function parseUsersArgs(action: string | undefined, rest: string[]): User
       role,
     };
   }
+  if (action === 'reset-password') {
+    const v = stringOptions(rest, ['email']);
+    if (!v.email || v.email.trim() === '') throw new UsageError('--email E is required');
+    return { kind: 'users-reset-password', email: v.email };
+  }
   throw new UsageError(
-    action === undefined ? 'users needs a subcommand: create' : `unknown users subcommand: ${action}`,
+    action === undefined ? 'users needs a subcommand: create, reset-password' : `unknown users subcommand: ${action}`,
   );
 }

@@ -1,6 +1,6 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import { AppError } from '#kernel';
-import { CreateUserCommand, generatePassword } from '#platform';
+import { CreateUserCommand, generatePassword, IssuePasswordResetCommand, resetLink } from '#platform';
 import { UsageError } from '../usage-error.js';
 import { asUsageError } from './accounts.command.js';
 import type { UsersCliCommand } from './users.args.js';
@@ -13,7 +13,23 @@ export async function runUsers(
   commands: CommandBus,
   cmd: UsersCliCommand,
   write: (line: string) => Promise<void>,
+  /** Where reset links point: SVC_PUBLIC_URL, else the local address. */
+  publicBase = 'http://localhost:3000',
 ): Promise<void> {
+  if (cmd.kind === 'users-reset-password') {
+    // No mail needed: the operator hands the link over. The token is stored only as its hash.
+    const issued = await commands.execute(new IssuePasswordResetCommand({ email: cmd.email }));
+    if (!issued) throw new UsageError(`--email ${cmd.email}: no user has this address`);
+    await write(
+      JSON.stringify({
+        user_id: issued.userId,
+        email: issued.email,
+        reset_url: resetLink(publicBase, issued.token),
+        expires_at: issued.expiresAt,
+      }),
+    );
+    return;
+  }
   const password = cmd.password ?? generatePassword();
   try {
     const user = await commands.execute(

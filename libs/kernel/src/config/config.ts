@@ -173,6 +173,9 @@ export const configSchema = z.object({
   SVC_ALLOWED_HOSTS: hostList.optional(),
   /** Where people and registries write about the service (the public descriptors and legal page). */
   SVC_CONTACT_EMAIL: z.email({ message: 'expected an email address' }).optional(),
+  /** Mail for password reset links (smtp://user:pass@host:port, smtps:// for TLS); unset = no mail. */
+  SVC_SMTP_URL: url(['smtp', 'smtps']).optional(),
+  SVC_SMTP_FROM: z.email({ message: 'expected an email address' }).optional(),
   /** HTTP server limits: a request must arrive whole, and its headers, within these. */
   SVC_HTTP_REQUEST_TIMEOUT_MS: int(30_000, 1000, 600_000),
   SVC_HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100, 600_000),
@@ -293,6 +296,8 @@ export interface AppConfig {
   allowedHosts: string[];
   /** SVC_CONTACT_EMAIL: the contact the public descriptors name; unset = a placeholder. */
   contactEmail?: string;
+  /** SVC_SMTP_URL / SVC_SMTP_FROM: where password reset mails go out; unset = no mail (the CLI issues links). */
+  smtp?: { url: string; from: string };
   /** The HTTP server's limits (slow or idle clients are cut off). */
   http: HttpServerLimits;
   runProjections: boolean;
@@ -451,6 +456,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: c.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
     allowedHosts: c.SVC_ALLOWED_HOSTS ?? defaultAllowedHosts(c.HOST),
     contactEmail: c.SVC_CONTACT_EMAIL,
+    ...(c.SVC_SMTP_URL ? { smtp: { url: c.SVC_SMTP_URL, from: c.SVC_SMTP_FROM ?? 'no-reply@localhost' } } : {}),
     http: {
       requestTimeoutMs: c.SVC_HTTP_REQUEST_TIMEOUT_MS,
       headersTimeoutMs: c.SVC_HTTP_HEADERS_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ProjectionsModule, ReadYourWrites } from '#projections';
+import { OneTimeFlashStore } from '../web/one-time-flash.store.js';
 import { SessionCookie } from '../web/session-cookie.js';
 import { SignedInGuard } from '../web/signed-in.guard.js';
 import { OAuthApplicationsController } from './applications/oauth-applications.http.controller.js';
@@ -34,6 +35,7 @@ import { OAuthRevocationWatch } from './tokens/oauth-revocation.watch.js';
   providers: [
     ReadYourWrites,
     SessionCookie,
+    OneTimeFlashStore,
     SignedInGuard,
     OAuthClientLookup,
     RegisterOAuthClientHandler,

@@ -24,6 +24,23 @@ export const PLATFORM_EVENT_TYPES = [
 ] as const;
 export type PlatformEventType = (typeof PLATFORM_EVENT_TYPES)[number];
 
+/** What each event type means (the spec's "Meaning" column), shown beside its checkbox. */
+export const PLATFORM_EVENT_MEANINGS = {
+  'agent.started': 'An agent run started.',
+  'agent.completed': 'An agent run completed successfully.',
+  'agent.failed': 'An agent run failed.',
+  'agent.issues_found': 'An agent run found issues.',
+  'security.alert': 'A new security vulnerability was found.',
+  'security.resolved': 'A security vulnerability was resolved.',
+  'security.scan_completed': 'A security scan finished.',
+  'approval.requested': 'An action needs an approval.',
+  'approval.approved': 'An action was approved.',
+  'approval.rejected': 'An action was rejected.',
+  'repository.connected': 'A new repository was connected.',
+  'repository.disconnected': 'A repository was disconnected.',
+  'repository.analyzed': 'A repository analysis completed.',
+} as const satisfies Record<PlatformEventType, string>;
+
 export function isPlatformEventType(value: string): value is PlatformEventType {
   return (PLATFORM_EVENT_TYPES as readonly string[]).includes(value);
 }

@@ -123,6 +123,22 @@ export class SessionStore {
     await this.collection.delete(digest(token));
   }
 
+  /**
+   * Ends every session of a user at once (a new password, a removal), but the one of
+   * `exceptToken` (the browser that changed its own password stays signed in). Returns how many.
+   */
+  async endForUser(userId: string, exceptToken?: string): Promise<number> {
+    const keep = exceptToken && TOKEN_PATTERN.test(exceptToken) ? digest(exceptToken) : null;
+    if (!keep) return this.collection.deleteMany({ user_id: userId });
+    let ended = 0;
+    for (;;) {
+      const { items } = await this.collection.find({ user_id: userId }, { limit: 1000 });
+      const others = items.filter((doc) => doc.id !== keep);
+      for (const doc of others) if (await this.collection.delete(doc.id)) ended++;
+      if (items.length < 1000) return ended;
+    }
+  }
+
   /** Expired sessions are refused when read; this removes them now and then. */
   private purgeExpired(now: Date): void {
     if (now.getTime() - this.lastPurge < PURGE_EVERY_MS) return;

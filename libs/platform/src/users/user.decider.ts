@@ -1,15 +1,23 @@
 import { assertNever, type Decider, type ErrorDetail, Errors } from '#kernel';
 import { USER_ROLES, type UserEvent, type UserRole } from './user.events.js';
 
-export type UserCommand = {
-  type: 'CreateUser';
-  userId: string;
-  accountId: string;
-  email: string;
-  role: UserRole;
-  passwordHash: string;
-  now: Date;
-};
+export type UserCommand =
+  | {
+      type: 'CreateUser';
+      userId: string;
+      accountId: string;
+      email: string;
+      role: UserRole;
+      passwordHash: string;
+      now: Date;
+    }
+  | {
+      /** The handler checked the current password (`changed`) or consumed a reset token (`reset`). */
+      type: 'ChangePassword';
+      passwordHash: string;
+      reason: 'changed' | 'reset';
+      now: Date;
+    };
 
 export type UserState =
   | { status: 'absent' }
@@ -41,8 +49,10 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
           passwordHash: d.password_hash,
         };
       }
+      case 'UserPasswordChanged':
+        return state.status === 'active' ? { ...state, passwordHash: event.data.password_hash } : state;
       default:
-        return assertNever(event.type);
+        return assertNever(event);
     }
   },
 
@@ -70,8 +80,25 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
           },
         ];
       }
+      case 'ChangePassword': {
+        if (state.status !== 'active') throw Errors.notFound('No such user.', 'USER_NOT_FOUND');
+        if (!command.passwordHash.startsWith('$argon2id$'))
+          throw Errors.validation([{ path: 'password_hash', message: 'must be an argon2id hash' }]);
+        return [
+          {
+            type: 'UserPasswordChanged',
+            data: {
+              user_id: state.userId,
+              account_id: state.accountId,
+              password_hash: command.passwordHash,
+              reason: command.reason,
+              changed_at: command.now.toISOString(),
+            },
+          },
+        ];
+      }
       default:
-        return assertNever(command.type);
+        return assertNever(command);
     }
   },
 };

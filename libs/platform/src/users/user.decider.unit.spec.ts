@@ -54,4 +54,32 @@ describe('user decider', () => {
       .when(create({ passwordHash: 'plain text' }))
       .thenThrows((e) => e.code === 'VALIDATION_FAILED' && e.extra.details[0].path === 'password_hash');
   });
+
+  it('changes the password of a user: the new hash, why, and when', () =>
+    spec
+      .given([created])
+      .when({ type: 'ChangePassword', passwordHash: `${HASH}2`, reason: 'reset', now })
+      .then([
+        {
+          type: 'UserPasswordChanged',
+          data: {
+            user_id: 'usr_1',
+            account_id: 'acct_1',
+            password_hash: `${HASH}2`,
+            reason: 'reset',
+            changed_at: now.toISOString(),
+          },
+        },
+      ]));
+
+  it('refuses a new password for no user, and a hash that is not argon2id', () => {
+    spec
+      .given([])
+      .when({ type: 'ChangePassword', passwordHash: HASH, reason: 'changed', now })
+      .thenThrows((e) => e.code === 'USER_NOT_FOUND');
+    spec
+      .given([created])
+      .when({ type: 'ChangePassword', passwordHash: 'plain', reason: 'changed', now })
+      .thenThrows((e) => e.code === 'VALIDATION_FAILED');
+  });
 });

@@ -4,21 +4,36 @@ export const USER_ROLES = ['admin', 'member'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
 /** Stored event types of `user-{id}` streams. Names are stable: never rename. */
-export type UserEvent = {
-  type: 'UserCreated';
-  data: {
-    user_id: string;
-    account_id: string;
-    /** As the operator typed it (trimmed); compared case-insensitively through `normalizeEmail`. */
-    email: string;
-    role: UserRole;
-    /** argon2id, PHC string format (`$argon2id$v=19$m=…`): never the password. */
-    password_hash: string;
-    created_at: string;
-  };
-};
+export type UserEvent =
+  | {
+      type: 'UserCreated';
+      data: {
+        user_id: string;
+        account_id: string;
+        /** As the operator typed it (trimmed); compared case-insensitively through `normalizeEmail`. */
+        email: string;
+        role: UserRole;
+        /** argon2id, PHC string format (`$argon2id$v=19$m=…`): never the password. */
+        password_hash: string;
+        created_at: string;
+      };
+    }
+  | {
+      /**
+       * A new password (issue 29, item 10): `changed` by the user, who gave the current one;
+       * `reset` through a single-use reset token. Either way the user's other sessions end.
+       */
+      type: 'UserPasswordChanged';
+      data: {
+        user_id: string;
+        account_id: string;
+        password_hash: string;
+        reason: 'changed' | 'reset';
+        changed_at: string;
+      };
+    };
 
-export const USER_EVENT_TYPES: UserEvent['type'][] = ['UserCreated'];
+export const USER_EVENT_TYPES: UserEvent['type'][] = ['UserCreated', 'UserPasswordChanged'];
 
 /**
  * Stored event types of `useremail-{sha256}` streams: the reservation of one normalised email

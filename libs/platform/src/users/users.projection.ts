@@ -52,6 +52,9 @@ export const usersProjection: ProjectionDefinition = {
         ctx.upsert(USERS_COLLECTION, doc);
         return;
       }
+      case 'UserPasswordChanged':
+        // Nothing a list shows: the hash stays in the user's stream.
+        return;
     }
   },
 };

@@ -22,6 +22,13 @@ import { SignInHandler } from '../sessions/sign-in/sign-in.handler.js';
 import { SignOutController } from '../sessions/sign-out/sign-out.http.controller.js';
 import { SignOutHandler } from '../sessions/sign-out/sign-out.handler.js';
 import { PlatformModule } from '../platform.module.js';
+import { ChangePasswordHandler } from '../users/commands/change-password/change-password.handler.js';
+import { ResetPasswordHandler } from '../users/commands/reset-password/reset-password.handler.js';
+import { MAILER } from '../users/password-reset/mailer.port.js';
+import { PasswordResetController } from '../users/password-reset/password-reset.http.controller.js';
+import { SmtpMailer } from '../users/password-reset/smtp-mailer.adapter.js';
+import { APP_CONFIG, type AppConfig } from '#kernel';
+import { OneTimeFlashStore } from './one-time-flash.store.js';
 import { SessionCookie } from './session-cookie.js';
 import { SessionScopeGuard } from './session-scope.guard.js';
 import { SignedInGuard } from './signed-in.guard.js';
@@ -48,6 +55,7 @@ import { SignedInGuard } from './signed-in.guard.js';
     DeleteWebhookPageController,
     SendTestEventPageController,
     RedeliverDeliveryPageController,
+    PasswordResetController,
   ],
   providers: [
     SessionStore,
@@ -55,11 +63,20 @@ import { SignedInGuard } from './signed-in.guard.js';
     SessionCookie,
     SignedInGuard,
     SessionScopeGuard,
+    OneTimeFlashStore,
     NewKeyFlashStore,
     SignInHandler,
     SignOutHandler,
     GetSessionHandler,
     GetAccountUsageHandler,
+    ChangePasswordHandler,
+    ResetPasswordHandler,
+    // Mail only when SVC_SMTP_URL is set; without it the reset links come from the CLI.
+    {
+      provide: MAILER,
+      useFactory: (config: AppConfig) => (config.smtp ? new SmtpMailer(config.smtp) : null),
+      inject: [APP_CONFIG],
+    },
   ],
 })
 export class PlatformWebModule {}

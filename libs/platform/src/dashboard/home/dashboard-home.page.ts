@@ -1,4 +1,4 @@
-import { CSRF_FIELD, html, type SafeHtml } from '#http';
+import { html, type SafeHtml } from '#http';
 import type { Session } from '../../sessions/session.store.js';
 import { layout } from '../../web/page-layout.js';
 import { SETTINGS_PAGES } from '../settings/settings-layout.js';
@@ -7,10 +7,7 @@ import { SETTINGS_PAGES } from '../settings/settings-layout.js';
 export function dashboardHomePage(session: Session, csrfToken: string): SafeHtml {
   return layout({
     title: 'Dashboard',
-    headerEnd: html`<form method="post" action="/logout">
-      <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
-      <button type="submit">Sign out</button>
-    </form>`,
+    signedIn: { email: session.email, csrfToken },
     main: html`<h1>Dashboard</h1>
       <p id="signed-in-as">Signed in as <strong>${session.email}</strong> (${session.role}).</p>
       <p class="muted">Account <code>${session.accountId}</code>.</p>

@@ -23,22 +23,13 @@ export interface SettingsPageParts {
   scripts?: readonly PageScript[];
 }
 
-/** Sign out, in the header of every dashboard page. */
-export function signOutForm(session: Session, csrfToken: string): SafeHtml {
-  return html`<span class="muted">${session.email}</span>
-    <form method="post" action="/logout">
-      <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
-      <button type="submit">Sign out</button>
-    </form>`;
-}
-
 /** A settings page: the header, the settings navigation (GitHub's left column), the content. */
 export function settingsLayout({ session, csrfToken, current, title, main, scripts }: SettingsPageParts): SafeHtml {
   return layout({
     title,
     wide: true,
     scripts,
-    headerEnd: html`<div class="actions">${signOutForm(session, csrfToken)}</div>`,
+    signedIn: { email: session.email, csrfToken },
     main: html`<div class="settings">
       <nav aria-label="Settings">
         <ul>

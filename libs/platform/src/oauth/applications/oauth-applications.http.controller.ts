@@ -6,8 +6,10 @@ import { AppError, Errors } from '#kernel';
 import type { Session } from '../../sessions/session.store.js';
 import { BrowserErrorFilter } from '../../web/browser-error.filter.js';
 import { CsrfGuard } from '../../web/csrf.guard.js';
+import { OneTimeFlashStore } from '../../web/one-time-flash.store.js';
 import { redirect, sendPage } from '../../web/page-layout.js';
-import { CurrentSession, SignedInGuard } from '../../web/signed-in.guard.js';
+import { SessionCookie } from '../../web/session-cookie.js';
+import { CurrentSession, signInRequired, SignedInGuard } from '../../web/signed-in.guard.js';
 import { DeleteOAuthClientCommand } from '../clients/commands/delete-oauth-client/delete-oauth-client.command.js';
 import { RegisterOAuthClientCommand } from '../clients/commands/register-oauth-client/register-oauth-client.command.js';
 import { SetOAuthClientPkceCommand } from '../clients/commands/set-oauth-client-pkce/set-oauth-client-pkce.command.js';
@@ -16,9 +18,15 @@ import { ListOAuthClientsQuery } from '../clients/queries/list-oauth-clients/lis
 import {
   deleteOAuthApplicationPage,
   OAUTH_APPLICATIONS_PATH,
+  OAUTH_CREDENTIALS_PATH,
   oauthApplicationsPage,
+  oauthCredentialsGonePage,
   oauthCredentialsPage,
+  type ShownCredentials,
 } from './oauth-applications.page.js';
+
+/** The flash kind of a client's credentials, shown once on GET …/credentials. */
+const CREDENTIALS_FLASH = 'oauth-credentials';
 
 function adminsOnly(session: Session): void {
   if (session.role !== 'admin')
@@ -38,6 +46,8 @@ function field(body: unknown, name: string): string {
 /**
  * Settings → OAuth applications (issue 16, item 5): list, register (credentials shown once),
  * rotate a secret (shown once), delete after a confirmation page. Forms only, CSRF on each.
+ * Register and rotate answer 303 to …/credentials (Post/Redirect/Get, issue 29 item 6): a
+ * reload there neither registers again nor rotates again, and shows the secret no more.
  */
 @Controller('dashboard/settings/oauth-applications')
 @UseFilters(BrowserErrorFilter)
@@ -46,6 +56,8 @@ export class OAuthApplicationsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly cookie: SessionCookie,
+    private readonly flashes: OneTimeFlashStore,
   ) {}
 
   @Get()
@@ -84,7 +96,6 @@ export class OAuthApplicationsController {
       .split(/\r?\n/)
       .map((u) => u.trim())
       .filter(Boolean);
-    const csrfToken = csrfTokenFor(request, reply);
     try {
       const client = await this.commands.execute(
         new RegisterOAuthClientCommand({
@@ -96,7 +107,12 @@ export class OAuthApplicationsController {
           by: session.userId,
         }),
       );
-      sendPage(reply, 201, oauthCredentialsPage(session, csrfToken, client));
+      await this.showOnce(request, reply, {
+        clientId: client.clientId,
+        ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
+        name: client.name,
+        rotated: false,
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'VALIDATION_FAILED') throw error;
       const details = (error.extra.details as Array<{ path: string; message: string }> | undefined) ?? [];
@@ -108,7 +124,7 @@ export class OAuthApplicationsController {
       sendPage(
         reply,
         422,
-        oauthApplicationsPage(session, csrfToken, clients, {
+        oauthApplicationsPage(session, csrfTokenFor(request, reply), clients, {
           name,
           redirectUris: redirectUrisText,
           clientType,
@@ -133,11 +149,25 @@ export class OAuthApplicationsController {
     const rotated = await this.commands.execute(
       new RotateOAuthClientSecretCommand({ accountId: session.accountId, clientId, by: session.userId }),
     );
-    sendPage(
-      reply,
-      200,
-      oauthCredentialsPage(session, csrfTokenFor(request, reply), { ...rotated, name: client.name, rotated: true }),
-    );
+    await this.showOnce(request, reply, {
+      clientId: rotated.clientId,
+      clientSecret: rotated.clientSecret,
+      name: client.name,
+      rotated: true,
+    });
+  }
+
+  @Get('credentials')
+  async credentials(
+    @CurrentSession() session: Session,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const sessionToken = this.cookie.read(request);
+    const shown = sessionToken ? await this.flashes.take<ShownCredentials>(CREDENTIALS_FLASH, sessionToken) : null;
+    const csrfToken = csrfTokenFor(request, reply);
+    if (!shown) sendPage(reply, 404, oauthCredentialsGonePage(session, csrfToken));
+    else sendPage(reply, 200, oauthCredentialsPage(session, csrfToken, shown));
   }
 
   @Post(':clientId/pkce')
@@ -183,6 +213,14 @@ export class OAuthApplicationsController {
       new DeleteOAuthClientCommand({ accountId: session.accountId, clientId, by: session.userId }),
     );
     redirect(reply, `${OAUTH_APPLICATIONS_PATH}?deleted=1`);
+  }
+
+  /** Puts the credentials in this session's one-time flash and sends the browser to read them. */
+  private async showOnce(request: FastifyRequest, reply: FastifyReply, shown: ShownCredentials): Promise<void> {
+    const sessionToken = this.cookie.read(request);
+    if (!sessionToken) throw signInRequired();
+    await this.flashes.put(CREDENTIALS_FLASH, sessionToken, shown);
+    redirect(reply, OAUTH_CREDENTIALS_PATH);
   }
 
   /** Another account's application is as unknown as a missing one (404). */

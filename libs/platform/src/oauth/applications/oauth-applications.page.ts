@@ -5,6 +5,16 @@ import type { Session } from '../../sessions/session.store.js';
 import type { OAuthClientDoc } from '../clients/oauth-clients.projection.js';
 
 export const OAUTH_APPLICATIONS_PATH = '/dashboard/settings/oauth-applications';
+export const OAUTH_CREDENTIALS_PATH = `${OAUTH_APPLICATIONS_PATH}/credentials`;
+
+/** What the page after registering or rotating shows, once. */
+export interface ShownCredentials {
+  clientId: string;
+  clientSecret?: string;
+  name: string;
+  redirectUris?: string[];
+  rotated: boolean;
+}
 
 function frame(session: Session, csrfToken: string, title: string, main: SafeHtml): SafeHtml {
   return settingsLayout({ session, csrfToken, current: 'oauth-applications', title, main });
@@ -40,57 +50,68 @@ export function oauthApplicationsPage(
       ${
         clients.length === 0
           ? html`<p class="muted" id="no-applications">No OAuth applications yet.</p>`
-          : html`<table id="applications">
-              <caption class="muted">
-                Applications that can ask users of this account for access
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Client ID</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">PKCE</th>
-                  <th scope="col">Redirect URIs</th>
-                  <th scope="col">Registered</th>
-                  ${canManage ? html`<th scope="col">Actions</th>` : null}
-                </tr>
-              </thead>
-              <tbody>
-                ${clients.map(
-                  (c) =>
-                    html`<tr>
-                      <td>${c.name}</td>
-                      <td><code>${c.id}</code></td>
-                      <td>${c.client_type}</td>
-                      <td>${c.pkce === 'optional' ? 'optional (may skip)' : 'required'}</td>
-                      <td>${c.redirect_uris.map((u) => html`<code>${u}</code><br />`)}</td>
-                      <td>${c.created_at.slice(0, 10)}</td>
-                      ${
-                        canManage
-                          ? html`<td>
-                              <div class="actions">
-                                ${
-                                  c.client_type === 'confidential'
-                                    ? html`<form method="post" action="${OAUTH_APPLICATIONS_PATH}/${c.id}/rotate">
-                                        <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
-                                        <button type="submit" aria-label="Rotate secret of ${c.name}">
-                                          Rotate secret
-                                        </button>
-                                      </form>`
-                                    : null
-                                }
-                                ${c.client_type === 'confidential' ? pkceToggle(c, csrfToken) : null}
-                                <a href="${OAUTH_APPLICATIONS_PATH}/${c.id}/delete" aria-label="Delete ${c.name}"
-                                  >Delete</a
-                                >
-                              </div>
-                            </td>`
-                          : null
-                      }
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+          : html`<div class="table-scroll">
+              <table id="applications">
+                <caption class="muted">
+                  Applications that can ask users of this account for access
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Application</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Redirect URIs</th>
+                    ${canManage ? html`<th scope="col">Actions</th>` : null}
+                  </tr>
+                </thead>
+                <tbody>
+                  ${clients.map(
+                    (c) =>
+                      html`<tr>
+                        <td>
+                          <strong>${c.name}</strong><br /><code>${c.id}</code><br /><span class="muted"
+                            >Registered ${c.created_at.slice(0, 10)}</span
+                          >
+                        </td>
+                        <td>
+                          ${c.client_type}<br /><span class="muted"
+                            >PKCE ${c.pkce === 'optional' ? 'optional (may skip)' : 'required'}</span
+                          >
+                        </td>
+                        <td>${c.redirect_uris.map((u) => html`<code>${u}</code><br />`)}</td>
+                        ${
+                          canManage
+                            ? html`<td>
+                                <div class="actions">
+                                  ${
+                                    c.client_type === 'confidential'
+                                      ? html`<form method="post" action="${OAUTH_APPLICATIONS_PATH}/${c.id}/rotate">
+                                          <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
+                                          <button
+                                            type="submit"
+                                            class="secondary"
+                                            aria-label="Rotate secret of ${c.name}"
+                                          >
+                                            Rotate secret
+                                          </button>
+                                        </form>`
+                                      : null
+                                  }
+                                  ${c.client_type === 'confidential' ? pkceToggle(c, csrfToken) : null}
+                                  <a
+                                    class="danger"
+                                    href="${OAUTH_APPLICATIONS_PATH}/${c.id}/delete"
+                                    aria-label="Delete ${c.name}"
+                                    >Delete</a
+                                  >
+                                </div>
+                              </td>`
+                            : null
+                        }
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
       }
       ${
         canManage
@@ -110,26 +131,30 @@ export function oauthApplicationsPage(
                 <label for="name">Application name</label>
                 <input id="name" name="name" type="text" required maxlength="100" value="${form.name ?? ''}" />
                 <label for="redirect_uris">Redirect URIs (one per line)</label>
-                <textarea id="redirect_uris" name="redirect_uris" rows="3" cols="50" required>
+                <textarea id="redirect_uris" name="redirect_uris" rows="3" required>
 ${form.redirectUris ?? ''}</textarea>
                 <fieldset>
                   <legend>Client type</legend>
-                  <input
-                    type="radio"
-                    id="type-confidential"
-                    name="client_type"
-                    value="confidential"
-                    ${type === 'confidential' ? html`checked` : null}
-                  />
-                  <label for="type-confidential">Confidential (a server that keeps a secret)</label>
-                  <input
-                    type="radio"
-                    id="type-public"
-                    name="client_type"
-                    value="public"
-                    ${type === 'public' ? html`checked` : null}
-                  />
-                  <label for="type-public">Public (a browser or mobile app: PKCE, no secret)</label>
+                  <div class="choice">
+                    <input
+                      type="radio"
+                      id="type-confidential"
+                      name="client_type"
+                      value="confidential"
+                      ${type === 'confidential' ? html`checked` : null}
+                    />
+                    <label for="type-confidential">Confidential (a server that keeps a secret)</label>
+                  </div>
+                  <div class="choice">
+                    <input
+                      type="radio"
+                      id="type-public"
+                      name="client_type"
+                      value="public"
+                      ${type === 'public' ? html`checked` : null}
+                    />
+                    <label for="type-public">Public (a browser or mobile app: PKCE, no secret)</label>
+                  </div>
                 </fieldset>
                 <label class="check">
                   <input
@@ -161,6 +186,7 @@ function pkceToggle(c: OAuthClientDoc, csrfToken: string): SafeHtml {
     <input type="hidden" name="pkce" value="${next}" />
     <button
       type="submit"
+      class="secondary"
       aria-label="${next === 'required' ? `Require PKCE of ${c.name}` : `Allow skipping PKCE for ${c.name}`}"
     >
       ${next === 'required' ? 'Require PKCE' : 'Allow skipping PKCE'}
@@ -169,11 +195,7 @@ function pkceToggle(c: OAuthClientDoc, csrfToken: string): SafeHtml {
 }
 
 /** The one time a client's credentials are shown: after registering, or after a rotation. */
-export function oauthCredentialsPage(
-  session: Session,
-  csrfToken: string,
-  c: { clientId: string; clientSecret?: string; name: string; redirectUris?: string[]; rotated?: boolean },
-): SafeHtml {
+export function oauthCredentialsPage(session: Session, csrfToken: string, c: ShownCredentials): SafeHtml {
   return frame(
     session,
     csrfToken,
@@ -199,6 +221,21 @@ export function oauthCredentialsPage(
   );
 }
 
+/** The same address again (reload, back button): the credentials were shown, and are gone. */
+export function oauthCredentialsGonePage(session: Session, csrfToken: string): SafeHtml {
+  return frame(
+    session,
+    csrfToken,
+    'Client credentials',
+    html`<h1>Client credentials</h1>
+      <p class="notice" role="alert">
+        A client secret is shown once, right after it is made, and it has been shown. If it was not copied, rotate the
+        secret of that application.
+      </p>
+      <p><a href="${OAUTH_APPLICATIONS_PATH}">Back to OAuth applications</a></p>`,
+  );
+}
+
 export function deleteOAuthApplicationPage(session: Session, csrfToken: string, c: OAuthClientDoc): SafeHtml {
   return frame(
     session,
@@ -208,7 +245,7 @@ export function deleteOAuthApplicationPage(session: Session, csrfToken: string, 
       <p>Its client ID <code>${c.id}</code> stops working, and every token it holds is revoked at once.</p>
       <form method="post" action="${OAUTH_APPLICATIONS_PATH}/${c.id}/delete">
         <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
-        <button type="submit">Delete application</button>
+        <button type="submit" class="danger">Delete application</button>
       </form>
       <p><a href="${OAUTH_APPLICATIONS_PATH}">Cancel</a></p>`,
   );

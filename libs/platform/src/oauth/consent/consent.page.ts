@@ -3,18 +3,22 @@ import { layout } from '../../web/page-layout.js';
 
 /** What each scope lets an application do, in the words of the spec's scope table. */
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
-  read: 'read-only access to resources',
-  write: 'create and modify resources',
-  admin: 'full access including settings',
-  'agents:run': 'execute agents',
-  'agents:configure': 'configure agents',
-  'repositories:manage': 'connect and disconnect repositories',
+  read: "Read your account's resources (read-only)",
+  write: "Create and change your account's resources",
+  admin: 'Full access, settings included (API keys, webhooks)',
+  'agents:run': 'Run agents',
+  'agents:configure': 'Configure agents',
+  'repositories:manage': 'Connect and disconnect repositories',
 };
 
 export interface ConsentPageParts {
   uid: string;
   csrfToken: string;
   clientName: string;
+  /** The name of the account that registered the application; null when it cannot be read. */
+  ownerName: string | null;
+  /** Where Approve and Deny send the browser back to. */
+  redirectOrigin: string;
   email: string;
   /** Requested and held: what Approve grants. */
   granted: string[];
@@ -27,13 +31,21 @@ export function consentPage(p: ConsentPageParts): SafeHtml {
   const action = `/oauth/interaction/${p.uid}`;
   return layout({
     title: `Authorize ${p.clientName}`,
-    headerEnd: html`<span class="muted">Signed in as ${p.email}</span>`,
+    signedIn: { email: p.email, csrfToken: p.csrfToken },
     main: html`<h1>Authorize <span id="client-name">${p.clientName}</span></h1>
+      <p id="client-owner">
+        ${
+          p.ownerName
+            ? html`An application registered by <strong>${p.ownerName}</strong>.`
+            : html`An application registered on this service.`
+        }
+        After your answer you go back to <code>${p.redirectOrigin}</code>.
+      </p>
       ${
         p.granted.length
-          ? html`<p><strong>${p.clientName}</strong> asks to act for your account with these scopes:</p>
+          ? html`<p><strong>${p.clientName}</strong> asks to act for your account (${p.email}) and to:</p>
               <ul id="scopes">
-                ${p.granted.map((s) => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s] ?? s}</li>`)}
+                ${p.granted.map((s) => html`<li>${SCOPE_DESCRIPTIONS[s] ?? s} (<code>${s}</code>)</li>`)}
               </ul>`
           : html`<p class="notice" role="alert">None of the scopes ${p.clientName} asks for can be granted by you.</p>`
       }
@@ -55,7 +67,7 @@ export function consentPage(p: ConsentPageParts): SafeHtml {
       }
       <form method="post" action="${action}/deny">
         <input type="hidden" name="${CSRF_FIELD}" value="${p.csrfToken}" />
-        <button type="submit">Deny</button>
+        <button type="submit" class="secondary">Deny</button>
       </form>`,
   });
 }

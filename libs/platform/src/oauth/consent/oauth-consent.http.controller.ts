@@ -1,7 +1,9 @@
 import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenFor } from '#http';
 import type { Session } from '../../sessions/session.store.js';
+import { GetAccountQuery } from '../../accounts/queries/get-account/get-account.query.js';
 import { BrowserErrorFilter } from '../../web/browser-error.filter.js';
 import { CsrfGuard } from '../../web/csrf.guard.js';
 import { CONTENT_SECURITY_POLICY, redirect, sendPage } from '../../web/page-layout.js';
@@ -20,7 +22,10 @@ import { OAuthInteractions } from './oauth-interactions.js';
 // Counted with /oauth/authorize per client address, before the session and CSRF checks.
 @UseGuards(OAuthAuthorizationThrottleGuard)
 export class OAuthConsentController {
-  constructor(private readonly interactions: OAuthInteractions) {}
+  constructor(
+    private readonly interactions: OAuthInteractions,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get(':uid')
   @UseGuards(SignedInGuard)
@@ -31,10 +36,18 @@ export class OAuthConsentController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const consent = await this.interactions.pending(request, reply, uid, session);
+    // Who stands behind the application: the account that registered it (issue 29, item 10).
+    const owner = await this.queries.execute(new GetAccountQuery(consent.clientAccountId)).catch(() => null);
     sendPage(
       reply,
       200,
-      consentPage({ uid, csrfToken: csrfTokenFor(request, reply), email: session.email, ...consent }),
+      consentPage({
+        uid,
+        csrfToken: csrfTokenFor(request, reply),
+        email: session.email,
+        ownerName: owner?.name ?? null,
+        ...consent,
+      }),
       {
         // Browsers apply form-action to the redirects after a form too: Approve and Deny end at
         // the client's registered redirect URI.

@@ -12,6 +12,8 @@ import { roleGrants } from '../../users/user-scopes.js';
 export interface ConsentRequest {
   clientId: string;
   clientName: string;
+  /** The account that registered the application (the consent page names it). */
+  clientAccountId: string;
   /** Requested and held by the signed-in user. */
   granted: string[];
   /** Requested, but the user's role does not hold them: never granted. */
@@ -59,6 +61,7 @@ export class OAuthInteractions {
     return {
       clientId,
       clientName: client.name,
+      clientAccountId: client.accountId,
       granted: requested.filter((s) => held.has(s)),
       withheld: requested.filter((s) => !held.has(s)),
       redirectOrigin: new URL(String(details.params.redirect_uri)).origin,

@@ -39,7 +39,8 @@ export class SignInController {
       return;
     }
     const signedOut = query.success && query.data.signed_out === '1';
-    sendPage(reply, 200, signInPage({ csrfToken: csrfTokenFor(request, reply), next, signedOut }));
+    const passwordReset = query.success && query.data.reset === '1';
+    sendPage(reply, 200, signInPage({ csrfToken: csrfTokenFor(request, reply), next, signedOut, passwordReset }));
   }
 
   @Post('login')

@@ -11,13 +11,20 @@ export interface SignInPageParts {
   notice?: string;
   /** A banner after signing out. */
   signedOut?: boolean;
+  /** A banner after a password reset. */
+  passwordReset?: boolean;
 }
 
-export function signInPage({ csrfToken, next, email, notice, signedOut }: SignInPageParts): SafeHtml {
+export function signInPage({ csrfToken, next, email, notice, signedOut, passwordReset }: SignInPageParts): SafeHtml {
   return layout({
     title: 'Sign in',
     main: html`<h1>Sign in</h1>
       ${signedOut && !notice ? html`<p class="muted" role="status">You are signed out.</p>` : null}
+      ${
+        passwordReset && !notice
+          ? html`<p class="ok" role="status">Your password is changed: sign in with the new one.</p>`
+          : null
+      }
       ${notice ? html`<p class="notice" role="alert" id="sign-in-error">${notice}</p>` : null}
       <form method="post" action="/login">
         <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}" />
@@ -36,6 +43,7 @@ export function signInPage({ csrfToken, next, email, notice, signedOut }: SignIn
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256" />
         <button type="submit">Sign in</button>
-      </form>`,
+      </form>
+      <p><a href="/password/forgot">Forgot your password?</a></p>`,
   });
 }

@@ -13,4 +13,6 @@ export const signInForm = z.object({
 export const signInPageQuery = z.object({
   next: z.string().max(2000).optional(),
   signed_out: z.string().max(10).optional(),
+  /** After a password reset: sign in with the new one. */
+  reset: z.string().max(10).optional(),
 });

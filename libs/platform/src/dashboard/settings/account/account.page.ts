@@ -2,7 +2,8 @@ import type { AccountUsage } from '#access';
 import { html, type SafeHtml } from '#http';
 import type { AccountView } from '../../../accounts/queries/get-account/get-account.schema.js';
 import type { Session } from '../../../sessions/session.store.js';
-import { settingsLayout, when } from '../settings-layout.js';
+import { PASSWORD_MIN_LENGTH } from '../../../users/password-policy.js';
+import { csrfField, settingsLayout, when } from '../settings-layout.js';
 
 const PLAN_NAMES: Record<string, string> = { free: 'Free', team: 'Team', enterprise: 'Enterprise' };
 
@@ -20,7 +21,21 @@ function usageRow(label: string, used: number, limit: number, resetsAt: string):
 }
 
 /** Settings → Account: the plan, its limits and what this hour (and minute) used of them. */
-export function accountPage(session: Session, csrfToken: string, account: AccountView, usage: AccountUsage): SafeHtml {
+export interface PasswordFormState {
+  /** Why the last change was refused. */
+  errors?: string[];
+  /** The banner after a change. */
+  done?: boolean;
+}
+
+export function accountPage(
+  session: Session,
+  csrfToken: string,
+  account: AccountView,
+  usage: AccountUsage,
+  password: PasswordFormState = {},
+): SafeHtml {
+  const errors = password.errors ?? [];
   const hourShare =
     account.limits.per_hour > 0 ? Math.min(100, (usage.per_hour.used / account.limits.per_hour) * 100) : 0;
   return settingsLayout({
@@ -45,21 +60,23 @@ export function accountPage(session: Session, csrfToken: string, account: Accoun
         <strong id="hour-usage">${number(usage.per_hour.used)} of ${number(account.limits.per_hour)}</strong> requests
         (${hourShare.toFixed(1)}%).
       </p>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Window</th>
-            <th scope="col">Limit</th>
-            <th scope="col">Used</th>
-            <th scope="col">Left</th>
-            <th scope="col">Resets</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${usageRow('This hour', usage.per_hour.used, account.limits.per_hour, usage.per_hour.resets_at)}
-          ${usageRow('This minute', usage.per_minute.used, account.limits.per_minute, usage.per_minute.resets_at)}
-        </tbody>
-      </table>
+      <div class="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Window</th>
+              <th scope="col">Limit</th>
+              <th scope="col">Used</th>
+              <th scope="col">Left</th>
+              <th scope="col">Resets</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${usageRow('This hour', usage.per_hour.used, account.limits.per_hour, usage.per_hour.resets_at)}
+            ${usageRow('This minute', usage.per_minute.used, account.limits.per_minute, usage.per_minute.resets_at)}
+          </tbody>
+        </table>
+      </div>
       <p class="muted">
         Windows are fixed (whole minutes and hours, UTC). A request over a limit is answered 429 with
         <code>Retry-After</code>.
@@ -70,6 +87,56 @@ export function accountPage(session: Session, csrfToken: string, account: Accoun
         keys of the agent data API (<code>/api/v1</code>) pay per call; an agent reconciles what it paid with its key's
         own ledger, <code>GET /api/v1/billing/ledger?after=&amp;limit=</code> (each entry with its event id, meter,
         amount, balance after and request id): see <a href="/docs/api">the API reference</a>.
-      </p>`,
+      </p>
+      <h2 id="password">Password</h2>
+      ${
+        password.done
+          ? html`<p class="ok" role="status" id="password-changed">
+              Your password is changed. Every other browser signed in as you is signed out.
+            </p>`
+          : null
+      }
+      ${
+        errors.length
+          ? html`<div class="notice" role="alert" id="password-errors">${errors.map((e) => html`<p>${e}</p>`)}</div>`
+          : null
+      }
+      <form method="post" action="/dashboard/settings/account/password">
+        ${csrfField(csrfToken)}
+        <input type="hidden" name="username" value="${session.email}" autocomplete="username" />
+        <label for="current_password">Current password</label>
+        <input
+          id="current_password"
+          name="current_password"
+          type="password"
+          autocomplete="current-password"
+          required
+          maxlength="256"
+        />
+        <label for="new_password">New password</label>
+        <input
+          id="new_password"
+          name="new_password"
+          type="password"
+          autocomplete="new-password"
+          required
+          minlength="${PASSWORD_MIN_LENGTH}"
+          maxlength="256"
+          aria-describedby="new-password-hint"
+        />
+        <p class="muted" id="new-password-hint">
+          At least ${PASSWORD_MIN_LENGTH} characters. Other browsers are signed out.
+        </p>
+        <label for="confirm_password">New password again</label>
+        <input
+          id="confirm_password"
+          name="confirm_password"
+          type="password"
+          autocomplete="new-password"
+          required
+          maxlength="256"
+        />
+        <button type="submit" class="secondary">Change password</button>
+      </form>`,
   });
 }

@@ -44,43 +44,47 @@ export function apiKeysPage({ session, csrfToken, keys, nextCursor, form, done }
       ${
         keys.length === 0
           ? html`<p>This account has no API keys yet.</p>`
-          : html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">Description</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Revoked</th>
-                  ${isAdmin ? html`<th scope="col"><span class="muted">Actions</span></th>` : null}
-                </tr>
-              </thead>
-              <tbody>
-                ${keys.map(
-                  (key) =>
-                    html`<tr id="key-${key.id}">
-                      <td>${key.name}</td>
-                      <td>${key.scopes.map((s, i) => html`${i ? ', ' : ''}<code>${s}</code>`)}</td>
-                      <td><code>${key.prefix}…</code></td>
-                      <td>${when(key.created_at)}</td>
-                      <td>${key.last_used_at ? when(key.last_used_at) : html`<span class="muted">Never</span>`}</td>
-                      <td>${key.revoked_at ? when(key.revoked_at) : html`<span class="muted">No</span>`}</td>
-                      ${
-                        isAdmin
-                          ? html`<td>
-                              ${
-                                key.revoked_at
-                                  ? null
-                                  : html`<a href="/dashboard/settings/api-keys/${key.id}/revoke">Revoke</a>`
-                              }
-                            </td>`
-                          : null
-                      }
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+          : html`<div class="table-scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Description</th>
+                    <th scope="col">Scopes</th>
+                    <th scope="col">Prefix</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">Revoked</th>
+                    ${isAdmin ? html`<th scope="col"><span class="muted">Actions</span></th>` : null}
+                  </tr>
+                </thead>
+                <tbody>
+                  ${keys.map(
+                    (key) =>
+                      html`<tr id="key-${key.id}">
+                        <td>${key.name}</td>
+                        <td>${key.scopes.map((s, i) => html`${i ? ', ' : ''}<code>${s}</code>`)}</td>
+                        <td><code>${key.prefix}…</code></td>
+                        <td>${when(key.created_at)}</td>
+                        <td>${key.last_used_at ? when(key.last_used_at) : html`<span class="muted">Never</span>`}</td>
+                        <td>${key.revoked_at ? when(key.revoked_at) : html`<span class="muted">No</span>`}</td>
+                        ${
+                          isAdmin
+                            ? html`<td>
+                                ${
+                                  key.revoked_at
+                                    ? null
+                                    : html`<a class="danger" href="/dashboard/settings/api-keys/${key.id}/revoke"
+                                        >Revoke</a
+                                      >`
+                                }
+                              </td>`
+                            : null
+                        }
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
       }
       ${
         nextCursor

@@ -8,18 +8,34 @@ import { BrowserErrorFilter } from '../../../../web/browser-error.filter.js';
 import { CsrfGuard } from '../../../../web/csrf.guard.js';
 import { redirect, sendPage } from '../../../../web/page-layout.js';
 import { RequirePageScope } from '../../../../web/session-scope.guard.js';
-import { CurrentSession, SignedInGuard } from '../../../../web/signed-in.guard.js';
+import { OneTimeFlashStore } from '../../../../web/one-time-flash.store.js';
+import { SessionCookie } from '../../../../web/session-cookie.js';
+import { CurrentSession, signInRequired, SignedInGuard } from '../../../../web/signed-in.guard.js';
 import { formErrors, zodErrors } from '../../form-input.js';
 import { sessionOwner, webhookPath } from '../webhook-pages.js';
-import { typedWebhookForm, WEBHOOK_LABELS, webhookForm } from '../webhook-form.js';
+import {
+  chosenSecret,
+  type GeneratedWebhookSecret,
+  typedWebhookForm,
+  WEBHOOK_LABELS,
+  WEBHOOK_SECRET_FLASH,
+  webhookForm,
+} from '../webhook-form.js';
 import { addWebhookPage } from './add-webhook.page.js';
 
-/** GET …/webhooks/new: the form; POST …/webhooks: "Add webhook", the command of POST /v1/webhooks. */
+/**
+ * GET …/webhooks/new: the form; POST …/webhooks: "Add webhook", the command of POST /v1/webhooks.
+ * A generated secret goes to a one-time flash and is shown once on the page redirected to.
+ */
 @Controller('dashboard/settings/webhooks')
 @UseFilters(BrowserErrorFilter)
 @UseGuards(SignedInGuard)
 export class AddWebhookPageController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly cookie: SessionCookie,
+    private readonly flashes: OneTimeFlashStore,
+  ) {}
 
   @Get('new')
   @RequirePageScope('admin')
@@ -39,6 +55,10 @@ export class AddWebhookPageController {
       );
     const form = webhookForm.safeParse(request.body ?? {});
     if (!form.success) return again(zodErrors(form.error, WEBHOOK_LABELS));
+    const secret = chosenSecret(form.data, { editing: false });
+    if ('error' in secret) return again([secret.error]);
+    const sessionToken = this.cookie.read(request);
+    if (!sessionToken) throw signInRequired();
     try {
       const webhook = await this.commands.execute(
         new CreateWebhookCommand({
@@ -46,9 +66,14 @@ export class AddWebhookPageController {
           owner: sessionOwner(session),
           url: form.data.url,
           events: form.data.events,
-          secret: form.data.secret,
+          secret: secret.secret ?? '',
         }),
       );
+      if (secret.generated)
+        await this.flashes.put(WEBHOOK_SECRET_FLASH, sessionToken, {
+          webhookId: webhook.id,
+          secret: secret.secret!,
+        } satisfies GeneratedWebhookSecret);
       redirect(reply, `${webhookPath(webhook.id)}?done=added`);
     } catch (error) {
       const errors = formErrors(error, WEBHOOK_LABELS);

@@ -10,16 +10,25 @@ import { BrowserErrorFilter } from '../../../../web/browser-error.filter.js';
 import { CsrfGuard } from '../../../../web/csrf.guard.js';
 import { redirect, sendPage } from '../../../../web/page-layout.js';
 import { RequirePageScope } from '../../../../web/session-scope.guard.js';
-import { CurrentSession, SignedInGuard } from '../../../../web/signed-in.guard.js';
+import { OneTimeFlashStore } from '../../../../web/one-time-flash.store.js';
+import { SessionCookie } from '../../../../web/session-cookie.js';
+import { CurrentSession, signInRequired, SignedInGuard } from '../../../../web/signed-in.guard.js';
 import { csrfInput, formErrors, zodErrors } from '../../form-input.js';
 import { sessionOwner, webhookPath } from '../webhook-pages.js';
-import { typedWebhookForm, WEBHOOK_LABELS, webhookForm } from '../webhook-form.js';
+import {
+  chosenSecret,
+  type GeneratedWebhookSecret,
+  typedWebhookForm,
+  WEBHOOK_LABELS,
+  WEBHOOK_SECRET_FLASH,
+  webhookForm,
+} from '../webhook-form.js';
 import { editWebhookPage } from './edit-webhook.page.js';
 
 const activeForm = z.object({ active: z.enum(['true', 'false']), ...csrfInput });
 
 /**
- * GET …/{id}/edit and POST …/{id}: edit (an empty Secret keeps the current one);
+ * GET …/{id}/edit and POST …/{id}: edit (keep the secret, generate a new one shown once, or type one);
  * POST …/{id}/active: Disable / Enable. Both the command of PATCH /v1/webhooks/{id}.
  */
 @Controller('dashboard/settings/webhooks')
@@ -29,6 +38,8 @@ export class EditWebhookPageController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly cookie: SessionCookie,
+    private readonly flashes: OneTimeFlashStore,
   ) {}
 
   @Get(':id/edit')
@@ -71,6 +82,10 @@ export class EditWebhookPageController {
       );
     const form = webhookForm.safeParse(request.body ?? {});
     if (!form.success) return again(zodErrors(form.error, WEBHOOK_LABELS));
+    const secret = chosenSecret(form.data, { editing: true });
+    if ('error' in secret) return again([secret.error]);
+    const sessionToken = this.cookie.read(request);
+    if (!sessionToken) throw signInRequired();
     try {
       await this.commands.execute(
         new UpdateWebhookCommand({
@@ -79,7 +94,7 @@ export class EditWebhookPageController {
           webhookId: webhook.id,
           url: form.data.url,
           events: form.data.events,
-          ...(form.data.secret !== '' ? { secret: form.data.secret } : {}),
+          ...(secret.secret !== undefined ? { secret: secret.secret } : {}),
         }),
       );
     } catch (error) {
@@ -87,6 +102,11 @@ export class EditWebhookPageController {
       if (!errors) throw error;
       return again(errors);
     }
+    if (secret.generated)
+      await this.flashes.put(WEBHOOK_SECRET_FLASH, sessionToken, {
+        webhookId: webhook.id,
+        secret: secret.secret!,
+      } satisfies GeneratedWebhookSecret);
     redirect(reply, `${webhookPath(webhook.id)}?done=updated`);
   }
 

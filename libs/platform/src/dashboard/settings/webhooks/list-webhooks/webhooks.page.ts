@@ -28,27 +28,29 @@ export function webhooksPage(parts: {
       ${
         webhooks.length === 0
           ? html`<p>This account has no webhooks yet.</p>`
-          : html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">Payload URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${webhooks.map(
-                  (w) =>
-                    html`<tr>
-                      <td><a href="${webhookPath(w.id)}">${w.url}</a></td>
-                      <td>${w.events.map((e, i) => html`${i ? ', ' : ''}<code>${e}</code>`)}</td>
-                      <td>${w.active ? 'Active' : html`<span class="failed">Disabled</span>`}</td>
-                      <td>${when(w.created_at)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+          : html`<div class="table-scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Payload URL</th>
+                    <th scope="col">Events</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Created</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${webhooks.map(
+                    (w) =>
+                      html`<tr>
+                        <td><a href="${webhookPath(w.id)}">${w.url}</a></td>
+                        <td>${w.events.map((e, i) => html`${i ? ', ' : ''}<code>${e}</code>`)}</td>
+                        <td>${w.active ? 'Active' : html`<span class="failed">Disabled</span>`}</td>
+                        <td>${when(w.created_at)}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
       }
       ${nextCursor ? html`<p><a href="${WEBHOOKS_PATH}?cursor=${encodeURIComponent(nextCursor)}">Older webhooks</a></p>` : null}`,
   });

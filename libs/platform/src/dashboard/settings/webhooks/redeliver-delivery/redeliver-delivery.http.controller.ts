@@ -10,7 +10,11 @@ import { RequirePageScope } from '../../../../web/session-scope.guard.js';
 import { CurrentSession, SignedInGuard } from '../../../../web/signed-in.guard.js';
 import { sessionOwner, webhookPath } from '../webhook-pages.js';
 
-/** POST …/{id}/deliveries/{delivery_id}/redeliver: "Redeliver", the command of its /v1 twin. */
+/**
+ * POST …/{id}/deliveries/{delivery_id}/redeliver: "Redeliver", the command of its /v1 twin. The
+ * command returns once the read model shows the redelivery asked for, so the page it redirects
+ * to shows at least the pending attempt (issue 29, item 7).
+ */
 @Controller('dashboard/settings/webhooks')
 @UseFilters(BrowserErrorFilter)
 @UseGuards(SignedInGuard)
@@ -29,6 +33,8 @@ export class RedeliverDeliveryPageController {
     await this.commands.execute(
       new RedeliverDeliveryCommand({ channel: 'platform', owner: sessionOwner(session), webhookId: id, deliveryId }),
     );
-    redirect(reply, `${webhookPath(id)}?done=redelivered#delivery-${encodeURIComponent(deliveryId)}`);
+    // Back to the webhook with this delivery expanded: its new attempt, or that attempt pending.
+    const delivery = encodeURIComponent(deliveryId);
+    redirect(reply, `${webhookPath(id)}?done=redelivered&open=${delivery}#delivery-${delivery}`);
   }
 }
