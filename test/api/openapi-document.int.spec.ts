@@ -5,11 +5,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { OpenApiService } from '#http';
+import { OpenApiService, toOpenApiPath } from '#http';
 import { ROOT } from '../e2e/support/processes.js';
 import { startTestApi, type TestApi } from './support/test-api.js';
 
 const run = promisify(execFile);
+
+/**
+ * Routes served for browsers only, left out of the OpenAPI document: HTML pages and the forms
+ * they post, each protected by a CSRF token that only the page hands out (an API client cannot
+ * call them without loading the page first), and the static files of the pages.
+ */
+const BROWSER_ONLY: Array<[RegExp, string]> = [
+  [/^\/dashboard(\/|$)/, 'the dashboard: HTML pages and their CSRF-protected forms'],
+  [/^\/(login|logout)$/, 'sign-in and sign-out: HTML form and CSRF-protected posts'],
+  [/^\/oauth\/interaction\//, 'the OAuth consent page and its CSRF-protected approve/deny forms'],
+  [/^\/legal$/, 'the terms page (HTML)'],
+  [/^\/logo\.svg$/, 'a static image'],
+  [/^\/docs\/api(\/assets\/.*)?$/, 'the reference page (HTML) and its static scripts and styles'],
+];
 
 /**
  * Linter findings left on purpose, each with why (ADR 0079). Anything else fails: errors always,
@@ -43,11 +57,20 @@ const unescape = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
 
 describe('the served OpenAPI document', () => {
   let api: TestApi;
+  const served: Array<{ method: string; url: string }> = [];
   let doc: { paths: Record<string, Record<string, unknown>> };
   let dir: string;
 
   before(async () => {
-    api = await startTestApi();
+    api = await startTestApi({
+      beforeListen: (app) =>
+        app
+          .getHttpAdapter()
+          .getInstance()
+          .addHook('onRoute', (route) => {
+            for (const method of [route.method].flat()) served.push({ method, url: route.url });
+          }),
+    });
     doc = api.app.get(OpenApiService).document();
     dir = await mkdtemp(join(tmpdir(), 'svc-openapi-'));
     await writeFile(join(dir, 'openapi.json'), JSON.stringify(doc));
@@ -55,6 +78,22 @@ describe('the served OpenAPI document', () => {
   after(async () => {
     await api.close();
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('documents every route the router serves, and serves every documented operation', () => {
+    const routes = new Set<string>();
+    for (const { method, url } of served) {
+      if (method === 'HEAD' || BROWSER_ONLY.some(([pattern]) => pattern.test(url))) continue;
+      routes.add(`${method} ${toOpenApiPath(url)}`);
+    }
+    const documented = new Set<string>();
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const method of Object.keys(item)) documented.add(`${method.toUpperCase()} ${path}`);
+    assert.deepEqual([...routes].filter((r) => !documented.has(r)).sort(), [], 'served but not documented');
+    assert.deepEqual([...documented].filter((r) => !routes.has(r)).sort(), [], 'documented but not served');
+    // The OAuth endpoints oidc-provider answers are among them (mounted outside Nest).
+    for (const op of ['GET /oauth/authorize', 'POST /oauth/token', 'POST /oauth/revoke', 'GET /oauth/jwks'])
+      assert.ok(routes.has(op) && documented.has(op), op);
   });
 
   it('passes Redocly’s recommended ruleset and Spectral’s spectral:oas with no errors and only explained warnings', async () => {

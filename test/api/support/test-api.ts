@@ -26,6 +26,8 @@ export async function startTestApi(
     clock?: Clock;
     /** Log lines go here (LOG_LEVEL as set in env, else TEST_LOG_LEVEL, else silent). */
     logStream?: { write(line: string): void };
+    /** Runs on the app before it initialises (routes are added then), e.g. to add Fastify hooks. */
+    beforeListen?: (app: NestFastifyApplication) => void;
   } = {},
 ): Promise<TestApi> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-api-')));
@@ -45,6 +47,7 @@ export async function startTestApi(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
+  options.beforeListen?.(app);
   try {
     await app.listen(0, '127.0.0.1');
   } catch (error) {
