@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CheckedFetch } from './support/checked-fetch.js';
 import { API_MAIN, LiveProcess } from './support/processes.js';
 
 type Json = Record<string, any>;
@@ -45,7 +46,7 @@ function parseJson(text: string): Json | null {
 }
 
 /** Submits the hosted checkout page's form, as a person (or a browser-driving agent) would. */
-async function payOnCheckoutPage(url: string): Promise<void> {
+async function payOnCheckoutPage(fetch: CheckedFetch['fetch'], url: string): Promise<void> {
   const page = await fetch(url);
   const html = await page.text();
   const action = /<form[^>]*method="post"[^>]*action="([^"]+)"/i.exec(html)?.[1];
@@ -78,6 +79,8 @@ describe('an agent that starts from /llms.txt reaches a paid answer, by REST and
   let dataDir: string;
   let api: LiveProcess;
   let site: string;
+  // Every request checked against the served OpenAPI document (ADR 0079).
+  let checked: CheckedFetch;
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'svc-llms-agent-'));
@@ -91,17 +94,19 @@ describe('an agent that starts from /llms.txt reaches a paid answer, by REST and
     });
     const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
     site = /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
+    checked = new CheckedFetch(site);
   });
   after(async () => {
     await api?.stop('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
+    checked?.assertAgreed();
   });
 
   it('follows llms.txt → get a key → pay → first paid call', async () => {
     const calls: string[] = [];
     const request = async (method: string, url: string, key?: string, body?: unknown) => {
       calls.push(`${method} ${new URL(url).pathname}`);
-      const res = await fetch(url, {
+      const res = await checked.fetch(url, {
         method,
         headers: {
           accept: 'application/json',
@@ -133,7 +138,7 @@ describe('an agent that starts from /llms.txt reaches a paid answer, by REST and
     assert.ok(key && checkout, 'the answer gives a key and where to pay');
 
     // The payment (not counted: a person or a payment step, outside the API).
-    await payOnCheckoutPage(checkout);
+    await payOnCheckoutPage(checked.fetch, checkout);
 
     // 3. The first paid data link that needs no id.
     const data = links.find(

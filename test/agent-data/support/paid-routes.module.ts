@@ -20,7 +20,16 @@ export class PaidTestController {
   @Operation({
     summary: 'Test paid route (read.discovery_top)',
     tags: ['test'],
-    responses: { 200: { description: 'Data.' } },
+    responses: {
+      200: {
+        description: 'Data.',
+        schema: z.object({
+          data: z.array(z.object({ rank: z.number(), company: z.string() })),
+          account_id: z.string(),
+        }),
+      },
+      402: { description: 'INSUFFICIENT_CREDITS.' },
+    },
     security: ['apiKey', 'bearer'],
   })
   discovery(@CurrentAgent() agent: AgentPrincipal) {

@@ -37,7 +37,10 @@ export class TestRoutesController {
     tags: ['test'],
     params: thingParams,
     query: thingQuery,
-    responses: { 200: { description: 'The thing.' }, 404: { description: 'No such thing.' } },
+    responses: {
+      200: { description: 'The thing.', schema: z.object({ id: z.string(), limit: z.number().optional() }) },
+      404: { description: 'No such thing.' },
+    },
   })
   read(@Param() params: z.output<typeof thingParams>, @Query() query: z.output<typeof thingQuery>) {
     return { id: params.id, limit: query.limit };
@@ -68,7 +71,9 @@ export class TestRoutesController {
     summary: 'Create a test thing (agent surface)',
     tags: ['test'],
     body: thingBody,
-    responses: { 201: { description: 'Created.' } },
+    responses: {
+      201: { description: 'Created.', schema: z.object({ name: z.string(), count: z.number().optional() }) },
+    },
     security: ['apiKey', 'bearer'],
   })
   createAgent(@Body() body: z.output<typeof thingBody>) {

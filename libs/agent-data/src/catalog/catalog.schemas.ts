@@ -10,6 +10,17 @@ import { OBJECTIVES } from './objectives.js';
 import { PACK_IDS } from './packs.js';
 
 export const url = z.url();
+/**
+ * An operation's address as the documents give it: an absolute URL, or a URI template (RFC
+ * 6570) whose `{id}` placeholders the caller fills in, so not always a URI.
+ */
+export const urlTemplate = z
+  .string()
+  .regex(/^https?:\/\/\S+$/)
+  .meta({
+    format: 'uri-template',
+    description: 'Absolute URL or URI template (RFC 6570): fill in the {placeholders}.',
+  });
 export const usd = z.number().min(0);
 export const packId = z.enum(PACK_IDS);
 export const objective = z.enum(OBJECTIVES);

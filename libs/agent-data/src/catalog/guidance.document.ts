@@ -13,7 +13,17 @@ import {
   type EnterpriseUpgrade,
   type PayRequestBody,
 } from './catalog.document.js';
-import { envelopeSchema, meter, objective, packId, payBody, strings, url, usd } from './catalog.schemas.js';
+import {
+  envelopeSchema,
+  meter,
+  objective,
+  packId,
+  payBody,
+  strings,
+  url,
+  urlTemplate,
+  usd,
+} from './catalog.schemas.js';
 import { METER_NAMES, type MeterName } from './meters.js';
 import { centsToUsd } from '#kernel';
 import {
@@ -300,9 +310,9 @@ export const guidanceSchema = envelopeSchema(
     operator_pilot_path: pathLink.extend({ duration_days: z.int() }),
     enterprise_upgrade: enterpriseUpgradeSchema,
     /** The operations served today, by name. */
-    endpoints: z.record(z.string(), url),
+    endpoints: z.record(z.string(), urlTemplate),
     /** Operations of the spec not served yet, by name (absent: none). */
-    planned_endpoints: z.record(z.string(), url).optional(),
+    planned_endpoints: z.record(z.string(), urlTemplate).optional(),
     payment_flow: strings.min(1),
   }),
   'AgentPurchaseGuidance',

@@ -20,7 +20,7 @@ import {
   type RouteStatus,
 } from './agent-surface.js';
 import { agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
-import { meter, routeStatus, strings, url, usd } from './catalog.schemas.js';
+import { meter, routeStatus, strings, url, urlTemplate, usd } from './catalog.schemas.js';
 import { METERS } from './meters.js';
 import { centsToUsd } from '#kernel';
 import { OBJECTIVES } from './objectives.js';
@@ -206,7 +206,7 @@ export const authEntry = z.strictObject({
 export const operation = z.strictObject({
   name: z.string(),
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-  url,
+  url: urlTemplate,
   group: z.enum(['onboarding', 'billing', 'information', 'data', 'workspace', 'mcp']),
   auth: z.enum(['none', 'key', 'key_optional', 'tenant_key']),
   summary: z.string(),
@@ -228,7 +228,7 @@ export const workflow = z.strictObject({
     .array(
       z.strictObject({
         method: z.string(),
-        url,
+        url: urlTemplate,
         mcp_tool: z.string().nullable(),
         meter: meter.nullable(),
         price_usd: usd.nullable(),

@@ -20,7 +20,7 @@ import {
 } from './agent-surface.js';
 import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { callToAction, catalogPackEntries } from './catalog.document.js';
-import { envelopeSchema, meter, packId, routeStatus, strings, url, usd } from './catalog.schemas.js';
+import { envelopeSchema, meter, packId, routeStatus, strings, url, urlTemplate, usd } from './catalog.schemas.js';
 import { meterEntries, meterPrice, SERVICE_DESCRIPTION, SERVICE_NAME } from './information.parts.js';
 import { METER_NAMES } from './meters.js';
 import { centsToUsd } from '#kernel';
@@ -254,7 +254,9 @@ export const registryPackSchema = envelopeSchema(
           }),
         )
         .min(1),
-      calls: z.array(z.strictObject({ function: z.string(), method: z.string(), url, meter: meter.nullable() })).min(1),
+      calls: z
+        .array(z.strictObject({ function: z.string(), method: z.string(), url: urlTemplate, meter: meter.nullable() }))
+        .min(1),
       /** Function names of the spec's tools whose operation is not served yet (absent: none). */
       planned_tools: strings.min(1).optional(),
     }),
@@ -330,7 +332,7 @@ export const registryPackSchema = envelopeSchema(
           z.strictObject({
             name: z.string(),
             method: z.string(),
-            url,
+            url: urlTemplate,
             description: z.string(),
             auth: z.string(),
             status: routeStatus,

@@ -3,6 +3,7 @@ import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/commo
 import { AppError } from '#kernel';
 import { Operation } from '#http';
 import { refusalBody } from './mcp-request.policy.js';
+import { mcpEventStreamSchema, mcpRequestSchema, mcpResponseSchema } from './mcp.openapi.js';
 import { McpService } from './mcp.service.js';
 
 interface HijackableReply {
@@ -31,24 +32,40 @@ export class McpController {
       'Model Context Protocol over Streamable HTTP: POST one JSON-RPC message (initialize, tools/list, tools/call); the answer is JSON, or an event stream when the client lists text/event-stream first in Accept (both must be accepted). No session is kept: every request stands alone. Tools: svc.signup, svc.get_top_discovery, svc.get_company, svc.get_company_score and the nine svc.workspace.* tools, each the same operation as its REST route with the same meter. Send the key as x-api-key or Authorization: Bearer on the HTTP request (svc.signup and tools/list need none). A failed tool call is a tool error (isError) whose structuredContent is the REST problem body (402 with next_actions when out of credits); it is never charged. Paid results carry _meta.credits_charged_usd and _meta.credits_balance_usd.',
     tags: ['agent mcp'],
     operationId: 'mcp',
+    documentedBody: {
+      description: 'One JSON-RPC message (or a batch).',
+      required: true,
+      content: { 'application/json': mcpRequestSchema },
+    },
     responses: {
-      200: { description: 'The JSON-RPC answer (application/json) or an event stream (text/event-stream).' },
+      200: {
+        description: 'The JSON-RPC answer (application/json) or an event stream (text/event-stream).',
+        contentTypes: { 'application/json': mcpResponseSchema, 'text/event-stream': mcpEventStreamSchema },
+      },
+      202: { description: 'Accepted: the message was a notification (or only responses); no body.' },
       400: {
         description:
-          'A JSON-RPC error (id null): a batch under protocol version 2025-06-18 or later (BATCH_NOT_SUPPORTED), a batch of more than SVC_MCP_MAX_BATCH messages (BATCH_TOO_LARGE), or a malformed message.',
+          'A JSON-RPC error (id null): not a JSON-RPC message (-32700 or -32600), a batch under protocol version 2025-06-18 or later (BATCH_NOT_SUPPORTED), or a batch of more than SVC_MCP_MAX_BATCH messages (BATCH_TOO_LARGE).',
+        schema: mcpResponseSchema,
       },
       401: { description: 'A key was sent that does not work (MISSING_AUTH, KEY_REVOKED, ...).' },
       403: {
         description:
           'A JSON-RPC error (id null): an Origin other than the service’s own or SVC_MCP_ALLOWED_ORIGINS (ORIGIN_NOT_ALLOWED), or with SVC_PUBLIC_URL set a Host that is not the service (HOST_NOT_ALLOWED).',
+        schema: mcpResponseSchema,
       },
-      406: { description: 'The client does not accept both application/json and text/event-stream.' },
+      406: {
+        description: 'The client does not accept both application/json and text/event-stream: a JSON-RPC error.',
+        schema: mcpResponseSchema,
+      },
+      415: { description: 'The body is not application/json: a JSON-RPC error.', schema: mcpResponseSchema },
       429: {
         description:
           'RATE_LIMIT_EXCEEDED, with Retry-After: the key’s budget, or without a key the client address’s (SVC_MCP_ANONYMOUS_LIMIT_PER_MINUTE). Each message of a batch counts; a later message over the budget is answered with the 429 body (a tool error for tools/call) while the earlier ones run.',
       },
     },
-    security: ['apiKey', 'bearer'],
+    // No key for initialize, tools/list and svc.signup; the paid and workspace tools need one.
+    security: [{}, 'apiKey', 'bearer'],
   })
   async post(@Req() request: Parameters<McpService['admit']>[0], @Res() reply: HijackableReply): Promise<void> {
     const admission = await this.mcp.admit(request, reply);

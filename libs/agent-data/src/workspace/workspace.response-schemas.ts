@@ -41,6 +41,8 @@ export const memoSchema = z
   })
   .meta({ id: 'WorkspaceMemo' });
 
+export const memoVersionPageSchema = listPageSchema(memoSchema).meta({ id: 'WorkspaceMemoVersionPage' });
+
 export const dealSchema = z
   .object({
     id: z.string().describe('`deal_…`'),
@@ -71,6 +73,8 @@ export const followUpSchema = z
     completed_at: iso.nullable(),
   })
   .meta({ id: 'WorkspaceFollowUp' });
+
+export const followUpPageSchema = listPageSchema(followUpSchema).meta({ id: 'WorkspaceFollowUpPage' });
 
 export const tenantEventPageSchema = z
   .object({

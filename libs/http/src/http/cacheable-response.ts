@@ -1,3 +1,4 @@
+import type { OperationResponse } from '../openapi/operation.metadata.js';
 import { createHash } from 'node:crypto';
 
 /** Public documents that change only with a deploy or a configuration change: caches may keep them five minutes. */
@@ -57,4 +58,24 @@ export function sendCacheable(
     return;
   }
   reply.code(200).header('content-type', document.contentType).send(document.body);
+}
+
+/** The OpenAPI answers of a route that sends a cacheable document: 200 with its ETag, 304. */
+export function cacheableResponses(
+  description: string,
+  content: { contentType: string; schema?: OperationResponse['schema'] },
+): Record<number, OperationResponse> {
+  const headers = {
+    ETag: { description: 'Send it back in If-None-Match: 304 while the document is unchanged.' },
+    'Cache-Control': { description: 'public, max-age=300.' },
+  };
+  return {
+    200: {
+      description,
+      contentType: content.contentType,
+      ...(content.schema ? { schema: content.schema } : {}),
+      headers,
+    },
+    304: { description: 'Not modified (If-None-Match matched the ETag); no body.', headers },
+  };
 }

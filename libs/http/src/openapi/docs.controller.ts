@@ -3,7 +3,14 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
 import { Errors } from '#kernel';
-import { type CacheableDocument, cacheableDocument, sendCacheable } from '../http/cacheable-response.js';
+import { z } from 'zod';
+import {
+  type CacheableDocument,
+  cacheableDocument,
+  cacheableResponses,
+  sendCacheable,
+} from '../http/cacheable-response.js';
+import { Operation } from './operation.decorator.js';
 import { OpenApiService } from './openapi.service.js';
 
 /** The swagger-ui-dist files the reference page loads, served from node_modules (no CDN). */
@@ -85,11 +92,28 @@ export class DocsController {
 
   // ETag, 304 and a five-minute Cache-Control: agents and registries poll these descriptions.
   @Get('openapi.v1.yaml')
+  @Operation({
+    operationId: 'openapiYaml',
+    summary: 'This API description (OpenAPI 3.1, YAML)',
+    description: 'The OpenAPI document built from the operations the server serves, as YAML. Public.',
+    tags: ['openapi'],
+    responses: cacheableResponses('The OpenAPI document.', { contentType: 'application/yaml' }),
+  })
   yaml(@Req() request: Request, @Res() reply: Reply): void {
     sendCacheable(request, reply, this.description('yaml'));
   }
 
   @Get('openapi.v1.json')
+  @Operation({
+    operationId: 'openapiJson',
+    summary: 'This API description (OpenAPI 3.1, JSON)',
+    description: 'The same OpenAPI document as JSON. Public.',
+    tags: ['openapi'],
+    responses: cacheableResponses('The OpenAPI document.', {
+      contentType: 'application/json',
+      schema: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
+    }),
+  })
   json(@Req() request: Request, @Res() reply: Reply): void {
     sendCacheable(request, reply, this.description('json'));
   }

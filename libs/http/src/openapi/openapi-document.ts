@@ -18,6 +18,10 @@ export interface OpenApiInfo {
   description?: string;
   /** Server URLs; default `/` (same origin as the document). */
   servers?: Array<{ url: string; description?: string }>;
+  license?: { name: string; url?: string; identifier?: string };
+  contact?: { name?: string; url?: string; email?: string };
+  /** What each tag groups (the linters flag a tag without a description). */
+  tags?: Record<string, string>;
 }
 
 export type OpenApiDocument = Record<string, unknown> & {
@@ -154,6 +158,8 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]
   const tags = new Set<string>();
   const sorted = [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   const seenIds = new Set<string>();
+  /** The shared answers referenced: only those go into components. */
+  const usedCommon = new Set<string>();
 
   for (const route of sorted) {
     const { spec } = route;
@@ -184,14 +190,31 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(spec.responses)) {
       const entry: Record<string, unknown> = { description: response.description };
-      if (response.schema) {
+      if (response.contentTypes) {
+        entry.content = Object.fromEntries(
+          Object.entries(response.contentTypes).map(([type, schema], i) => [
+            type,
+            { schema: schemas.convert(schema, 'output', `${operationId}Response${status}${i || ''}`) },
+          ]),
+        );
+      } else if (response.schema) {
         entry.content = {
           [response.contentType ?? 'application/json']: {
             schema: schemas.convert(response.schema, 'output', `${operationId}Response${status}`),
           },
         };
+      } else if (response.contentType) {
+        // A body of that type without a JSON schema (an HTML page, a text document).
+        entry.content = { [response.contentType]: { schema: { type: 'string' } } };
       } else if (Number(status) >= 400) {
         entry.content = errorRef.$ref === '#/components/responses/Problem' ? PROBLEM_CONTENT : ERROR_CONTENT;
+      }
+      // Any error can also come from the shared machinery before the route runs (the error
+      // filter): its body is then the surface's error body, beside what the route documents.
+      const errorContent = problem ? PROBLEM_CONTENT : ERROR_CONTENT;
+      const errorType = Object.keys(errorContent)[0]!;
+      if (Number(status) >= 400 && entry.content && !(entry.content as Record<string, unknown>)[errorType]) {
+        entry.content = { ...(entry.content as Record<string, unknown>), ...errorContent };
       }
       if (response.headers) {
         entry.headers = Object.fromEntries(
@@ -203,10 +226,26 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]
       }
       responses[String(status)] = entry;
     }
-    if ((spec.body || spec.query || spec.params) && !responses['400']) {
-      responses['400'] = {
-        $ref: problem ? '#/components/responses/ProblemValidationFailed' : '#/components/responses/ValidationFailed',
-      };
+    // The answers the shared machinery gives, so every operation lists what it can answer:
+    // validation (400), a credential that does not work (401), a spent rate limit (429), a body
+    // over the limit (413) or of another media type (415).
+    const common = (status: number, name: string) => {
+      if (responses[status]) return;
+      const component = problem ? `Problem${name}` : name;
+      responses[status] = { $ref: `#/components/responses/${component}` };
+      usedCommon.add(component);
+    };
+    // Fastify parses a body on every method but GET and HEAD, whether the operation takes one.
+    const parsesBody = !spec.ownBodyParser && !['GET', 'HEAD'].includes(route.method.toUpperCase());
+    if (spec.body || spec.query || spec.params || parsesBody) common(400, 'ValidationFailed');
+    const secured = spec.security?.some((s) => typeof s === 'string' || Object.keys(s).length > 0);
+    if (secured) {
+      common(401, 'Unauthorized');
+      common(429, 'RateLimited');
+    }
+    if (parsesBody) {
+      common(413, 'PayloadTooLarge');
+      common(415, 'UnsupportedMediaType');
     }
     if (!responses.default) responses.default = errorRef;
 
@@ -224,9 +263,23 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]
               content: { 'application/json': { schema: schemas.convert(spec.body, 'input', `${operationId}Body`) } },
             },
           }
-        : {}),
+        : spec.documentedBody
+          ? {
+              requestBody: {
+                ...(spec.documentedBody.description ? { description: spec.documentedBody.description } : {}),
+                required: spec.documentedBody.required,
+                content: Object.fromEntries(
+                  Object.entries(spec.documentedBody.content).map(([type, schema], i) => [
+                    type,
+                    { schema: schemas.convert(schema, 'input', `${operationId}Body${i || ''}`) },
+                  ]),
+                ),
+              },
+            }
+          : {}),
       responses,
-      ...(spec.security ? { security: spec.security.map((s) => (typeof s === 'string' ? { [s]: [] } : s)) } : {}),
+      // Every operation says who may call it: public ones with an empty list.
+      security: (spec.security ?? []).map((s) => (typeof s === 'string' ? { [s]: [] } : s)),
     };
     for (const t of spec.tags ?? []) tags.add(t);
     (paths[template] ??= {})[method] = operation;
@@ -234,9 +287,21 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]
 
   return {
     openapi: '3.1.1',
-    info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+    info: {
+      title: info.title,
+      version: info.version,
+      ...(info.description ? { description: info.description } : {}),
+      ...(info.contact ? { contact: info.contact } : {}),
+      ...(info.license ? { license: info.license } : {}),
+    },
     servers: info.servers?.length ? info.servers : [{ url: '/' }],
-    ...(tags.size ? { tags: [...tags].sort().map((name) => ({ name })) } : {}),
+    ...(tags.size
+      ? {
+          tags: [...tags]
+            .sort()
+            .map((name) => ({ name, ...(info.tags?.[name] ? { description: info.tags[name] } : {}) })),
+        }
+      : {}),
     paths,
     components: {
       schemas: { ...schemas.components(), Error: ERROR_SCHEMA, Problem: PROBLEM_SCHEMA },
@@ -251,6 +316,11 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]
           description: `${STATUS_CODES[400]}: VALIDATION_FAILED with details, MALFORMED_JSON, ...`,
           content: PROBLEM_CONTENT,
         },
+        ...Object.fromEntries(
+          Object.entries({ ...commonResponses(''), ...commonResponses('Problem') }).filter(([name]) =>
+            usedCommon.has(name),
+          ),
+        ),
       },
       securitySchemes: {
         bearer: {
@@ -259,6 +329,11 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]
           description: 'Authorization: Bearer <API key or OAuth access token>.',
         },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Agent data API key.' },
+        clientBasic: {
+          type: 'http',
+          scheme: 'basic',
+          description: "An OAuth client's client_id and client_secret (client_secret_basic).",
+        },
       },
     },
   };
@@ -266,6 +341,34 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: OperationRoute[]
 
 const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 const PROBLEM_CONTENT = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
+
+/** The shared answers (`Unauthorized`, ...), as D5 errors or (prefix `Problem`) problem documents. */
+function commonResponses(prefix: '' | 'Problem'): Record<string, unknown> {
+  const content = prefix ? PROBLEM_CONTENT : ERROR_CONTENT;
+  const integer = { schema: { type: 'integer' } };
+  return {
+    [`${prefix}Unauthorized`]: {
+      description: `${STATUS_CODES[401]}: the credential is missing or does not work (MISSING_AUTH, INVALID_KEY, REVOKED_KEY, KEY_WRONG_SURFACE, KEY_WRONG_ENVIRONMENT, INVALID_TOKEN, ...).`,
+      headers: { 'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750).', schema: { type: 'string' } } },
+      content,
+    },
+    [`${prefix}RateLimited`]: {
+      description: `${STATUS_CODES[429]}: RATE_LIMIT_EXCEEDED, the caller's budget is spent; retry_after in the body.`,
+      headers: {
+        'Retry-After': { description: 'Seconds until the window resets.', ...integer },
+        'X-RateLimit-Limit': { description: 'Requests allowed in the window.', ...integer },
+        'X-RateLimit-Remaining': { description: 'Requests left in the window.', ...integer },
+        'X-RateLimit-Reset': { description: 'When the window resets, Unix epoch seconds.', ...integer },
+      },
+      content,
+    },
+    [`${prefix}PayloadTooLarge`]: { description: `${STATUS_CODES[413]}: the body is over 1 MiB.`, content },
+    [`${prefix}UnsupportedMediaType`]: {
+      description: `${STATUS_CODES[415]}: the body is not application/json.`,
+      content,
+    },
+  };
+}
 
 /**
  * Object schemas in the document that accept unknown fields: a request schema nested with

@@ -54,6 +54,90 @@ describe('buildOpenApiDocument', () => {
     assert.equal(list.parameters[0].required, false);
   });
 
+  it('says who may call every operation (public ones with an empty list) and what the shared machinery answers', () => {
+    const doc = buildOpenApiDocument(info, [
+      route('GET', '/api/v1/docs', { summary: 'public', description: 'd', responses: { 200: { description: 'ok' } } }),
+      route('DELETE', '/v1/things/:id', {
+        summary: 'keyed',
+        responses: { 204: { description: 'gone' } },
+        security: ['bearer'],
+      }),
+      route('POST', '/api/v1/mcp', {
+        summary: 'optional key',
+        documentedBody: {
+          required: true,
+          content: { 'application/json': z.looseObject({ jsonrpc: z.literal('2.0') }) },
+        },
+        responses: { 200: { description: 'ok' } },
+        security: [{}, 'apiKey'],
+      }),
+    ]);
+    const pub = doc.paths['/api/v1/docs']!.get as Record<string, any>;
+    assert.deepEqual(pub.security, []);
+    assert.deepEqual(Object.keys(pub.responses), ['200', 'default']);
+    const keyed = doc.paths['/v1/things/{id}']!.delete as Record<string, any>;
+    assert.deepEqual(keyed.security, [{ bearer: [] }]);
+    // A body is parsed on DELETE too: malformed (400), too large (413), another media type (415).
+    assert.deepEqual(Object.keys(keyed.responses).sort(), ['204', '400', '401', '413', '415', '429', 'default']);
+    assert.equal(keyed.responses['401'].$ref, '#/components/responses/Unauthorized');
+    const mcp = doc.paths['/api/v1/mcp']!.post as Record<string, any>;
+    assert.deepEqual(mcp.security, [{}, { apiKey: [] }]);
+    assert.equal(mcp.requestBody.content['application/json'].schema.properties.jsonrpc.const, '2.0');
+    assert.equal(mcp.responses['401'].$ref, '#/components/responses/ProblemUnauthorized');
+    // Only the shared answers in use are components.
+    const only = buildOpenApiDocument(info, [
+      route('GET', '/x', { summary: 'x', responses: { 200: { description: 'ok' } } }),
+    ]);
+    assert.equal((only.components.responses as Record<string, unknown>).Unauthorized, undefined);
+    assert.ok((doc.components.responses as Record<string, unknown>).ProblemUnauthorized);
+    assert.deepEqual(checkOpenApiDocument(doc), []);
+  });
+
+  it('documents every media type a response has; an error status also in the surface’s error body', () => {
+    const doc = buildOpenApiDocument(info, [
+      route('GET', '/api/v1/page', {
+        summary: 'page',
+        responses: {
+          200: {
+            description: 'HTML or JSON',
+            contentTypes: { 'text/html': z.string(), 'application/json': z.object({ ok: z.boolean() }) },
+          },
+          404: { description: 'an HTML page', contentType: 'text/html' },
+          406: { description: 'JSON-RPC', schema: z.object({ jsonrpc: z.literal('2.0') }) },
+        },
+      }),
+    ]);
+    const op = doc.paths['/api/v1/page']!.get as Record<string, any>;
+    assert.deepEqual(Object.keys(op.responses['200'].content), ['text/html', 'application/json']);
+    assert.deepEqual(Object.keys(op.responses['404'].content), ['text/html', 'application/problem+json']);
+    assert.deepEqual(Object.keys(op.responses['406'].content), ['application/json', 'application/problem+json']);
+  });
+
+  it('writes a record keyed by an enum as properties, so every required name is a property', () => {
+    const doc = buildOpenApiDocument(info, [
+      route('GET', '/counts', {
+        summary: 'counts',
+        responses: { 200: { description: 'ok', schema: z.object({ n: z.record(z.enum(['a', 'b']), z.number()) }) } },
+      }),
+    ]);
+    const schema = (doc.paths['/counts']!.get as Record<string, any>).responses['200'].content['application/json']
+      .schema.properties.n;
+    assert.deepEqual(Object.keys(schema.properties), ['a', 'b']);
+    assert.deepEqual(schema.required, ['a', 'b']);
+    assert.equal(schema.additionalProperties, false);
+    assert.equal(schema.propertyNames, undefined);
+  });
+
+  it('carries license, contact and tag descriptions', () => {
+    const doc = buildOpenApiDocument(
+      { ...info, license: { name: 'Proprietary' }, contact: { email: 'ops@example.com' }, tags: { things: 'Things.' } },
+      [route('GET', '/x', { summary: 'x', tags: ['things'], responses: { 200: { description: 'ok' } } })],
+    );
+    assert.deepEqual((doc.info as Record<string, unknown>).license, { name: 'Proprietary' });
+    assert.deepEqual((doc.info as Record<string, unknown>).contact, { email: 'ops@example.com' });
+    assert.deepEqual(doc.tags, [{ name: 'things', description: 'Things.' }]);
+  });
+
   it('flags request objects that would accept unknown fields', () => {
     const doc = buildOpenApiDocument(info, [
       route('POST', '/x', {

@@ -32,6 +32,16 @@ export class OpenApiService {
     @Inject(OPENAPI_INFO) private readonly info: OpenApiInfo,
   ) {}
 
+  /** Routes served outside Nest's router (mounted on Fastify directly), documented as they are mounted. */
+  private readonly external: OperationRoute[] = [];
+
+  /** Documents routes that are not Nest controllers; call before the app serves requests. */
+  addRoutes(routes: OperationRoute[]): void {
+    this.external.push(...routes);
+    this.cached = undefined;
+    this.lookup = undefined;
+  }
+
   routes(): Array<OperationRoute & { instance: object; methodName: string }> {
     const routes: Array<OperationRoute & { instance: object; methodName: string }> = [];
     for (const wrapper of this.discovery.getControllers()) {
@@ -78,7 +88,7 @@ export class OpenApiService {
   private build(): { json: OpenApiDocument; yaml: string } {
     // Routes are fixed once the app is up, so the document is built once.
     if (!this.cached) {
-      const json = buildOpenApiDocument(this.info, this.routes());
+      const json = buildOpenApiDocument(this.info, [...this.routes(), ...this.external]);
       this.cached = { json, yaml: stringify(json, { aliasDuplicateObjects: false, lineWidth: 0 }) };
     }
     return this.cached;

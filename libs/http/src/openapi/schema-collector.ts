@@ -91,7 +91,26 @@ function rewriteRefs(node: unknown, renames: Map<string, string>): unknown {
         out[k] = rewriteRefs(v, renames);
       }
     }
-    return out;
+    return enumKeyedRecordAsProperties(out);
   }
   return node;
+}
+
+/**
+ * zod writes a record keyed by an enum (`z.record(z.enum([...]), v)`, every key present) as
+ * `propertyNames` + `additionalProperties` + `required`: valid, but its required names are no
+ * properties, which generators and linters read as undefined fields. The same constraint with
+ * the keys as properties.
+ */
+function enumKeyedRecordAsProperties(schema: Record<string, unknown>): Record<string, unknown> {
+  const names = (schema.propertyNames as { enum?: unknown[] } | undefined)?.enum;
+  const value = schema.additionalProperties;
+  if (schema.type !== 'object' || schema.properties || !Array.isArray(names) || typeof value !== 'object')
+    return schema;
+  const { propertyNames: _names, additionalProperties: _value, ...rest } = schema;
+  return {
+    ...rest,
+    properties: Object.fromEntries(names.map((n) => [String(n), value])),
+    additionalProperties: false,
+  };
 }

@@ -29,6 +29,17 @@ export const forbiddenSchema = z
   })
   .meta({ id: 'InsufficientScope' });
 
+/**
+ * The 403 of an operation that refuses for reasons of its own besides a missing scope: each
+ * code a D5 error body (`{error: "forbidden", message, code}`) named `id` in components.
+ */
+export function forbiddenResponse(description: string, codes: Record<string, string>): OperationResponse {
+  const own = Object.entries(codes).map(([code, id]) =>
+    z.object({ error: z.literal('forbidden'), message: z.string(), code: z.literal(code) }).meta({ id }),
+  );
+  return { description, schema: z.union([forbiddenSchema, ...own]), headers: RATE_LIMIT_HEADERS };
+}
+
 /** The 401, 403 and 429 answers every platform operation can give. */
 export function platformErrorResponses(): Record<number, OperationResponse> {
   return {

@@ -86,6 +86,8 @@ export class HealthController {
   @Get()
   @Operation({
     summary: 'Service health',
+    description:
+      'Each store (event store, documents), the projections with their lag, and which process holds each background job. 200 when all are up, 503 when one is down or the process is shutting down. Public, no key.',
     tags: ['health'],
     responses: {
       200: { description: 'Every store is up.', schema: healthBody },

@@ -8,6 +8,20 @@ import { CreateAgentKeyCommand } from './create-key.command.js';
 
 const createKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100).optional() }).optional();
 
+const createdKeySchema = z
+  .object({
+    key: z.object({
+      id: z.string().describe('`key_…`'),
+      api_key: z.string().describe('The key value, shown once: store it.'),
+      prefix: z.string(),
+      name: z.string(),
+      created_at: z.string(),
+    }),
+    account_id: z.string(),
+    next: z.string().describe('What to do next (move clients over, then revoke the old key).'),
+  })
+  .meta({ id: 'CreatedAgentKey' });
+
 interface HttpRequest {
   headers: Record<string, string | string[] | undefined>;
 }
@@ -35,7 +49,10 @@ export class CreateAgentKeyController {
     tags: ['agent keys'],
     operationId: 'agentCreateKey',
     body: createKeyBody,
-    responses: { 201: { description: 'The new key.' }, 401: { description: 'Missing or invalid agent key.' } },
+    responses: {
+      201: { description: 'The new key.', schema: createdKeySchema },
+      401: { description: 'Missing or invalid agent key.' },
+    },
     security: ['apiKey', 'bearer'],
   })
   create(

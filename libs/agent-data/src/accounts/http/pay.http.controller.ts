@@ -11,6 +11,7 @@ import { Idempotency } from '../../idempotency/idempotency.service.js';
 import { OpenAgentAccountCommand } from '../commands/open-agent-account/open-agent-account.command.js';
 import { issuance, PAYMENT_FLOW, packSummary } from './key-issuance.js';
 import {
+  payCheckSchema,
   type KeyIssuance,
   keyIssuanceSchema,
   payBody,
@@ -60,6 +61,7 @@ export class PayController {
         headers: { 'Idempotent-Replayed': IDEMPOTENCY_HEADER },
       },
       409: { description: 'IDEMPOTENCY_KEY_REUSED (same key, other parameters) or IDEMPOTENCY_KEY_IN_PROGRESS.' },
+      429: { description: 'RATE_LIMIT_EXCEEDED: too many accounts opened from this address (Retry-After).' },
     },
   })
   async pay(
@@ -104,7 +106,7 @@ export class PayController {
     tags: ['agent onboarding'],
     operationId: 'agentPayCheck',
     query: payCheckQuery,
-    responses: { 200: { description: 'What a POST would do.' } },
+    responses: { 200: { description: 'What a POST would do.', schema: payCheckSchema } },
   })
   check(@Query() query: z.output<typeof payCheckQuery>, @Req() request: HttpRequest) {
     const baseUrl = publicBaseUrl(request, this.config);
@@ -173,6 +175,7 @@ export class PayController {
         headers: { 'Idempotent-Replayed': IDEMPOTENCY_HEADER },
       },
       409: { description: 'IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS.' },
+      429: { description: 'RATE_LIMIT_EXCEEDED: too many accounts opened from this address (Retry-After).' },
     },
   })
   async signup(

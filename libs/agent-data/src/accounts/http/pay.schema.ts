@@ -74,3 +74,30 @@ export const keyIssuanceSchema = z
   .meta({ id: 'AgentKeyIssuance' });
 
 export type KeyIssuance = z.output<typeof keyIssuanceSchema>;
+
+/** GET /agents/pay: what a POST with these parameters would do (the check call). */
+export const payCheckSchema = z
+  .object({
+    version: z.literal('v1'),
+    as_of: z.string(),
+    data: z.object({
+      check: z.literal(true),
+      creates_nothing: z.literal(true),
+      objective: z.string(),
+      would_create: z.object({
+        account: z.literal(true),
+        key: z.object({ surface: z.literal('agent'), shown_once: z.literal(true), auth_headers: z.array(z.string()) }),
+        starter_checkout: packSummarySchema.extend({ bound_to_key: z.boolean() }),
+        balance_usd: z.number(),
+      }),
+      request: z.object({
+        method: z.literal('POST'),
+        url: z.string(),
+        headers: z.record(z.string(), z.string()),
+        body_template: z.record(z.string(), z.string()),
+      }),
+      alternatives: z.record(z.string(), z.looseObject({ method: z.string(), url: z.string() })),
+      payment_flow: z.array(z.string()),
+    }),
+  })
+  .meta({ id: 'AgentPayCheck' });

@@ -1,10 +1,27 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import type { z } from 'zod';
-import { listQuerySchema, Operation } from '#http';
+import { z } from 'zod';
+import { listPageSchema, listQuerySchema, Operation } from '#http';
+import { envelopeSchema } from '../../catalog/catalog.schemas.js';
 import { CLOCK, type Clock } from '#kernel';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
 import { ListAgentKeysQuery } from './list-keys.query.js';
+
+const agentKeyPageSchema = envelopeSchema(
+  listPageSchema(
+    z
+      .object({
+        id: z.string(),
+        name: z.string(),
+        prefix: z.string(),
+        created_at: z.string(),
+        revoked_at: z.string().nullable(),
+        current: z.boolean().describe('The key that made this request.'),
+      })
+      .meta({ id: 'AgentKey' }),
+  ),
+  'AgentKeyPageResponse',
+);
 
 @Controller('api/v1/agents/keys')
 @AgentAuth()
@@ -18,9 +35,16 @@ export class ListAgentKeysController {
   @Operation({
     summary: 'List this account’s keys (newest first, revoked ones included)',
     tags: ['agent keys'],
+    description:
+      'The keys of the calling key’s account, newest first, revoked ones included (with revoked_at); never a key’s secret value. Needs a key.',
     operationId: 'agentListKeys',
     query: listQuerySchema,
-    responses: { 200: { description: 'A page of keys inside the {version, as_of, data} envelope (D6).' } },
+    responses: {
+      200: {
+        description: 'A page of keys inside the {version, as_of, data} envelope (D6).',
+        schema: agentKeyPageSchema,
+      },
+    },
     security: ['apiKey', 'bearer'],
   })
   async list(@Query() query: z.output<typeof listQuerySchema>, @CurrentAgent() agent: AgentPrincipal) {

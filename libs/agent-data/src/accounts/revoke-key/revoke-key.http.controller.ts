@@ -1,7 +1,7 @@
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { Operation } from '#http';
+import { emptyBody, Operation } from '#http';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
 import { RevokeAgentKeyCommand } from './revoke-key.command.js';
 
@@ -20,6 +20,7 @@ export class RevokeAgentKeyController {
       'The key fails from its next request. A key cannot revoke itself while it is the account’s only active key (409 LAST_ACTIVE_KEY): create a new one first.',
     tags: ['agent keys'],
     operationId: 'agentRevokeKey',
+    body: emptyBody,
     params: keyParams,
     responses: {
       204: { description: 'Revoked.' },

@@ -5,6 +5,7 @@ import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-a
 import { AUTH } from '../billing.http.js';
 import { AttachPaymentMethodCommand } from './attach-payment-method.command.js';
 import { type AttachBody, attachBody } from './attach-payment-method.schema.js';
+import { attachedPaymentMethodSchema } from '../billing.response-schemas.js';
 
 @Controller('api/v1')
 export class AttachPaymentMethodController {
@@ -16,10 +17,12 @@ export class AttachPaymentMethodController {
   @Operation({
     summary: 'Attach a confirmed payment method to the account',
     tags: ['agent billing'],
+    description:
+      'After the setup intent’s client secret was confirmed with the payment processor, saves that payment method on the account so top-ups can be charged off-session (POST /billing/topups/charge). Needs a key.',
     operationId: 'billingAttachPaymentMethod',
     body: attachBody,
     responses: {
-      200: { description: 'The saved method (brand, last4).' },
+      200: { description: 'The saved method (brand, last4).', schema: attachedPaymentMethodSchema },
       400: { description: 'PAYMENT_METHOD_INVALID or SETUP_INTENT_NOT_CONFIRMED.' },
     },
     security: AUTH,

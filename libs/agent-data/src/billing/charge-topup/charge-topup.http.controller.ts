@@ -7,6 +7,7 @@ import { Idempotency } from '../../idempotency/idempotency.service.js';
 import { AUTH, type BillingRequest } from '../billing.http.js';
 import { ChargeTopupCommand } from './charge-topup.command.js';
 import { type TopupChargeBody, topupChargeBody } from './charge-topup.schema.js';
+import { topupChargeSchema } from '../billing.response-schemas.js';
 
 interface Reply {
   header(name: string, value: string): unknown;
@@ -32,7 +33,7 @@ export class ChargeTopupController {
     operationId: 'billingTopupCharge',
     body: topupChargeBody,
     responses: {
-      200: { description: '{status, payment_intent_id, pack_id, credited, balance_usd, autopay}.' },
+      200: { description: 'The charge: credited at once when it succeeded.', schema: topupChargeSchema },
       400: { description: 'PAYMENT_METHOD_NOT_ATTACHED' },
       402: { description: 'PAYMENT_DECLINED with next_actions.' },
     },

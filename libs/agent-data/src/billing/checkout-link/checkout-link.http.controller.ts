@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig } from '#kernel';
 import { AgentAuthOptional, type AgentRequest } from '../../auth/agent-auth.js';
 import { prefersJson } from '../billing.http.js';
 import { CreateCheckoutLinkCommand } from './checkout-link.command.js';
-import { checkoutLinkQuery, type CheckoutLinkParams } from './checkout-link.schema.js';
+import { checkoutLinkQuery, checkoutLinkSchema, type CheckoutLinkParams } from './checkout-link.schema.js';
 
 type HttpRequest = RequestOrigin & AgentRequest;
 interface Reply {
@@ -33,8 +33,12 @@ export class CheckoutLinkController {
     operationId: 'agentCheckoutLink',
     query: checkoutLinkQuery,
     responses: {
-      200: { description: 'With Accept: application/json: the checkout address.' },
-      303: { description: 'Location: the hosted checkout.' },
+      200: { description: 'With Accept: application/json: the checkout address.', schema: checkoutLinkSchema },
+      303: {
+        description: 'Location: the hosted checkout (the body says the same).',
+        schema: checkoutLinkSchema,
+        headers: { Location: { description: 'The hosted checkout page.' } },
+      },
       401: {
         description:
           'CHECKOUT_LINK_EXPIRED, CHECKOUT_LINK_SIGNATURE_INVALID (a signed link changed or out of date); or a key was sent that does not work.',
@@ -42,7 +46,12 @@ export class CheckoutLinkController {
       404: {
         description: 'KEY_NOT_FOUND: no active agent key has this key_id (unknown or revoked); nothing was opened.',
       },
+      429: {
+        description: 'RATE_LIMIT_EXCEEDED: too many checkouts opened from this address, or the key’s budget is spent.',
+      },
     },
+    // The key is optional: sent, it binds the checkout to its account.
+    security: [{}, 'apiKey', 'bearer'],
   })
   async checkoutLink(
     @Query() query: CheckoutLinkParams,

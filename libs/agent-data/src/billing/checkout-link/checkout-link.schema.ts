@@ -26,14 +26,17 @@ export const checkoutLinkQuery = z.object({
 });
 export type CheckoutLinkParams = z.output<typeof checkoutLinkQuery>;
 
-export interface CheckoutLink {
-  url: string;
-  session_id: string;
-  provider: string;
-  pack_id: string;
-  amount_usd: number;
-  credits_usd: number;
-  key_id: string | null;
-  bound: boolean;
-  expires_at: string | null;
-}
+export const checkoutLinkSchema = z
+  .object({
+    url: z.string().describe('The hosted checkout page.'),
+    session_id: z.string(),
+    provider: z.string(),
+    pack_id: z.string(),
+    amount_usd: z.number(),
+    credits_usd: z.number(),
+    key_id: z.string().nullable(),
+    bound: z.boolean().describe('Whether paying credits an existing key’s account.'),
+    expires_at: z.string().nullable(),
+  })
+  .meta({ id: 'CheckoutLink' });
+export type CheckoutLink = z.output<typeof checkoutLinkSchema>;

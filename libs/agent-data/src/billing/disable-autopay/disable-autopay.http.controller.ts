@@ -1,9 +1,10 @@
 import { Controller, Delete } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { Operation } from '#http';
+import { emptyBody, Operation } from '#http';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
 import { AUTH } from '../billing.http.js';
 import { DisableAutopayCommand } from './disable-autopay.command.js';
+import { autopayResponseSchema } from '../billing.response-schemas.js';
 
 @Controller('api/v1')
 export class DisableAutopayController {
@@ -16,7 +17,8 @@ export class DisableAutopayController {
     description: 'Turn it on again with POST /billing/topups/charge and save_for_autopay=true.',
     tags: ['agent billing'],
     operationId: 'billingDisableAutopay',
-    responses: { 200: { description: 'Autopay state and balance.' } },
+    body: emptyBody,
+    responses: { 200: { description: 'Autopay state and balance.', schema: autopayResponseSchema } },
     security: AUTH,
   })
   disableAutopay(@CurrentAgent() agent: AgentPrincipal) {

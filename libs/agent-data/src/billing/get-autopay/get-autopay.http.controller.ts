@@ -4,6 +4,7 @@ import { Operation } from '#http';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
 import { AUTH } from '../billing.http.js';
 import { GetAutopayQuery } from './get-autopay.query.js';
+import { autopayResponseSchema } from '../billing.response-schemas.js';
 
 @Controller('api/v1')
 export class GetAutopayController {
@@ -14,8 +15,10 @@ export class GetAutopayController {
   @Operation({
     summary: 'Autopay state (D19)',
     tags: ['agent billing'],
+    description:
+      'Whether autopay is on, the pack it buys and the saved payment method it charges, why it was turned off, its last failure and a top-up in progress; with the balance. Needs a key.',
     operationId: 'billingAutopay',
-    responses: { 200: { description: 'Autopay state and balance.' } },
+    responses: { 200: { description: 'Autopay state and balance.', schema: autopayResponseSchema } },
     security: AUTH,
   })
   autopay(@CurrentAgent() agent: AgentPrincipal) {

@@ -1,10 +1,11 @@
 import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { Operation, publicBaseUrl } from '#http';
+import { emptyBody, Operation, publicBaseUrl } from '#http';
 import { APP_CONFIG, type AppConfig } from '#kernel';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
 import { AUTH, type BillingRequest } from '../billing.http.js';
 import { CreateSetupIntentCommand } from './setup-intent.command.js';
+import { setupIntentResponseSchema } from '../billing.response-schemas.js';
 
 @Controller('api/v1')
 export class CreateSetupIntentController {
@@ -22,8 +23,9 @@ export class CreateSetupIntentController {
       'Returns the client_secret to confirm with the payment processor’s client SDK (sandbox: its confirm endpoint), then attach the method.',
     tags: ['agent billing'],
     operationId: 'billingSetupIntent',
+    body: emptyBody,
     responses: {
-      201: { description: '{setup_intent_id, client_secret, status, provider, customer_id, next_actions}.' },
+      201: { description: 'The setup intent to confirm.', schema: setupIntentResponseSchema },
     },
     security: AUTH,
   })

@@ -6,6 +6,7 @@ import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-a
 import { AUTH, type BillingRequest } from '../billing.http.js';
 import { CreateTopupCheckoutCommand } from './topup-checkout.command.js';
 import { type TopupCheckoutBody, topupCheckoutBody } from './topup-checkout.schema.js';
+import { topupCheckoutSchema } from '../billing.response-schemas.js';
 
 @Controller('api/v1')
 export class CreateTopupCheckoutController {
@@ -20,9 +21,11 @@ export class CreateTopupCheckoutController {
   @Operation({
     summary: 'Hosted checkout for a top-up (fallback when no card is saved)',
     tags: ['agent billing'],
+    description:
+      'Opens a hosted checkout for a pack that credits the calling key’s account: the fallback when no payment method is saved. Answers the checkout URL. Needs a key.',
     operationId: 'billingTopupCheckout',
     body: topupCheckoutBody,
-    responses: { 201: { description: '{url, session_id, pack_id, amount_usd, credits_usd}.' } },
+    responses: { 201: { description: 'The hosted checkout to open.', schema: topupCheckoutSchema } },
     security: AUTH,
   })
   topupCheckout(

@@ -29,6 +29,8 @@ export class GetInformationDocumentController {
 
   @Get('catalog')
   @Operation({
+    description:
+      'The five credit packs with prices, bonuses and the calls each covers, the service catalogue (what each service includes and how to buy it), the revenue tiers, and the fastest paths to a first paid call and to the operator pilot. Public, no key.',
     operationId: 'AgentsInformationController_getCatalog',
     summary: 'Credit packs, service catalogue, revenue tiers and purchase paths',
     tags: TAGS,
@@ -41,6 +43,8 @@ export class GetInformationDocumentController {
 
   @Get('value-proof')
   @Operation({
+    description:
+      'For each pack, how many calls of each meter it buys at the current prices, and how a buyer verifies every charge afterwards (the credit ledger, X-Credits-* headers). Public, no key.',
     operationId: 'AgentsInformationController_getValueProof',
     summary: 'What each pack buys at current prices, and how every charge can be verified',
     tags: TAGS,
@@ -53,6 +57,8 @@ export class GetInformationDocumentController {
 
   @Get('capabilities')
   @Operation({
+    description:
+      'Every operation of the agent surface with its method, URL template, authentication and meter; the MCP tools; the meters and prices; the payment flows; the descriptor documents. URL templates keep their {id} placeholders. Public, no key.',
     operationId: 'AgentsInformationController_getCapabilities',
     summary: 'Operations, MCP tools, meters, payment flows and descriptors',
     tags: TAGS,
@@ -65,6 +71,8 @@ export class GetInformationDocumentController {
 
   @Get('quickstart')
   @Operation({
+    description:
+      'The first calls to make (get a key, pay, the first paid read) and the five quickstart workflows with what each costs, as URL templates to fill in. Public, no key.',
     operationId: 'AgentsInformationController_getQuickstart',
     summary: 'First calls and the five quickstart workflows with their costs',
     tags: TAGS,
@@ -77,6 +85,7 @@ export class GetInformationDocumentController {
 
   @Get('offers')
   @Operation({
+    description: 'The offers running now (none) and the volume bonuses built into the larger packs. Public, no key.',
     operationId: 'AgentsInformationController_getOffers',
     summary: 'Active offers (none) and the volume bonuses built into the packs',
     tags: TAGS,
@@ -89,6 +98,8 @@ export class GetInformationDocumentController {
 
   @Get('growth')
   @Operation({
+    description:
+      'The tier ladder from the starter pack to enterprise, how to move up, autopay, and the operator pilot. Public, no key.',
     operationId: 'AgentsInformationController_getGrowth',
     summary: 'Tier ladder, upgrade paths, autopay and the operator pilot',
     tags: TAGS,
@@ -101,6 +112,8 @@ export class GetInformationDocumentController {
 
   @Get('acquisition')
   @Operation({
+    description:
+      'How an agent gets a key and pays (POST /agents/pay, signup, checkout links), the check call that creates nothing, and the attribution parameters (source, source_ref). Public, no key.',
     operationId: 'AgentsInformationController_getAcquisition',
     summary: 'Ways to get a key and pay, the check call and attribution parameters',
     tags: TAGS,
@@ -113,6 +126,8 @@ export class GetInformationDocumentController {
 
   @Get('recovery')
   @Operation({
+    description:
+      'For each error status the agent surface answers (401, 402, 403, 409, 429, 503), its codes and the request that recovers from it. Public, no key.',
     operationId: 'AgentsInformationController_getRecovery',
     summary: 'How to recover from 401, 402, 403, 409, 429 and 503',
     tags: TAGS,
@@ -138,6 +153,8 @@ export class GetInformationDocumentController {
 
   @Get('manifest')
   @Operation({
+    description:
+      'A machine-readable summary of the agent surface: its base URL, authentication, operations (URL templates), meters and descriptor documents. Public, no key.',
     operationId: 'AgentsInformationController_getManifest',
     summary: 'Machine-readable manifest of the agent surface',
     tags: TAGS,
@@ -150,6 +167,8 @@ export class GetInformationDocumentController {
 
   @Get('trust')
   @Operation({
+    description:
+      'What the service guarantees about keys, billing (charges only on success, committed before the data), payments, data provenance and webhook delivery. Public, no key.',
     operationId: 'AgentsInformationController_getTrust',
     summary: 'Security, billing, payment, data and delivery guarantees',
     tags: TAGS,
@@ -162,6 +181,8 @@ export class GetInformationDocumentController {
 
   @Get('conversion')
   @Operation({
+    description:
+      'The shortest path from a first request to a first paid call, step by step with the calls to make. Public, no key.',
     operationId: 'AgentsInformationController_getConversion',
     summary: 'The shortest path from first request to first paid call',
     tags: TAGS,
@@ -174,6 +195,8 @@ export class GetInformationDocumentController {
 
   @Get('traffic')
   @Operation({
+    description:
+      'Attribution parameters, referral links per pack, the rate limits a caller meets, and the discovery documents that describe the service. Public, no key.',
     operationId: 'AgentsInformationController_getTraffic',
     summary: 'Attribution parameters, referral links, rate limits and discovery documents',
     tags: TAGS,

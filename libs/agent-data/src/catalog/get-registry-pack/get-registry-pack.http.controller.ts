@@ -15,6 +15,8 @@ export class GetRegistryPackController {
 
   @Get('registry-pack')
   @Operation({
+    description:
+      'The agent registries this service publishes registration material for (openai, mcp, generic), with the URL of each pack. Public, no key.',
     operationId: 'AgentsInformationController_getRegistryIndex',
     summary: 'Registration material for agent registries: the targets',
     tags: TAGS,
@@ -27,6 +29,8 @@ export class GetRegistryPackController {
 
   @Get('registry-pack/:target')
   @Operation({
+    description:
+      'Registration material for one registry: the tool definitions and descriptions to register this service with (openai functions, an MCP server entry, or a generic listing). An unknown target is 404. Public, no key.',
     operationId: 'AgentsInformationController_getRegistryPack',
     summary: 'Registration material for one registry: openai, mcp or generic',
     tags: TAGS,

@@ -19,6 +19,19 @@ import { type SandboxCheckoutDoc, SandboxPaymentProvider } from './sandbox-payme
 
 const successQuery = z.object({ session_id: z.string().min(1).max(255).optional() });
 
+const checkoutSuccessSchema = z
+  .object({
+    paid: z.boolean().describe('Whether the credits have landed (false until the payment is confirmed).'),
+    account_id: z.string().nullable(),
+    key: z
+      .object({ id: z.string(), api_key: z.string() })
+      .nullable()
+      .describe('The new account’s key after an unbound checkout, shown once.'),
+    key_shown_before: z.boolean(),
+    balance_usd: z.number().nullable(),
+  })
+  .meta({ id: 'CheckoutSuccess' });
+
 interface Reply {
   code(status: number): Reply;
   header(name: string, value: string): Reply;
@@ -146,8 +159,9 @@ ${
     query: successQuery,
     responses: {
       200: {
-        description: 'HTML, or {paid, account_id, key, key_shown_before, balance_usd, workspace}.',
-        contentType: 'text/html',
+        description:
+          'HTML, or with Accept: application/json {paid, account_id, key, key_shown_before, balance_usd, workspace}.',
+        contentTypes: { 'text/html': z.string(), 'application/json': checkoutSuccessSchema },
       },
     },
   })
@@ -209,6 +223,8 @@ ${
   @Operation({
     summary: 'Checkout cancelled page',
     tags: ['agent billing'],
+    description:
+      'The HTML page the hosted checkout returns to when the buyer cancels: nothing was charged, with a link to start again. Public.',
     operationId: 'checkoutCancelledPage',
     responses: { 200: { description: 'HTML.', contentType: 'text/html' } },
   })

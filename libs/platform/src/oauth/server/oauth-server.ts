@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
 import { BearerTokenResolvers, SCOPES } from '#access';
 import { APP_CONFIG, type AppConfig, BoundedCache, type LoadedSecretBox, SECRET_BOX } from '#kernel';
-import { publicBaseUrl } from '#http';
+import { OpenApiService, publicBaseUrl } from '#http';
 import { OAuthClientLookup } from '../clients/oauth-client-lookup.js';
 import { hashClientSecret } from '../clients/oauth-client.events.js';
 import { OAuthAudit } from '../grants/oauth-audit.js';
@@ -18,6 +18,7 @@ import { type OidcAdapter, OAuthStorage } from './oauth-storage.js';
 import { OAuthUsers } from './oauth-users.js';
 import { recordAudit, watchForAudit } from './oauth-audit.middleware.js';
 import { answerLostRedemption } from './oauth-redemption.js';
+import { OAUTH_ENDPOINTS } from './oauth-endpoints.js';
 import { interactionPath, OAUTH_ROUTES, OAUTH_TTL, resourceOf } from './oauth-settings.js';
 
 /** The client metadata property that says whether a client must use PKCE (`required`, `optional`). */
@@ -50,6 +51,7 @@ export class OAuthServer implements OnModuleInit {
     private readonly tokens: OAuthAccessTokenResolver,
     private readonly throttle: OAuthThrottle,
     @Optional() private readonly adapterHost?: HttpAdapterHost,
+    @Optional() private readonly openapi?: OpenApiService,
   ) {}
 
   onModuleInit(): void {
@@ -62,16 +64,23 @@ export class OAuthServer implements OnModuleInit {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', (_request, _payload, next) => next(null, undefined));
       const handler = (request: FastifyRequest, reply: FastifyReply) => this.handle(request, reply);
-      // Anyone can call these and each new request makes an interaction document: limited per
-      // client address on a budget of their own (OAuthThrottle, the `authorization` door).
-      for (const url of [OAUTH_ROUTES.authorization, `${OAUTH_ROUTES.authorization}/:uid`])
-        scope.route({ method: ['GET', 'POST'], url, onRequest: this.throttle.onAuthorizationRequest, handler });
-      // The endpoints that take a client secret: limited per client address (OAuthThrottle).
-      for (const url of [OAUTH_ROUTES.token, OAUTH_ROUTES.revocation])
-        scope.route({ method: ['POST'], url, onRequest: this.throttle.onRequest, handler });
-      scope.route({ method: ['GET'], url: OAUTH_ROUTES.jwks, handler });
+      // The authorization endpoint: anyone can call it and each new request makes an interaction
+      // document, so it is limited per client address on a budget of its own (the
+      // `authorization` door); the endpoints that take a client secret on the `token` door.
+      const doors = { authorization: this.throttle.onAuthorizationRequest, token: this.throttle.onRequest };
+      for (const endpoint of OAUTH_ENDPOINTS)
+        scope.route({
+          method: endpoint.method,
+          url: endpoint.url,
+          ...(endpoint.door ? { onRequest: doors[endpoint.door] } : {}),
+          handler,
+        });
       done();
     });
+    // The same table documents them (they are outside Nest's router, so discovery cannot).
+    this.openapi?.addRoutes(
+      OAUTH_ENDPOINTS.map((e) => ({ method: e.method, path: e.url, spec: e.spec, handlerName: `OAuth_${e.url}` })),
+    );
   }
 
   /** The issuer for a request: SVC_PUBLIC_URL, or (test mode) the request's trusted host. */

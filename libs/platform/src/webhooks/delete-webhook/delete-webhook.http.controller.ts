@@ -1,7 +1,7 @@
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { Operation } from '#http';
+import { emptyBody, Operation } from '#http';
 import { CurrentPrincipal, PlatformAuth, type Principal, RequireScope } from '#access';
 import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../shared/platform-openapi.js';
 import { platformOwner } from '../platform-owner.js';
@@ -21,6 +21,7 @@ export class DeleteWebhookController {
     description: 'Scope `admin`. No delivery is made after this; pending retries are cancelled. Deleting again: 404.',
     tags: ['webhooks'],
     operationId: 'deleteWebhook',
+    body: emptyBody,
     params: webhookIdParams,
     responses: {
       204: { description: 'Deleted.', headers: RATE_LIMIT_HEADERS },

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { Operation } from '#http';
+import { emptyBody, Operation } from '#http';
 import { CurrentPrincipal, PlatformAuth, type Principal, RequireScope } from '#access';
 import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../shared/platform-openapi.js';
 import { toDeliveryView } from '#webhooks';
@@ -23,6 +23,7 @@ export class RedeliverDeliveryController {
       'Scope `admin`. Sends the delivery again now, with the same event, id and signature scheme, whatever its state (also to a disabled webhook). A manual attempt never counts toward disabling; when it succeeds the delivery is `succeeded`.',
     tags: ['webhooks'],
     operationId: 'redeliverWebhookDelivery',
+    body: emptyBody,
     params: deliveryIdParams,
     responses: {
       202: {

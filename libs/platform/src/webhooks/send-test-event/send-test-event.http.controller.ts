@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { Operation } from '#http';
+import { emptyBody, Operation } from '#http';
 import { CurrentPrincipal, PlatformAuth, type Principal, RequireScope } from '#access';
 import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../shared/platform-openapi.js';
 import { toDeliveryView } from '#webhooks';
@@ -24,6 +24,7 @@ export class SendTestEventController {
     tags: ['webhooks'],
     operationId: 'sendWebhookTestEvent',
     params: webhookIdParams,
+    body: emptyBody,
     responses: {
       202: { description: 'The test delivery, pending.', schema: deliverySchema, headers: RATE_LIMIT_HEADERS },
       404: { description: 'No such webhook in this account: `WEBHOOK_NOT_FOUND`.' },

@@ -24,6 +24,8 @@ export class SubmitLeadController {
   @Get('leads')
   @Operation({
     summary: 'What an operator-pilot lead submission carries',
+    description:
+      'The fields POST /agents/leads takes (which are required, their limits) and what happens after a submission. Public, no key.',
     tags: TAGS,
     query: noQuery,
     responses: { 200: { description: 'The lead form.', schema: leadsInfoSchema } },
@@ -45,6 +47,7 @@ export class SubmitLeadController {
     responses: {
       201: { description: 'The lead was received.', schema: leadReceivedSchema },
       400: { description: 'VALIDATION_FAILED; nothing stored.' },
+      429: { description: 'RATE_LIMIT_EXCEEDED: too many writes from this address (Retry-After).' },
     },
   })
   async submit(@Req() request: RequestOrigin & AgentRequest, @Body() body: SubmitLeadBody) {

@@ -24,7 +24,14 @@ export class ConfirmSandboxSetupIntentController {
     operationId: 'sandboxConfirmSetupIntent',
     params: setupParams,
     body: confirmBody,
-    responses: { 200: { description: '{setup_intent_id, status, payment_method_id}.' } },
+    responses: {
+      200: {
+        description: 'The confirmed setup intent and the payment method to attach.',
+        schema: z
+          .object({ setup_intent_id: z.string(), status: z.string(), payment_method_id: z.string() })
+          .meta({ id: 'ConfirmedSetupIntent' }),
+      },
+    },
   })
   confirm(@Param() params: z.output<typeof setupParams>, @Body() body: z.output<typeof confirmBody>) {
     return this.commands.execute(

@@ -2,11 +2,24 @@ import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { AnonymousLimit } from '#access';
-import { Operation } from '#http';
+import { emptyBody, Operation } from '#http';
 import { prefersJson } from '../../../billing/billing.http.js';
 import { PATHS } from '../../../billing/links.js';
 import { sessionParams } from '../sandbox.schema.js';
 import { PaySandboxCheckoutCommand } from './pay-checkout.command.js';
+
+const paidCheckoutSchema = z
+  .object({
+    paid: z.literal(true),
+    session_id: z.string(),
+    account_id: z.string(),
+    pack_id: z.string(),
+    credited: z.boolean().describe('False when this session was already credited (paying twice credits once).'),
+    credits_usd: z.number(),
+    balance_usd: z.number(),
+    claim_url: z.string().optional().describe('An unbound checkout opened a new account: its key is shown once there.'),
+  })
+  .meta({ id: 'PaidSandboxCheckout' });
 
 interface Reply {
   code(status: number): Reply;
@@ -27,10 +40,17 @@ export class PaySandboxCheckoutController {
       'Completes the session and credits the pack through the same fulfilment as Stripe’s webhook; paying twice credits once. 303 to the success page, or 200 JSON for Accept: application/json.',
     tags: ['agent billing'],
     operationId: 'sandboxCheckoutPay',
+    body: emptyBody,
     params: sessionParams,
     responses: {
-      200: { description: 'JSON: {paid, credited, balance_usd, …}.' },
-      303: { description: 'To the success page.' },
+      200: { description: 'With Accept: application/json: the payment.', schema: paidCheckoutSchema },
+      303: {
+        description: 'To the success page (the body says the same as the 200).',
+        schema: paidCheckoutSchema,
+        headers: { Location: { description: 'The checkout success page.' } },
+      },
+      404: { description: 'CHECKOUT_SESSION_NOT_FOUND.' },
+      429: { description: 'RATE_LIMIT_EXCEEDED: too many writes from this address.' },
     },
   })
   async pay(

@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import { Operation } from '#http';
 import { CLOCK, type Clock } from '#kernel';
 import { agentEnvelope } from '../../../catalog/catalog-context.js';
+import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { memoVersionPageSchema } from '../../workspace.response-schemas.js';
 import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/workspace.guard.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { pageQuery, workspaceCompanyParams } from '../../workspace.schemas.js';
@@ -26,7 +28,10 @@ export class ListMemoVersionsController {
     params: workspaceCompanyParams,
     query: pageQuery,
     responses: {
-      200: { description: 'A page of versions ({data, has_more, next_cursor}) in the envelope.' },
+      200: {
+        description: 'A page of versions ({data, has_more, next_cursor}) in the envelope.',
+        schema: envelopeSchema(memoVersionPageSchema, 'WorkspaceMemoVersionPageResponse'),
+      },
       404: { description: 'WORKSPACE_COMPANY_NOT_FOUND; not charged.' },
       ...WORKSPACE_RESPONSES,
     },

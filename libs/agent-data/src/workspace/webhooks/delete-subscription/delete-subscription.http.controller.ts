@@ -1,7 +1,7 @@
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { Operation } from '#http';
+import { emptyBody, Operation } from '#http';
 import { DeleteWebhookCommand } from '#webhooks';
 import { CurrentTenant, type TenantCaller, TenantRoute } from '../../auth/workspace.guard.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
@@ -21,6 +21,7 @@ export class DeleteSubscriptionController {
       'No push is made after this; pending retries and held deliveries are cancelled. Deleting again, or another tenant’s id: 404 `WEBHOOK_NOT_FOUND`. Not metered.',
     tags: WORKSPACE_TAGS,
     operationId: 'workspaceDeleteWebhookSubscription',
+    body: emptyBody,
     params: subscriptionIdParams,
     responses: {
       204: { description: 'Deleted.' },

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { Operation } from '#http';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import { forbiddenResponse, platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
 import type { Principal } from '#access';
 import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
 import { CreateApiKeyCommand } from '#access';
@@ -26,6 +26,10 @@ export class CreateApiKeyController {
     responses: {
       201: { description: 'The new key, with its value.', schema: createdApiKeySchema, headers: RATE_LIMIT_HEADERS },
       ...platformErrorResponses(),
+      403: forbiddenResponse(
+        'The credential lacks scope `admin`, or a scope it asks for (`INSUFFICIENT_SCOPE`); or it is an OAuth access token (`OAUTH_TOKEN_CANNOT_CREATE_KEYS`).',
+        { OAUTH_TOKEN_CANNOT_CREATE_KEYS: 'OAuthTokenCannotCreateKeys' },
+      ),
     },
     security: ['bearer'],
   })

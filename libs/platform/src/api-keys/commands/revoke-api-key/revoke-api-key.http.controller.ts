@@ -1,7 +1,7 @@
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { Operation } from '#http';
+import { emptyBody, Operation } from '#http';
 import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
 import type { Principal } from '#access';
 import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
@@ -22,6 +22,7 @@ export class RevokeApiKeyController {
       "Scope `admin`. The key fails from its very next request on this instance, and within one second on every other. A key may revoke itself. Unknown, already revoked and other accounts' keys: 404.",
     tags: ['api-keys'],
     operationId: 'revokeApiKey',
+    body: emptyBody,
     params: keyIdParams,
     responses: {
       204: { description: 'Revoked.', headers: RATE_LIMIT_HEADERS },

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { Operation, type OperationResponse } from '#http';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import { forbiddenResponse, platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
 import type { Principal } from '#access';
 import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
 import { approvalIdParams, approvalViewSchema, type ApprovalView } from '../../approval.view.js';
@@ -21,6 +21,10 @@ const responses = (status: string): Record<number, OperationResponse> => ({
   404: { description: '`APPROVAL_NOT_FOUND`.' },
   409: { description: '`APPROVAL_ALREADY_DECIDED` or `APPROVAL_EXPIRED`.' },
   ...platformErrorResponses(),
+  403: forbiddenResponse(
+    'The credential lacks scope `admin` (`INSUFFICIENT_SCOPE`), or it is the credential that requested the approval (`SELF_APPROVAL_FORBIDDEN`).',
+    { SELF_APPROVAL_FORBIDDEN: 'SelfApprovalForbidden' },
+  ),
 });
 
 @Controller('v1/approvals')

@@ -1,7 +1,7 @@
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { Operation } from '#http';
+import { emptyBody, Operation } from '#http';
 import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
 import type { Principal } from '#access';
 import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
@@ -22,6 +22,7 @@ export class DisconnectRepositoryController {
       'Scope `repositories:manage`. Emits `repository.disconnected`. The repository stays readable (status `disconnected`) and its runs, alerts and events stay; it takes no new runs, scans or analyses. Disconnecting it again → 404.',
     tags: ['repositories'],
     operationId: 'disconnectRepository',
+    body: emptyBody,
     params: repositoryIdParams,
     responses: {
       204: { description: 'Disconnected.', headers: RATE_LIMIT_HEADERS },

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
-import { Operation } from '#http';
+import { emptyBody, Operation } from '#http';
 import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
 import type { Principal } from '#access';
 import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
@@ -64,6 +64,7 @@ export class ClaimRunController {
       'Scope `agents:run`. queued → running; emits `agent.started`. A run that is not queued (claimed by someone else, finished, cancelled) → 409 `INVALID_RUN_TRANSITION` with `run_status`. The claimer has the lease (`SVC_RUN_TIMEOUT_MINUTES`, default 60) to report: after it, the run fails with `error.code` `timeout`.',
     tags: ['runs'],
     operationId: 'claimRun',
+    body: emptyBody,
     params: runIdParams,
     responses: {
       200: { description: 'The claimed run.', schema: runViewSchema, headers: RATE_LIMIT_HEADERS },
