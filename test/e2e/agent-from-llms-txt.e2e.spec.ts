@@ -204,7 +204,7 @@ describe('an agent that starts from /llms.txt reaches a paid answer, by REST and
       );
       assert.equal(issued.isError, undefined, JSON.stringify(issued.structuredContent));
       const key = issued.structuredContent.key.api_key as string;
-      await payOnCheckoutPage(issued.structuredContent.starter_checkout.url as string);
+      await payOnCheckoutPage(checked.fetch, issued.structuredContent.starter_checkout.url as string);
 
       const client = await connect(key);
       // The paid list that needs no id, with the page size the schema names.

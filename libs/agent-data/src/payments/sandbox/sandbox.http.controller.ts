@@ -13,6 +13,7 @@ import { prefersJson } from '../../billing/billing.http.js';
 import { CreditsService } from '../../credits/credits.service.js';
 import { CheckoutClaims } from '../checkout-claims.js';
 import { sessionParams } from './sandbox.schema.js';
+import { accountWorkspaceSchema } from '../../workspace/tenants/workspace-views.schema.js';
 import { sandboxOf } from './sandbox-provider.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../payment-provider.port.js';
 import { type SandboxCheckoutDoc, SandboxPaymentProvider } from './sandbox-payment.adapter.js';
@@ -29,6 +30,9 @@ const checkoutSuccessSchema = z
       .describe('The new account’s key after an unbound checkout, shown once.'),
     key_shown_before: z.boolean(),
     balance_usd: z.number().nullable(),
+    workspace: accountWorkspaceSchema
+      .nullable()
+      .describe('The workspace the purchase opened, ready for the account’s keys; null when it holds none.'),
   })
   .meta({ id: 'CheckoutSuccess' });
 

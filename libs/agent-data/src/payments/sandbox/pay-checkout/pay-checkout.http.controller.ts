@@ -7,6 +7,7 @@ import { prefersJson } from '../../../billing/billing.http.js';
 import { PATHS } from '../../../billing/links.js';
 import { sessionParams } from '../sandbox.schema.js';
 import { PaySandboxCheckoutCommand } from './pay-checkout.command.js';
+import { provisionedWorkspaceSchema } from '../../../workspace/tenants/workspace-views.schema.js';
 
 const paidCheckoutSchema = z
   .object({
@@ -18,6 +19,11 @@ const paidCheckoutSchema = z
     credits_usd: z.number(),
     balance_usd: z.number(),
     claim_url: z.string().optional().describe('An unbound checkout opened a new account: its key is shown once there.'),
+    workspace: provisionedWorkspaceSchema
+      .nullable()
+      .describe(
+        'The workspace the pack opened (pack_2499: the pilot, pack_10000: enterprise); null for a credits-only pack.',
+      ),
   })
   .meta({ id: 'PaidSandboxCheckout' });
 

@@ -1,13 +1,9 @@
+import type { z } from 'zod';
+import type { provisionedWorkspaceSchema } from '../workspace-views.schema.js';
 import { Command } from '@nestjs/cqrs';
 
-export interface ProvisionedWorkspace {
-  tenant_id: string;
-  plan: 'enterprise' | 'pilot' | 'pilot_ended';
-  /** The pilot's end, when the tenant is (or was) on one. */
-  pilot_ends_at: string | null;
-  /** False when the account held the tenant already (a repeated delivery, a second purchase). */
-  created: boolean;
-}
+/** The workspace a paid pack opened, as the payment's answer names it. */
+export type ProvisionedWorkspace = z.infer<typeof provisionedWorkspaceSchema>;
 
 /**
  * A paid purchase of a pack that opens a workspace (CreditPack.workspace, ADR 0078): puts a tenant
