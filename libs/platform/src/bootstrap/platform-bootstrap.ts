@@ -148,6 +148,8 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
 
   private notOurs(state: (typeof bootstrapDecider)['initialState']): BootstrapOutcome {
     if (state.status === 'unclaimed') throw new Error('bootstrap claim neither made nor found');
+    if (state.status === 'completed')
+      this.logger.log(`bootstrap: this store has one already (account ${state.accountId}); nothing to do`);
     if (state.status === 'claimed') {
       this.logger.warn(
         `The bootstrap of this store (account ${state.accountId}, key ${state.keyId}) was claimed but not completed. ` +
