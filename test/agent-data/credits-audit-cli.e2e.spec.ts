@@ -214,6 +214,7 @@ describe('svc audit credits (built CLI on a data directory)', () => {
     assert.equal(b!.ok, true);
     assert.match(r.stderr, new RegExp(`svc audit: account ${A}: snapshot at revision 5`));
     assert.doesNotMatch(r.stderr, new RegExp(B));
+    assert.match(r.stderr, /svc audit credits: done, 2 account\(s\) replayed, 1 disagree\n$/, 'a closing line');
 
     // At an instant the snapshot's revision was recorded by, the snapshot is compared (not the service).
     const late = await audit('--as-of', new Date(Date.now() + 60_000).toISOString());
