@@ -3,7 +3,6 @@
 // type checking is tsc's job (`npm run typecheck`), so this stays a fast per-file transform.
 // @swc/wasm rather than @swc/core: the registry reachable here serves only some of @swc/core's
 // per-platform binaries, and `npm ci` refuses a lock file that lacks the others.
-import swc from '@swc/wasm';
 import { mkdir, readdir, readFile, writeFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +10,10 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'dist');
 const roots = ['apps', 'libs', 'test'];
+
+// Loaded only when a file needs compiling: with nothing to do (the CLI's `presvc`), the build
+// is a walk and a stat per file.
+let swc;
 
 const options = {
   sourceMaps: true,
@@ -63,6 +66,7 @@ async function worker() {
     if (await isFresh(file, out)) continue;
     try {
       const source = await readFile(file, 'utf8');
+      swc ??= (await import('@swc/wasm')).default;
       const result = await swc.transform(source, {
         ...options,
         filename: file,

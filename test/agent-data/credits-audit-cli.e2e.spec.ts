@@ -74,7 +74,8 @@ describe('svc audit credits (built CLI on a data directory)', () => {
   }
 
   it('an empty store: no lines, exit 0', async () => {
-    const r = await audit();
+    // The first command on the directory: the CLI creates a store only when asked.
+    const r = await audit('--create');
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '');
   });
@@ -213,6 +214,7 @@ describe('svc audit credits (built CLI on a data directory)', () => {
     assert.equal(b!.ok, true);
     assert.match(r.stderr, new RegExp(`svc audit: account ${A}: snapshot at revision 5`));
     assert.doesNotMatch(r.stderr, new RegExp(B));
+    assert.match(r.stderr, /svc audit credits: done, 2 account\(s\) replayed, 1 disagree\n$/, 'a closing line');
 
     // At an instant the snapshot's revision was recorded by, the snapshot is compared (not the service).
     const late = await audit('--as-of', new Date(Date.now() + 60_000).toISOString());

@@ -16,7 +16,7 @@ describe('svc companies (the CLI, built main)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('imports a CSV file: bad rows on stderr with their line, summary on stdout, exit 0; again: nothing changes', async () => {
+  it('imports a CSV file: bad rows on stderr with their line, the total and a closing line, summary on stdout, exit 1 as rows were rejected; again: nothing changes', async () => {
     const file = join(dir, 'companies.csv');
     await writeFile(
       file,
@@ -28,12 +28,21 @@ describe('svc companies (the CLI, built main)', () => {
         'Bad Stage,badstage.example,saas,GB,series-x,40',
       ].join('\n'),
     );
-    const first = await run(CLI_MAIN, ['companies', 'import', file], env);
-    assert.equal(first.code, 0, first.stderr);
-    assert.deepEqual(first.stderr.trimEnd().split('\n'), [
-      'line 3: domain: expected a domain, e.g. "example.com"',
-      'line 5: stage: expected a stage: pre-seed, seed, series-a, series-b, series-c, series-d, growth, public',
-    ]);
+    const first = await run(CLI_MAIN, ['companies', 'import', file, '--create'], env);
+    assert.equal(first.code, 1, first.stderr);
+    const stderr = first.stderr.trimEnd().split('\n');
+    assert.deepEqual(
+      stderr.filter((l) => l.startsWith('line ')),
+      [
+        'line 3: domain: expected a domain, e.g. "example.com"',
+        'line 5: stage: expected a stage: pre-seed, seed, series-a, series-b, series-c, series-d, growth, public',
+      ],
+    );
+    assert.equal(stderr[0], `svc companies import: 4 records in ${file}`);
+    assert.equal(
+      stderr.at(-1),
+      'svc companies import: done, 4/4 records read: 2 imported, 0 updated, 0 unchanged, 2 rejected',
+    );
     const summary = JSON.parse(first.stdout) as Record<string, unknown>;
     assert.deepEqual(
       {
@@ -48,7 +57,7 @@ describe('svc companies (the CLI, built main)', () => {
     );
 
     const again = await run(CLI_MAIN, ['companies', 'import', file], env);
-    assert.equal(again.code, 0);
+    assert.equal(again.code, 1, 'the two bad rows are still rejected');
     assert.equal((JSON.parse(again.stdout) as { unchanged: number }).unchanged, 2);
   });
 

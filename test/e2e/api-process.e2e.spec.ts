@@ -50,4 +50,38 @@ describe('the api process (built main)', () => {
       'the storage module closed the stores on SIGTERM',
     );
   });
+
+  it('a start that cannot bind its port creates no account and prints no key; the next good start prints the key once', async () => {
+    const holder = LiveProcess.start(API_MAIN, [], {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SVC_DATA_DIR: join(dataDir, 'holder'),
+      LOG_LEVEL: 'info',
+    });
+    const store = join(dataDir, 'second');
+    try {
+      const line = await holder.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
+      const port = /listening on http:\/\/[^:]+:(\d+)/.exec(line)![1]!;
+      const clash = await run(API_MAIN, [], { PORT: port, HOST: '127.0.0.1', SVC_DATA_DIR: store, LOG_LEVEL: 'info' });
+      assert.notEqual(clash.code, 0, 'a start on a used port fails');
+      assert.match(clash.stderr, /EADDRINUSE/);
+      const keyLines = clash.stdout.split('\n').filter((l) => l.startsWith('Bootstrap admin API key: '));
+      assert.deepEqual(keyLines, [], 'no key printed by a start that failed');
+    } finally {
+      await holder.stop('SIGTERM');
+    }
+    const good = LiveProcess.start(API_MAIN, [], {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SVC_DATA_DIR: store,
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await good.waitForLine((l) => l.startsWith('Bootstrap admin API key: '), 60_000, 'the bootstrap line');
+      await good.waitForLine((l) => l.includes('bootstrap: Team account'), 30_000, 'the bootstrap completion');
+      assert.equal(good.lines.filter((l) => l.startsWith('Bootstrap admin API key: ')).length, 1);
+    } finally {
+      await good.stop('SIGTERM');
+    }
+  });
 });

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { SqliteEventStore } from '#eventstore';
-import { CLI_MAIN, LiveProcess, run } from './support/processes.js';
+import { API_MAIN, childEnv, CLI_MAIN, LiveProcess, ROOT, run } from './support/processes.js';
 
 interface Line {
   position: number;
@@ -96,12 +99,102 @@ describe('svc (the CLI, built main)', () => {
   });
 
   it('projections status and rebuild run on a store with no projections registered', async () => {
-    const status = await run(CLI_MAIN, ['projections', 'status'], env);
+    const status = await run(CLI_MAIN, ['projections', 'status', '--create'], env);
     assert.equal(status.code, 0, status.stderr);
     const rebuild = await run(CLI_MAIN, ['projections', 'rebuild'], env);
     assert.equal(rebuild.code, 0, rebuild.stderr);
     const unknown = await run(CLI_MAIN, ['projections', 'rebuild', 'no-such-projection'], env);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no-such-projection/);
+  });
+
+  it('an unknown command suggests the nearest one and prints only its usage', async () => {
+    const result = await run(CLI_MAIN, ['import', 'companies.csv'], env);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /unknown command: import; did you mean svc companies import\?/);
+    assert.match(result.stderr, /companies import FILE/);
+    assert.doesNotMatch(result.stderr, /events tail|accounts create/, 'only the suggested command');
+    const typo = await run(CLI_MAIN, ['projection', 'status'], env);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /did you mean svc projections status\?/);
+  });
+
+  it('refuses a SVC_DATA_DIR without a store (naming it) and creates nothing, unless --create', async () => {
+    const missing = join(dataDir, 'typo');
+    const absent = await run(CLI_MAIN, ['projections', 'status'], { SVC_DATA_DIR: missing });
+    assert.equal(absent.code, 1);
+    assert.equal(absent.stdout, '');
+    assert.ok(absent.stderr.includes(`SVC_DATA_DIR ${missing} does not exist`), absent.stderr);
+    assert.equal(existsSync(missing), false, 'no directory made');
+    const empty = await run(CLI_MAIN, ['accounts', 'create', '--plan', 'team'], env);
+    assert.equal(empty.code, 1);
+    assert.ok(empty.stderr.includes(`SVC_DATA_DIR ${dataDir} has no store`), empty.stderr);
+    assert.equal(existsSync(join(dataDir, 'svc.sqlite')), false, 'no store made');
+    const created = await run(CLI_MAIN, ['accounts', 'create', '--plan', 'team', '--create'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const again = await run(CLI_MAIN, ['events', 'tail'], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /AccountCreated/);
+  });
+
+  it('projections status reports the projections a running api keeps live (its leases), not "stopped"', async () => {
+    const api = LiveProcess.start(API_MAIN, [], { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+    try {
+      await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
+      // The api takes its leases and catches up in the background: ask until it has (bounded).
+      let states: Array<{ name: string; state: string; owner?: { id: string } | null }> = [];
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+        const status = await run(CLI_MAIN, ['projections', 'status'], env);
+        assert.equal(status.code, 0, status.stderr);
+        states = status.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as (typeof states)[number]);
+        if (states.length > 0 && states.every((s) => s.state === 'live')) break;
+      }
+      assert.ok(states.length > 0);
+      assert.deepEqual(
+        states.filter((s) => s.state !== 'live').map((s) => `${s.name}: ${s.state}`),
+        [],
+        'every projection live',
+      );
+      assert.ok(
+        states.every((s) => s.owner?.id),
+        'each names the process that runs it',
+      );
+    } finally {
+      await api.stop('SIGTERM');
+    }
+    const after = await run(CLI_MAIN, ['projections', 'status'], env);
+    assert.ok(
+      after.stdout
+        .trim()
+        .split('\n')
+        .every((l) => (JSON.parse(l) as { state: string }).state === 'stopped'),
+      'stopped once the api gave its leases back',
+    );
+  });
+
+  it('is pipeable through npm and installed as a bin: stdout carries only the JSON lines', async () => {
+    await append([['credits-acct_1', 'CreditsPurchased', { cents: 2900 }]]);
+    const child = spawn('npm', ['run', '--silent', 'svc', '--', 'events', 'tail'], {
+      cwd: ROOT,
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(
+      parseLines(stdout).map((l) => l.type),
+      ['CreditsPurchased'],
+      "every stdout line is the command's JSON (no npm or build lines)",
+    );
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { bin?: Record<string, string> };
+    assert.equal(pkg.bin?.svc, 'dist/apps/cli/src/main.js');
+    assert.match(await readFile(CLI_MAIN, 'utf8'), /^#!\/usr\/bin\/env node\n/);
   });
 });

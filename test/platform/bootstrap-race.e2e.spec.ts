@@ -29,6 +29,10 @@ describe('D4 bootstrap race between processes (built api)', () => {
     const [a, b] = [startApi(dataDir), startApi(dataDir)];
     try {
       await Promise.all([urlOf(a), urlOf(b)]);
+      // Each bootstraps once it listens: wait until both have said how theirs ended.
+      const settled = (l: string) =>
+        /bootstrap: (Team account|this store has one already)|claimed but not completed/.test(l);
+      await Promise.all([a, b].map((p) => p.waitForLine(settled, 60_000, 'the end of its bootstrap')));
       const lines = [...a.lines, ...b.lines].filter((l) => l.startsWith('Bootstrap admin API key: '));
       assert.equal(lines.length, 1, lines.join('\n'));
       assert.match(lines[0]!, BOOTSTRAP_LINE);

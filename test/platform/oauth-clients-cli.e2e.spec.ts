@@ -13,7 +13,7 @@ describe('svc oauth-clients create (the built CLI), then the client at /oauth/to
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'svc-e2e-oauth-clients-'));
     env = { SVC_DATA_DIR: dataDir };
-    const account = await run(CLI_MAIN, ['accounts', 'create', '--plan', 'team', '--name', 'Acme'], env);
+    const account = await run(CLI_MAIN, ['accounts', 'create', '--plan', 'team', '--name', 'Acme', '--create'], env);
     assert.equal(account.code, 0, account.stderr);
     accountId = (JSON.parse(account.stdout) as { account_id: string }).account_id;
   });

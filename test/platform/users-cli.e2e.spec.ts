@@ -14,7 +14,7 @@ describe('svc users create (the built CLI), then signing in with what it printed
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'svc-e2e-users-'));
     env = { SVC_DATA_DIR: dataDir };
-    const account = await run(CLI_MAIN, ['accounts', 'create', '--plan', 'team', '--name', 'Acme'], env);
+    const account = await run(CLI_MAIN, ['accounts', 'create', '--plan', 'team', '--name', 'Acme', '--create'], env);
     assert.equal(account.code, 0, account.stderr);
     accountId = (JSON.parse(account.stdout) as { account_id: string }).account_id;
   });

@@ -40,7 +40,7 @@ describe('svc secrets reseal (the CLI, built main)', () => {
 
   it('seals plaintext secrets with the key file, moves them to a new SVC_SECRETS_KEY, reports what it cannot open', async () => {
     // A store from before sealing: let the CLI create it, then put a plaintext secret in.
-    const status = await run(CLI_MAIN, ['projections', 'status'], { SVC_DATA_DIR: dataDir });
+    const status = await run(CLI_MAIN, ['projections', 'status', '--create'], { SVC_DATA_DIR: dataDir });
     assert.equal(status.code, 0, status.stderr);
     await withDocuments((d) =>
       d.collection<SecretDoc>(WEBHOOK_SECRETS_COLLECTION).upsert({

@@ -13,6 +13,7 @@ import {
   parseOAuthClientsArgs,
 } from './commands/oauth-clients.args.js';
 import { UsageError } from './usage-error.js';
+import { suggestCommand } from './command-suggestion.js';
 
 export const USAGE = `Usage: svc <command> [options]    (npm run svc -- <command> [options])
 
@@ -46,6 +47,8 @@ ${AUDIT_USAGE}
 
 Configuration comes from the same environment variables as the server (SVC_DATA_DIR,
 EVENTSTORE_URL, MONGODB_URL, ...). The CLI can run while the server uses the same data.
+A command refuses (exit 1) a SVC_DATA_DIR without a store unless given --create: the api
+creates the store on its first start.
 Exit codes: 0 done, 1 error, 2 bad usage.`;
 
 export { UsageError };
@@ -158,5 +161,21 @@ export function parseCliArgs(argv: string[]): CliCommand {
   if (group === 'leads') return parseLeadsArgs(action, rest);
   if (group === 'companies') return parseCompaniesArgs(action, rest);
   if (group === 'audit') return parseAuditArgs(action, rest);
-  throw new UsageError(`unknown command: ${group}`);
+  const suggestion = suggestCommand(USAGE, argv);
+  if (suggestion === undefined) throw new UsageError(`unknown command: ${group}`);
+  throw new UsageError(
+    `unknown command: ${group}; did you mean ${suggestion.commands.map((c) => `svc ${c}`).join(' or ')}?`,
+    usageText(suggestion.usage),
+  );
+}
+
+/** The usage to print with a usage error: the commands of the group the user typed, or all. */
+export function usageFor(error: UsageError, argv: readonly string[]): string {
+  if (error.usage !== undefined) return error.usage;
+  const known = suggestCommand(USAGE, argv);
+  return known ? usageText(known.usage) : USAGE;
+}
+
+function usageText(entries: string): string {
+  return `${USAGE.split('\n')[0]}\n\n${entries}\n\nAll commands: svc help`;
 }

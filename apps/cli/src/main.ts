@@ -1,5 +1,6 @@
+#!/usr/bin/env node
 import 'reflect-metadata';
-import { parseCliArgs, USAGE, UsageError } from './cli-args.js';
+import { parseCliArgs, USAGE, usageFor, UsageError } from './cli-args.js';
 
 /** Writes one line to stdout, honouring back-pressure. */
 function writeLine(line: string): Promise<void> {
@@ -9,13 +10,16 @@ function writeLine(line: string): Promise<void> {
   });
 }
 
-async function main(argv: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  // `--create` is the CLI's own option, taken before the command's arguments are parsed.
+  const create = args.includes('--create');
+  const argv = args.filter((a) => a !== '--create');
   let command;
   try {
     command = parseCliArgs(argv);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`svc: ${error.message}\n\n${USAGE}\n`);
+      process.stderr.write(`svc: ${error.message}\n\n${usageFor(error, argv)}\n`);
       return 2;
     }
     throw error;
@@ -30,19 +34,24 @@ async function main(argv: string[]): Promise<number> {
     await companies.generateCompanies(command, writeLine, new Date());
     return 0;
   }
-  // Loaded only now, so usage errors and help answer at once.
+  const [{ loadConfig }, { missingStore }] = await Promise.all([import('#kernel'), import('./data-dir-check.js')]);
+  const config = loadConfig();
+  const refusal = missingStore(config, create);
+  if (refusal !== undefined) {
+    process.stderr.write(`${refusal}\n`);
+    return 1;
+  }
+  // Loaded only now, so usage errors, help and a wrong data directory answer at once.
   const [
     { NestFactory },
-    { loadConfig },
     { AppLogger },
     { EVENT_STORE },
-    { ProjectionRunner },
+    { ProjectionRunner, OWNERSHIP_LEASES },
     { CliModule },
     tail,
     projections,
   ] = await Promise.all([
     import('@nestjs/core'),
-    import('#kernel'),
     import('#http'),
     import('#eventstore'),
     import('#projections'),
@@ -50,11 +59,17 @@ async function main(argv: string[]): Promise<number> {
     import('./commands/events-tail.command.js'),
     import('./commands/projections.command.js'),
   ]);
-  const config = loadConfig();
   // Quiet by default: stdout is the command's output, logs go to stderr.
   const logLevel = process.env.LOG_LEVEL ? config.logLevel : 'warn';
+  // Rebuild progress goes to stderr, so stdout stays the command's own lines.
+  let head = 0;
   const onCommit =
-    command.kind === 'projections-rebuild' ? projections.rebuildProgress((line) => void writeLine(line)) : undefined;
+    command.kind === 'projections-rebuild'
+      ? projections.rebuildProgress(
+          (line) => void process.stderr.write(`${line}\n`),
+          () => head,
+        )
+      : undefined;
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, { logLevel, onCommit }), {
     bufferLogs: true,
     abortOnError: false,
@@ -71,9 +86,10 @@ async function main(argv: string[]): Promise<number> {
         await tail.tailEvents(app.get(EVENT_STORE), command, writeLine, abort.signal);
         break;
       case 'projections-status':
-        await projections.projectionsStatus(app.get(ProjectionRunner), writeLine);
+        await projections.projectionsStatus(app.get(ProjectionRunner), app.get(OWNERSHIP_LEASES), writeLine);
         break;
       case 'projections-rebuild':
+        head = await app.get(EVENT_STORE).headPosition();
         await projections.rebuildProjections(app.get(ProjectionRunner), command.name, writeLine);
         break;
       case 'accounts-create':
@@ -94,14 +110,14 @@ async function main(argv: string[]): Promise<number> {
           new Promise<void>((resolve) =>
             process.stderr.write(`${line}\n`) ? resolve() : process.stderr.once('drain', resolve),
           );
-        await companies.importCompanies(
+        // Rejected records are skipped, not fatal: the exit code says some were.
+        return await companies.importCompanies(
           app.get(CompanyImporter, { strict: false }),
           command,
           writeLine,
           writeError,
           abort.signal,
         );
-        break;
       }
       case 'secrets-reseal': {
         const { WebhookSecrets } = await import('#webhooks');
@@ -208,7 +224,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     // Arguments the domain refuses (an unknown scope, ...) are bad usage too.
     if (error instanceof UsageError) {
-      process.stderr.write(`svc: ${error.message}\n\n${USAGE}\n`);
+      process.stderr.write(`svc: ${error.message}\n\n${usageFor(error, argv)}\n`);
       return 2;
     }
     throw error;

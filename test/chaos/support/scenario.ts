@@ -78,11 +78,11 @@ export class Scenario {
 
   /**
    * A platform key of a new enterprise account whose rate limits sit far above any load here (a
-   * free plan allows 60 requests a minute), made with the CLI before the servers start.
+   * free plan allows 60 requests a minute), made with the CLI before the servers start (`--create`: the store is new).
    */
   async platformKey(env: Record<string, string>): Promise<{ accountId: string; key: string }> {
     const account = await this.cli(
-      ['accounts', 'create', '--plan', 'enterprise', '--per-minute', '1000000', '--per-hour', '10000000'],
+      ['accounts', 'create', '--plan', 'enterprise', '--per-minute', '1000000', '--per-hour', '10000000', '--create'],
       env,
     );
     if (account.code !== 0) this.fail(`accounts create exited ${account.code}: ${account.stderr}`);

@@ -32,6 +32,7 @@ export async function auditCreditsCommand(
   }
   if (cmd.accountId !== undefined && lines === 0)
     await writeError(`svc audit: account ${cmd.accountId} has no credits events${cmd.asOf ? ' by then' : ''}`);
+  await writeError(`svc audit credits: done, ${lines} account(s) replayed, ${failed} disagree`);
   return failed > 0 ? 1 : 0;
 }
 
@@ -58,5 +59,6 @@ export async function auditDeliveriesCommand(
   }
   if (cmd.webhookId !== undefined && lines.length === 0)
     await writeError(`svc audit: webhook ${cmd.webhookId} has no events`);
+  await writeError(`svc audit deliveries: done, ${lines.length} webhook(s) replayed, ${failed} with schedule breaks`);
   return failed > 0 ? 1 : 0;
 }

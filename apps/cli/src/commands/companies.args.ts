@@ -6,7 +6,8 @@ export const COMPANIES_USAGE = `  companies import FILE [--format jsonl|csv] [--
                                  extension .jsonl/.ndjson/.json/.csv unless given); a bad record
                                  is reported on stderr as "line N: reason" and skipped; prints
                                  the summary {read, imported, updated, unchanged, rejected, ...}
-                                 as one JSON line. Columns and fields: docs/scoring.md
+                                 as one JSON line, progress and a closing line on stderr; exits 1
+                                 when records were rejected. Columns and fields: docs/scoring.md
   companies generate [--count N] [--seed S] [--as-of YYYY-MM-DD] [--format jsonl|csv]
                                  print generated demo companies (default: the demo set, 5000)`;
 

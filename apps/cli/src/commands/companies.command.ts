@@ -1,13 +1,32 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { type CompanyImporter, csvHeaderLine, demoCompanies, fileRecords, recordToCsvLine } from '#agent-data';
+import {
+  type CompanyImporter,
+  csvHeaderLine,
+  demoCompanies,
+  fileRecords,
+  recordToCsvLine,
+  type SourceRecord,
+} from '#agent-data';
 import type { CompaniesCliCommand } from './companies.args.js';
 
 type Write = (line: string) => Promise<void>;
 
+/** Seconds between two progress lines of a long import. */
+const PROGRESS_EVERY_MS = 1000;
+
+/** Records in the file (a first, parse-only pass: the total that progress lines count towards). */
+async function countRecords(file: string, format: 'jsonl' | 'csv'): Promise<number> {
+  let total = 0;
+  for await (const batch of fileRecords(file, format)) total += batch.length;
+  return total;
+}
+
 /**
  * `svc companies import FILE`: streams the file through the importer. Rejected records go to
- * stderr as `line N: reason` while the import goes on; the summary is one JSON line on stdout.
+ * stderr as `line N: reason` while the import goes on, with progress lines against the file's
+ * total and a closing sentence; the summary is one JSON line on stdout. Returns the exit code:
+ * 1 when records were rejected (they were skipped, the rest is imported).
  */
 export async function importCompanies(
   importer: CompanyImporter,
@@ -15,7 +34,8 @@ export async function importCompanies(
   out: Write,
   err: Write,
   signal: AbortSignal,
-): Promise<void> {
+  now: () => number = () => performance.now(),
+): Promise<number> {
   const format = command.format;
   try {
     const info = await stat(command.file);
@@ -23,8 +43,24 @@ export async function importCompanies(
   } catch (error) {
     throw new Error(`cannot read ${command.file}: ${(error as Error).message}`, { cause: error });
   }
+  const total = await countRecords(command.file, format);
+  await err(`svc companies import: ${total} records in ${command.file}`);
+  let read = 0;
+  let printedAt = now();
+  async function* counted(): AsyncGenerator<SourceRecord[]> {
+    for await (const batch of fileRecords(command.file, format)) {
+      read += batch.length;
+      if (now() - printedAt >= PROGRESS_EVERY_MS) {
+        printedAt = now();
+        await err(
+          `svc companies import: ${read}/${total} records read (${Math.floor((read / Math.max(total, 1)) * 100)}%)`,
+        );
+      }
+      yield batch;
+    }
+  }
   const pendingErrors: Promise<void>[] = [];
-  const summary = await importer.run(fileRecords(command.file, format), {
+  const summary = await importer.run(counted(), {
     source: command.source ?? `file:${basename(command.file)}`,
     signal,
     onRejected: (r) => void pendingErrors.push(err(`line ${r.line}: ${r.reason}`)),
@@ -40,6 +76,11 @@ export async function importCompanies(
       ...(signal.aborted ? { interrupted: true } : {}),
     }),
   );
+  await err(
+    `svc companies import: ${signal.aborted ? 'interrupted after' : 'done,'} ${summary.read}/${total} records read: ` +
+      `${summary.imported} imported, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.rejected} rejected`,
+  );
+  return summary.rejected > 0 || signal.aborted ? 1 : 0;
 }
 
 /** `svc companies generate`: the demo generator's records on stdout (JSON Lines or CSV). */

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Server } from 'node:net';
 import { HttpAdapterHost } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore, loadState } from '#eventstore';
@@ -46,6 +47,8 @@ const RETRY_MAX_MS = 30_000;
  * The line is printed once the key's read models have it (bounded wait), so the key works on
  * its first request.
  *
+ * It starts once the HTTP server listens, so a start that fails to bind creates nothing.
+ *
  * Only a serving app bootstraps (the worker and the CLI have no HTTP adapter);
  * SVC_BOOTSTRAP=false turns it off.
  */
@@ -72,9 +75,19 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
     private readonly runner: ProjectionRunner,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): void {
     if (!this.config.bootstrap || !this.adapterHost.httpAdapter) return;
-    await this.attempt(RETRY_FIRST_MS);
+    // Nest initialises the modules before it binds the port: a start that then fails (port in
+    // use) must not have created the account nor printed a key that nobody can use yet. So the
+    // bootstrap waits for the server's `listening` event (never emitted if the bind fails).
+    const server = this.adapterHost.httpAdapter.getHttpServer() as Server | undefined;
+    if (!server || server.listening) {
+      void this.attempt(RETRY_FIRST_MS);
+      return;
+    }
+    server.once('listening', () => {
+      if (!this.stopped) void this.attempt(RETRY_FIRST_MS);
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -135,6 +148,8 @@ export class PlatformBootstrap implements OnApplicationBootstrap, OnApplicationS
 
   private notOurs(state: (typeof bootstrapDecider)['initialState']): BootstrapOutcome {
     if (state.status === 'unclaimed') throw new Error('bootstrap claim neither made nor found');
+    if (state.status === 'completed')
+      this.logger.log(`bootstrap: this store has one already (account ${state.accountId}); nothing to do`);
     if (state.status === 'claimed') {
       this.logger.warn(
         `The bootstrap of this store (account ${state.accountId}, key ${state.keyId}) was claimed but not completed. ` +
