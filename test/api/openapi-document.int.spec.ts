@@ -19,6 +19,7 @@ const run = promisify(execFile);
 const BROWSER_ONLY: Array<[RegExp, string]> = [
   [/^\/dashboard(\/|$)/, 'the dashboard: HTML pages and their CSRF-protected forms'],
   [/^\/(login|logout)$/, 'sign-in and sign-out: HTML form and CSRF-protected posts'],
+  [/^\/password\/(forgot|reset)$/, 'password reset: HTML forms and CSRF-protected posts'],
   [/^\/oauth\/interaction\//, 'the OAuth consent page and its CSRF-protected approve/deny forms'],
   [/^\/legal$/, 'the terms page (HTML)'],
   [/^\/logo\.svg$/, 'a static image'],

@@ -96,7 +96,7 @@ describe('OAuth 2.0 authorization server (openid-client as the client)', () => {
     assert.match(consentPage, /Authorize <span id="client-name">Test app<\/span>/);
     assert.match(consentPage, /<code>read<\/code>/);
     assert.match(consentPage, /<button type="submit">Approve<\/button>/);
-    assert.match(consentPage, /<button type="submit">Deny<\/button>/);
+    assert.match(consentPage, /<button type="submit"[^>]*>Deny<\/button>/);
     assert.equal(callback.origin + callback.pathname, REDIRECT_URI);
     assert.equal(callback.searchParams.get('state'), state);
     const code = callback.searchParams.get('code');
