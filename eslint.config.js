@@ -59,4 +59,9 @@ export default tseslint.config(
       },
     },
   },
+  {
+    // Run by the mongo image's shell (mongosh) at its first start: `db` is that shell's global.
+    files: ['deploy/mongo/**/*.js'],
+    languageOptions: { globals: { db: 'readonly' } },
+  },
 );
