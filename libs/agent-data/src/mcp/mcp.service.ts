@@ -32,6 +32,7 @@ import type { ToolContext, ToolPart } from '../tools/tool-definitions.js';
 import { PUBLISHED_TOOLS, publishedTool, type PublishedTool } from '../tools/published-tools.js';
 import { prefersJson, SingleExchangeTransport } from './single-exchange.transport.js';
 import { ToolsListCache } from './tools-list.cache.js';
+import { problemText } from './tool-result.text.js';
 
 /** Told to an agent at initialize: how to get a key, pay, and make a first call. */
 export const MCP_INSTRUCTIONS = [
@@ -286,7 +287,7 @@ export class McpService {
       };
     return {
       isError: true,
-      content: [{ type: 'text', text: `${body.status} ${String(body.code)}: ${String(body.message)}` }],
+      content: [{ type: 'text', text: problemText(body, tool) }],
       structuredContent: body,
       _meta: meta,
     };

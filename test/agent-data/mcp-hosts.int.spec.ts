@@ -1,0 +1,58 @@
+// What MCP hosts see (issues 29 and 28): a tool result usable from its text alone, the endpoint
+// reachable with a wrong key, and each result's data sent once. Through the official SDK client.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startTestApi, type TestApi } from '../api/support/test-api.js';
+import { pay } from './support/agent-client.js';
+
+type Json = Record<string, any>;
+type ToolResult = { isError?: boolean; structuredContent: Json; content: Array<{ type: string; text: string }> };
+
+describe('MCP as hosts see it: text, keys, result size (SDK client)', () => {
+  let api: TestApi;
+  const clients: Client[] = [];
+  let unfunded: string;
+
+  before(async () => {
+    api = await startTestApi({ env: { SVC_BOOTSTRAP: 'false', SVC_DEMO_DATA: 'true' } });
+    unfunded = (await pay(api.url)).key.api_key;
+  });
+  after(async () => {
+    for (const c of clients) await c.close().catch(() => undefined);
+    await api?.close();
+  });
+
+  async function connect(key?: string): Promise<Client> {
+    const client = new Client({ name: 'mcp-hosts', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${api.url}/api/v1/mcp`), {
+        requestInit: { headers: key ? { 'x-api-key': key } : {} },
+      }),
+    );
+    clients.push(client);
+    return client;
+  }
+  const call = async (client: Client, name: string, args: Json = {}) =>
+    (await client.callTool({ name, arguments: args })) as ToolResult;
+
+  it('a failed call says in its text the code, each field error by argument name, and the next call with its URL', async () => {
+    const client = await connect(unfunded);
+    const invalid = await call(client, 'svc.get_top_discovery', { sector: 'robots', limit: 500 });
+    assert.equal(invalid.isError, true);
+    const text = invalid.content[0]!.text;
+    assert.match(text, /^Error 400 VALIDATION_FAILED: /);
+    assert.match(text, /^- sector: expected one of .*robotics/m);
+    assert.match(text, /^- limit: expected at most 100$/m);
+    assert.match(text, /^Next: GET http:\/\/\S+ \(/m);
+    assert.match(text, /Not charged\.$/);
+
+    const broke = await call(client, 'svc.get_top_discovery', { limit: 3 });
+    assert.equal(broke.structuredContent.status, 402);
+    const checkout = broke.structuredContent.next_actions[0].url as string;
+    assert.match(broke.content[0]!.text, /^Error 402 INSUFFICIENT_CREDITS: /);
+    assert.match(broke.content[0]!.text, /costs 3\.50 USD and the balance is 0\.00 USD/);
+    assert.ok(broke.content[0]!.text.includes(`Next: GET ${checkout}`), broke.content[0]!.text);
+  });
+});
