@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
-import { pay } from './support/agent-client.js';
+import { pay, postJson, withKey } from './support/agent-client.js';
 
 type Json = Record<string, any>;
 type ToolResult = { isError?: boolean; structuredContent: Json; content: Array<{ type: string; text: string }> };
@@ -16,7 +16,9 @@ describe('MCP as hosts see it: text, keys, result size (SDK client)', () => {
   let unfunded: string;
 
   before(async () => {
-    api = await startTestApi({ env: { SVC_BOOTSTRAP: 'false', SVC_DEMO_DATA: 'true' } });
+    api = await startTestApi({
+      env: { SVC_BOOTSTRAP: 'false', SVC_DEMO_DATA: 'true', SVC_MCP_ANONYMOUS_LIMIT_PER_MINUTE: '77' },
+    });
     unfunded = (await pay(api.url)).key.api_key;
   });
   after(async () => {
@@ -54,5 +56,42 @@ describe('MCP as hosts see it: text, keys, result size (SDK client)', () => {
     assert.match(broke.content[0]!.text, /^Error 402 INSUFFICIENT_CREDITS: /);
     assert.match(broke.content[0]!.text, /costs 3\.50 USD and the balance is 0\.00 USD/);
     assert.ok(broke.content[0]!.text.includes(`Next: GET ${checkout}`), broke.content[0]!.text);
+  });
+
+  it('a wrong or revoked key does not block MCP: connect, tools/list and svc.signup work; a paid tool answers the 401 with its next step', async () => {
+    const issued = await pay(api.url);
+    const created = await fetch(`${api.url}/api/v1/agents/keys`, withKey(issued.key.api_key, postJson({})));
+    assert.equal(created.status, 201, await created.clone().text());
+    const rotated = ((await created.json()) as Json).key.api_key as string;
+    const revoked = await fetch(
+      `${api.url}/api/v1/agents/keys/${issued.key.id}`,
+      withKey(rotated, { method: 'DELETE' }),
+    );
+    assert.ok(revoked.ok, await revoked.text());
+    const wrong = `svc_test_${'A'.repeat(32)}AAAAAA`;
+    for (const [key, code] of [
+      [issued.key.api_key, 'REVOKED_KEY'],
+      [wrong, 'INVALID_KEY'],
+    ] as const) {
+      const client = await connect(key);
+      assert.equal((await client.listTools()).tools.length, 13, code);
+      const signup = await call(client, 'svc.signup', { agent_name: 'recovering' });
+      assert.equal(signup.isError, undefined, code);
+      assert.match(signup.structuredContent.key.api_key, /^svc_test_/);
+      const paid = await call(client, 'svc.get_top_discovery', { limit: 3 });
+      assert.equal(paid.isError, true, code);
+      assert.equal(paid.structuredContent.status, 401, code);
+      assert.equal(paid.structuredContent.code, code);
+      assert.match(paid.content[0]!.text, new RegExp(`^Error 401 ${code}: `), code);
+      assert.match(paid.content[0]!.text, /^Next: /m, code);
+    }
+    // Counted as no key: against the address's MCP budget, not a 401 at HTTP level.
+    const listed = await fetch(`${api.url}/api/v1/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': wrong },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    assert.equal(listed.status, 200);
+    assert.equal(listed.headers.get('x-ratelimit-limit'), '77');
   });
 });

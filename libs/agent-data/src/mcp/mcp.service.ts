@@ -87,9 +87,9 @@ export class McpService {
 
   /**
    * What is checked before any message is read (ADR 0074), in this order: the Origin and Host
-   * (403), the batch (400), the key (401), then the request counted as its first message against
-   * the key's budget or, without a key, the client address's (429). The X-RateLimit-* headers
-   * go on `reply`; the 401 and 429 are thrown (the agent surface's problem bodies).
+   * (403), the batch (400), the key, then the request counted as its first message against the
+   * key's budget or, without a working key, the client address's (429; ADR 0084). The
+   * X-RateLimit-* headers go on `reply`; the 429 is thrown (the agent surface's problem body).
    */
   admit(request: McpHttpRequest, reply: { header(name: string, value: string): unknown }): MaybePromise<McpAdmission> {
     const refusal =
@@ -104,9 +104,27 @@ export class McpService {
     );
   }
 
+  /**
+   * A key that does not work here (wrong, revoked, of the other surface) is no key for the
+   * endpoint: initialize, tools/list and the free tools answer, counted against the address, and
+   * only a paid tool answers the 401, as a tool error with its next step (issue 29: the official
+   * client's connect() threw on an HTTP 401, so even svc.signup was out of reach).
+   */
   private callerOf(request: McpHttpRequest): MaybePromise<McpCaller> {
-    if (agentAuthorization(request.headers) === undefined) return { address: request.ip ?? 'unknown' };
-    return whenReady(this.auth.require(request), (principal) => ({ keyId: principal.keyId }));
+    const anonymous = { address: request.ip ?? 'unknown' };
+    if (agentAuthorization(request.headers) === undefined) return anonymous;
+    const notWorking = (error: unknown): McpCaller => {
+      if (error instanceof AppError && error.status === 401) return anonymous;
+      throw error;
+    };
+    try {
+      const principal = this.auth.require(request);
+      return principal instanceof Promise
+        ? principal.then((p) => ({ keyId: p.keyId }), notWorking)
+        : { keyId: principal.keyId };
+    } catch (error) {
+      return notWorking(error);
+    }
   }
 
   /**
