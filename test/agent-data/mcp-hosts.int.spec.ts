@@ -83,12 +83,22 @@ describe('MCP as hosts see it: text, keys, result size (SDK client)', () => {
       assert.equal(paid.structuredContent.status, 401, code);
       assert.equal(paid.structuredContent.code, code);
       assert.match(paid.content[0]!.text, new RegExp(`^Error 401 ${code}: `), code);
-      assert.match(paid.content[0]!.text, /^Next: /m, code);
+      assert.match(paid.content[0]!.text, /^Next: GET \S+\/api\/v1\/agents\/status /m, code);
+      // The ways back to the key's account first, a new account (the svc.signup tool) last.
+      assert.deepEqual(
+        paid.structuredContent.next_actions.map((a: Json) => a.action),
+        ['check_key_status', 'rotate_key', 'call_tool', 'get_api_key', 'sign_up'],
+        code,
+      );
     }
     // Counted as no key: against the address's MCP budget, not a 401 at HTTP level.
     const listed = await fetch(`${api.url}/api/v1/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': wrong },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-api-key': wrong,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     assert.equal(listed.status, 200);

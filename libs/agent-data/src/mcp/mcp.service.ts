@@ -280,8 +280,13 @@ export class McpService {
       );
     const body = response.body;
     if (body.status === 401 && Array.isArray(body.next_actions)) {
-      // Over MCP the way to a key is a tool.
+      // Over MCP the way to a new key is a tool, offered where REST offers a new account: after
+      // the ways back to the account of a key that does not work.
+      const actions = body.next_actions as Array<{ action?: unknown }>;
+      const newAccount = actions.findIndex((a) => a.action === 'get_api_key');
+      const at = newAccount < 0 ? 0 : newAccount;
       body.next_actions = [
+        ...actions.slice(0, at),
         {
           action: 'call_tool',
           tool: 'svc.signup',
@@ -290,7 +295,7 @@ export class McpService {
           description:
             'Call the svc.signup tool (no key needed) for a key and a starter checkout; then send the key as x-api-key on the MCP HTTP request.',
         },
-        ...body.next_actions,
+        ...actions.slice(at),
       ];
     }
     const meta: Record<string, unknown> = { credits_charged_usd: 0, http_status: body.status };

@@ -18,6 +18,7 @@ import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from '../cat
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../information.parts.js';
 import { findPack, STARTER_PACK_ID } from '../packs.js';
 import { centsToUsd } from '#kernel';
+import { PAY_IDEMPOTENCY_NOTE } from '../../idempotency/idempotency.service.js';
 import { apiReferenceUrl, descriptorUrl, sitePageUrl } from './descriptor.documents.js';
 
 /** The first calls, with the names a reader looks for. */
@@ -126,6 +127,8 @@ export function buildLlmsTxt(ctx: CatalogContext): string {
       `(or \`Authorization: Bearer <key>\`). One call returns a key and a ${centsToUsd(starter.amount_cents)} USD ` +
       `starter checkout: \`POST ${endpointUrl(ctx, 'pay')}\`. Paid calls are charged per successful call ` +
       `from prepaid credits; errors are RFC 9457 problem+json with next actions.`,
+    '',
+    PAY_IDEMPOTENCY_NOTE,
     ...sections.filter(([, items]) => items.length).flatMap(([title, items]) => ['', `## ${title}`, '', ...items]),
     '',
   ].join('\n');
