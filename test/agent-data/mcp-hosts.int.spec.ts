@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { GrantCreditsCommand } from '#agent-data';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { pay, postJson, withKey } from './support/agent-client.js';
 
@@ -103,5 +105,45 @@ describe('MCP as hosts see it: text, keys, result size (SDK client)', () => {
     });
     assert.equal(listed.status, 200);
     assert.equal(listed.headers.get('x-ratelimit-limit'), '77');
+  });
+
+  it('the data once: a page is summed up in the text for clients of 2025-06-18 and later, the JSON for older ones', async () => {
+    const issued = await pay(api.url);
+    await api.app
+      .get(CommandBus)
+      .execute(new GrantCreditsCommand({ keyId: issued.key.id, creditsCents: 100_00, reference: 'PO-1' }));
+    const key = issued.key.api_key;
+    const client = await connect(key);
+    const page = await call(client, 'svc.get_top_discovery', { limit: 10 });
+    assert.equal(page.isError, undefined, JSON.stringify(page.structuredContent));
+    const rest = (await (await fetch(`${api.url}/api/v1/discovery/top?limit=10`, withKey(key))).json()) as Json;
+    assert.deepEqual(page.structuredContent, rest.data);
+    const lines = page.content[0]!.text.split('\n');
+    assert.match(lines[0]!, /^10 results; more: call again with cursor = next_cursor\./);
+    assert.equal(lines[1], `next_cursor: ${rest.data.next_cursor}`);
+    rest.data.data.forEach((item: Json, i: number) => {
+      const line = lines[2 + i]!;
+      assert.ok(line.startsWith(`${i + 1}. rank=${item.rank} id=${item.company.id} name=${item.company.name} `), line);
+      assert.ok(line.includes(` score=${item.score} `), line);
+    });
+    assert.ok(page.content[0]!.text.length * 3 < JSON.stringify(rest.data).length, 'much shorter than the data');
+
+    // One record is the answer itself: its JSON.
+    const company = await call(client, 'svc.get_company', { id: rest.data.data[0].company.id });
+    assert.deepEqual(JSON.parse(company.content[0]!.text), company.structuredContent);
+
+    // A client that sends no MCP-Protocol-Version (2025-03-26, before structuredContent): the JSON.
+    const old = await fetch(`${api.url}/api/v1/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'svc.get_top_discovery', arguments: { limit: 10 } },
+      }),
+    });
+    const result = ((await old.json()) as Json).result;
+    assert.deepEqual(JSON.parse(result.content[0].text), rest.data);
   });
 });

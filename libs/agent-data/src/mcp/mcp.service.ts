@@ -32,7 +32,7 @@ import type { ToolContext, ToolPart } from '../tools/tool-definitions.js';
 import { PUBLISHED_TOOLS, publishedTool, type PublishedTool } from '../tools/published-tools.js';
 import { prefersJson, SingleExchangeTransport } from './single-exchange.transport.js';
 import { ToolsListCache } from './tools-list.cache.js';
-import { problemText } from './tool-result.text.js';
+import { problemText, readsStructuredContent, resultText } from './tool-result.text.js';
 
 /** Told to an agent at initialize: how to get a key, pay, and make a first call. */
 export const MCP_INSTRUCTIONS = [
@@ -141,7 +141,6 @@ export class McpService {
       return;
     }
     const server = this.server(request);
-    response.on('close', () => void server.close());
     if (single) {
       const exchange = new SingleExchangeTransport();
       await server.connect(exchange);
@@ -149,12 +148,18 @@ export class McpService {
         requestInfo: { headers: request.raw.headers as Record<string, string> },
       });
       const answer = await Promise.race([exchange.answer, once(response, 'close').then(() => null)]);
-      if (answer === null) return;
+      // Closed only when the client left first (it aborts the handler): closing an answered
+      // exchange builds the SDK's ConnectionClosed error with its stack, 28 µs a call for nothing.
+      if (answer === null) {
+        void server.close();
+        return;
+      }
       const body = JSON.stringify(answer);
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       response.end(body);
       return;
     }
+    response.on('close', () => void server.close());
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       // JSON unless the client prefers a stream: it must accept both (the transport checks).
@@ -248,7 +253,12 @@ export class McpService {
         meta.credits_balance_usd = charged.balanceCents / 100;
       } else meta.credits_charged_usd = 0;
       return {
-        content: [{ type: 'text', text: JSON.stringify(data) }],
+        content: [
+          {
+            type: 'text',
+            text: resultText(data, readsStructuredContent(request.raw.headers['mcp-protocol-version'])),
+          },
+        ],
         structuredContent: data,
         _meta: meta,
       };
