@@ -18,6 +18,12 @@
 //   --path P            the request path (default /v1/repositories); the first key goes in
 //                       both `Authorization: Bearer` and `x-api-key`
 //   --path-b P          side B's path (default --path): with one DIR, two routes of one build
+//   --method M, --body JSON, --headers "K=V|K2=V2"
+//                       the request's method, body and extra headers (e.g. an MCP tools/call:
+//                       --server dist/test/bench/support/mcp-server.js --args app); --method-b,
+//                       --body-b, --headers-b set side B's (default: side A's), to compare a route
+//                       with its twin on another path. A server's ready line may name one `key`
+//                       instead of `keys`
 //   --rounds N          measured runs per server (default 6)
 //   --seconds N         seconds per run (default 4)
 //   --connections N     autocannon connections (default 10)
@@ -35,6 +41,12 @@ const { values, positionals } = parseArgs({
     server: { type: 'string', default: 'dist/test/bench/support/platform-server.js' },
     args: { type: 'string', default: '' },
     'path-b': { type: 'string' },
+    method: { type: 'string' },
+    body: { type: 'string' },
+    headers: { type: 'string', default: '' },
+    'method-b': { type: 'string' },
+    'body-b': { type: 'string' },
+    'headers-b': { type: 'string' },
     path: { type: 'string', default: '/v1/repositories' },
     rounds: { type: 'string', default: '6' },
     seconds: { type: 'string', default: '4' },
@@ -78,8 +90,17 @@ function cpuMicros(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-function load(server, seconds, path = values.path) {
-  const key = server.keys[0] ?? '';
+function load(server, seconds, path = values.path, b = false) {
+  const key = server.keys?.[0] ?? server.key ?? '';
+  const side = (name) => (b ? (values[`${name}-b`] ?? values[name]) : values[name]);
+  const request = [
+    ...(side('method') ? ['-m', side('method')] : []),
+    ...(side('body') ? ['-b', side('body')] : []),
+    ...(side('headers') ?? '')
+      .split('|')
+      .filter(Boolean)
+      .flatMap((h) => ['-H', h]),
+  ];
   const out = execFileSync(
     process.execPath,
     [
@@ -93,6 +114,7 @@ function load(server, seconds, path = values.path) {
       `authorization=Bearer ${key}`,
       '-H',
       `x-api-key=${key}`,
+      ...request,
       server.url + path,
     ],
     { encoding: 'utf8', maxBuffer: 1e8 },
@@ -106,14 +128,15 @@ function load(server, seconds, path = values.path) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const servers = [await start(dirs[0], 'a'), await start(dirs[1], 'b')];
 try {
-  for (const [i, s] of servers.entries()) load(s, 2, i === 1 ? (values['path-b'] ?? values.path) : values.path); // warm-up
+  for (const [i, s] of servers.entries())
+    load(s, 2, i === 1 ? (values['path-b'] ?? values.path) : values.path, i === 1); // warm-up
   const cpu = [[], []];
   const rate = [[], []];
   const seconds = Number(values.seconds);
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const i of round % 2 ? [1, 0] : [0, 1]) {
       const before = cpuMicros(servers[i].child.pid);
-      const n = load(servers[i], seconds, i === 1 ? (values['path-b'] ?? values.path) : values.path);
+      const n = load(servers[i], seconds, i === 1 ? (values['path-b'] ?? values.path) : values.path, i === 1);
       cpu[i].push((cpuMicros(servers[i].child.pid) - before) / n);
       rate[i].push(n / seconds);
     }

@@ -159,6 +159,23 @@ describe('public descriptors at the site root (real HTTP)', () => {
     assert.equal(validate({ ...server, remotes: [{ type: 'streamable-http' }] }), false);
   });
 
+  it('llms.txt and the quickstart, the first documents an agent reads, tell to retry pay with an Idempotency-Key, and it holds', async () => {
+    const llms = bodies.get(DESCRIPTOR_PATHS.llms_txt)!;
+    const note = /^Send an Idempotency-Key header .*instead of opening another account\.$/m.exec(llms)?.[0];
+    assert.ok(note, 'llms.txt says it before the first section');
+    assert.ok(llms.indexOf(note) < llms.indexOf('\n## '));
+    const quickstart = (await (await fetch(`${api.url}/api/v1/agents/quickstart`)).json()) as any;
+    const pay = quickstart.data.first_calls[0];
+    assert.equal(pay.method, 'POST');
+    assert.ok(pay.headers['Idempotency-Key'], JSON.stringify(pay));
+    assert.equal(pay.note, note);
+    // What they say: the same key within the day answers the same account.
+    const retry = { method: 'POST', headers: { 'idempotency-key': 'retry-0123456789abcdef' } };
+    const first = (await (await fetch(`${api.url}/api/v1/agents/pay`, retry)).json()) as any;
+    const again = (await (await fetch(`${api.url}/api/v1/agents/pay`, retry)).json()) as any;
+    assert.equal(again.account_id, first.account_id);
+  });
+
   it('llms.txt: a title line, a summary blockquote, then sections of absolute links with notes', () => {
     const text = bodies.get(DESCRIPTOR_PATHS.llms_txt)!;
     const lines = text.split('\n');

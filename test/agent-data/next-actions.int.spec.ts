@@ -76,14 +76,23 @@ describe('next_actions on every 4xx of the agent surface (real HTTP)', () => {
     return actions;
   }
 
-  it('401 without a key and with a bad key: how to get a key', async () => {
-    for (const headers of [{}, { 'x-api-key': 'svc_test_notakeyatall' }] as Array<Record<string, string>>) {
-      const actions = await assertNextActions(await call('/api/v1/agents/keys', { headers }), 401);
-      assert.deepEqual(
-        actions.map((a) => `${a.method} ${new URL(a.url).pathname}`),
-        ['POST /api/v1/agents/pay', 'POST /api/v1/agents/signup'],
-      );
-    }
+  it('401 without a key: how to get a key; with a bad key: the ways back to its account first', async () => {
+    const missing = await assertNextActions(await call('/api/v1/agents/keys', {}), 401);
+    assert.deepEqual(
+      missing.map((a) => `${a.method} ${new URL(a.url).pathname}`),
+      ['POST /api/v1/agents/pay', 'POST /api/v1/agents/signup'],
+    );
+    const headers = { 'x-api-key': 'svc_test_notakeyatall' };
+    const bad = await assertNextActions(await call('/api/v1/agents/keys', { headers }), 401);
+    assert.deepEqual(
+      bad.map((a) => `${a.method} ${new URL(a.url).pathname}`),
+      [
+        'GET /api/v1/agents/status',
+        'POST /api/v1/agents/keys',
+        'POST /api/v1/agents/pay',
+        'POST /api/v1/agents/signup',
+      ],
+    );
   });
 
   it('403 for a self-serve key on the workspace: keeps its own (buy the enterprise pack, the enterprise upgrade), made absolute', async () => {

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import {
   autocannon,
   type AutocannonResult,
@@ -46,7 +47,13 @@ const MCP_BODY = JSON.stringify({
   method: 'tools/call',
   params: { name: 'svc.get_top_discovery', arguments: { limit: 10 } },
 });
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+// A client of the current protocol (as the SDK's, after initialize): it reads structuredContent,
+// so a page's text is its summary (ADR 0084).
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+};
 
 type Protocol = 'rest' | 'mcp';
 type Label = 'bare' | 'api';
@@ -129,7 +136,7 @@ async function checkTwins(app: AppReady): Promise<{ rest: unknown; mcp: unknown 
     throw new Error(`charges: REST ${restRes.headers.get('x-credits-charged')} USD, MCP ${mcpCharged} USD`);
   console.log(
     `check: MCP structuredContent = REST data (10 companies); both charged ${restCharged} USD; ` +
-      `answers ${fmt(restText.length)} bytes (REST) and ${fmt(mcpText.length)} bytes (MCP: the data twice, as structuredContent and as text)`,
+      `answers ${fmt(restText.length)} bytes (REST) and ${fmt(mcpText.length)} bytes (MCP: the data once, in structuredContent, with a summary text)`,
   );
   return { rest, mcp };
 }

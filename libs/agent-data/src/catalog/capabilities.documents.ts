@@ -33,6 +33,7 @@ import {
   workflow,
   workflowEntries,
 } from './information.parts.js';
+import { PAY_IDEMPOTENCY_NOTE } from '../idempotency/idempotency.service.js';
 import { METER_NAMES } from './meters.js';
 import { centsToUsd } from '#kernel';
 import { CREDIT_PACKS, findPack, PACK_IDS, STARTER_PACK_ID, type PackCapability } from './packs.js';
@@ -139,8 +140,10 @@ export function buildQuickstart(ctx: CatalogContext) {
         step: 1,
         method: 'POST',
         url: endpointUrl(ctx, 'pay'),
+        headers: { 'Idempotency-Key': '<a UUID you generate once for this account>' },
         body: fastestRevenueBody('quickstart'),
         result: 'key.id, key.api_key (shown once: store it) and starter_checkout.url',
+        note: PAY_IDEMPOTENCY_NOTE,
       },
       {
         step: 2,
@@ -181,8 +184,10 @@ export const quickstartSchema = envelopeSchema(
           step: z.int(),
           method: z.string(),
           url: z.string(),
+          headers: z.record(z.string(), z.string()).optional(),
           body: payBody.nullable(),
           result: z.string(),
+          note: z.string().optional(),
         }),
       )
       .min(1),

@@ -145,7 +145,7 @@ export const AGENT_ERRORS = Object.freeze([
     401,
     'unauthorized',
     'The key is malformed, unknown or fails its checksum.',
-    'Check the key value (it is shown once, at issue); issue a new one with POST /api/v1/agents/pay.',
+    'Check the key value (it is shown once, at issue); with another working key of the account, GET /api/v1/agents/keys lists its keys and POST there creates one; only with no working key, open an account with POST /api/v1/agents/pay and an Idempotency-Key.',
     ['WWW-Authenticate'],
   ),
   e(

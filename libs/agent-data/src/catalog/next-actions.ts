@@ -76,21 +76,51 @@ export function nextActionsFor(input: NextActionsInput): NextAction[] {
   }
 }
 
-function getAKey({ baseUrl }: NextActionsInput): NextAction[] {
-  return [
+/** The 401s of a key that was sent: it may be mistyped, revoked or rotated, not lost. */
+const KEY_SENT_CODES: ReadonlySet<string> = new Set(['INVALID_KEY', 'REVOKED_KEY', 'KEY_WRONG_ENVIRONMENT']);
+
+/**
+ * A key sent that does not work is most often a mistyped, revoked or rotated key of an account
+ * that exists: the ways back to that account come first, a new account last (issue 29: only
+ * "open a new account" was offered, and each retry of it opened another).
+ */
+function getAKey({ baseUrl, code }: NextActionsInput): NextAction[] {
+  const newAccount: NextAction[] = [
     {
       action: 'get_api_key',
       method: 'POST',
       url: `${baseUrl}${PATHS.pay}`,
       description:
-        'Open an account: a new API key and a hosted checkout for credits in one call (no body needed). Send the key as x-api-key.',
+        'Open an account: a new API key and a hosted checkout for credits in one call (no body needed). Send an Idempotency-Key header so a retry returns the same account instead of opening another. Send the key as x-api-key.',
     },
     {
       action: 'sign_up',
       method: 'POST',
       url: `${baseUrl}${PATHS.signup}`,
-      description: 'Sign up: a new API key with a starter checkout. Send the key as x-api-key.',
+      description:
+        'Sign up: a new API key with a starter checkout (Idempotency-Key honoured as for pay). Send the key as x-api-key.',
     },
+  ];
+  if (!KEY_SENT_CODES.has(code)) return newAccount;
+  return [
+    {
+      action: 'check_key_status',
+      method: 'GET',
+      url: `${baseUrl}${PATHS.status}`,
+      description:
+        'Check the key you hold: send it exactly as it was issued (svc_test_… or svc_live_…) in x-api-key; a working key answers its account, balance and keys.',
+    },
+    {
+      action: 'rotate_key',
+      method: 'POST',
+      url: `${baseUrl}${PATHS.keys}`,
+      description:
+        'With another working key of the same account in x-api-key: create a new key for that account (rotation) and keep its credits; GET the same URL lists the keys.',
+    },
+    ...newAccount.map((action) => ({
+      ...action,
+      description: `Only with no working key of any account: ${action.description.charAt(0).toLowerCase()}${action.description.slice(1)}`,
+    })),
   ];
 }
 

@@ -28,11 +28,24 @@ function given(failure: Failure) {
 }
 
 describe('nextActionsFor (what an agent does after a 4xx)', () => {
-  it('401: how to get a key, for a missing, invalid or revoked key alike', () => {
-    for (const code of ['MISSING_AUTH', 'INVALID_KEY', 'REVOKED_KEY']) {
-      given({ status: 401, code })
+  it('401 without a key: how to get one, with an Idempotency-Key so a retry opens no second account', () => {
+    const [pay] = given({ status: 401, code: 'MISSING_AUTH' })
+      .when({ method: 'GET', path: '/api/v1/discovery/top' })
+      .then([`get_api_key POST ${BASE}/api/v1/agents/pay`, `sign_up POST ${BASE}/api/v1/agents/signup`]);
+    assert.match(pay!.description, /Idempotency-Key/);
+  });
+
+  it('401 for a key that does not work: the ways back to its account (status, rotation) before a new one', () => {
+    for (const code of ['INVALID_KEY', 'REVOKED_KEY', 'KEY_WRONG_ENVIRONMENT']) {
+      const actions = given({ status: 401, code })
         .when({ method: 'GET', path: '/api/v1/discovery/top' })
-        .then([`get_api_key POST ${BASE}/api/v1/agents/pay`, `sign_up POST ${BASE}/api/v1/agents/signup`]);
+        .then([
+          `check_key_status GET ${BASE}/api/v1/agents/status`,
+          `rotate_key POST ${BASE}/api/v1/agents/keys`,
+          `get_api_key POST ${BASE}/api/v1/agents/pay`,
+          `sign_up POST ${BASE}/api/v1/agents/signup`,
+        ]);
+      assert.match(actions[2]!.description, /^Only with no working key/);
     }
   });
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { issuesToDetails } from '#http';
+import { countryCode } from './countries.js';
 import {
   type CompanyProfileData,
   type CompanySignals,
@@ -156,11 +157,7 @@ export const companyRecordSchema = z
     tags: slugList(30).optional(),
     headquarters: z
       .strictObject({
-        country: z
-          .string()
-          .transform((s) => s.trim().toUpperCase())
-          .pipe(z.string().regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 country code, e.g. "US"'))
-          .nullish(),
+        country: countryCode('"US"').nullish(),
         city: optionalText(100),
       })
       .nullish(),

@@ -1,10 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, Errors, type LoadedSecretBox, SECRET_BOX } from '#kernel';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
-import { fingerprintOf, IdempotencyStore } from './idempotency.store.js';
+import { fingerprintOf, IDEMPOTENCY_TTL_HOURS, IdempotencyStore } from './idempotency.store.js';
 
 /** Idempotency keys of operations without a caller (pay, signup) must be this long at least. */
 export const MIN_ANONYMOUS_KEY_LENGTH = 16;
+
+/**
+ * What the first documents an agent reads (llms.txt, the quickstart) say about retrying pay or
+ * signup, from the values the service applies: without the header a retry opens a second account.
+ */
+export const PAY_IDEMPOTENCY_NOTE =
+  `Send an Idempotency-Key header (at least ${MIN_ANONYMOUS_KEY_LENGTH} random characters, e.g. a UUID) ` +
+  `on POST /agents/pay and /agents/signup: a retry with the same key within ${IDEMPOTENCY_TTL_HOURS} h ` +
+  `returns the first answer (the same account and key) instead of opening another account.`;
 
 interface HeaderBag {
   headers: Record<string, string | string[] | undefined>;

@@ -35,6 +35,8 @@ export interface IdempotencyOptions {
 }
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
+/** How long a first answer is replayed (D15). */
+export const IDEMPOTENCY_TTL_HOURS = 24;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 interface IdempotencyDoc extends Doc {
@@ -74,7 +76,7 @@ export class IdempotencyStore {
     private readonly clock: Clock,
     options: IdempotencyOptions = {},
   ) {
-    this.ttlMs = options.ttlMs ?? 24 * 3600_000;
+    this.ttlMs = options.ttlMs ?? IDEMPOTENCY_TTL_HOURS * 3600_000;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.waitMs = options.waitMs ?? 10_000;
     this.serverSecret = options.serverSecret ?? Buffer.from('svc-idempotency-v1');

@@ -29,7 +29,7 @@ export class McpController {
   @Operation({
     summary: 'MCP endpoint (Streamable HTTP, stateless)',
     description:
-      'Model Context Protocol over Streamable HTTP: POST one JSON-RPC message (initialize, tools/list, tools/call); the answer is JSON, or an event stream when the client lists text/event-stream first in Accept (both must be accepted). No session is kept: every request stands alone. Tools: svc.signup, svc.get_top_discovery, svc.get_company, svc.get_company_score and the nine svc.workspace.* tools, each the same operation as its REST route with the same meter. Send the key as x-api-key or Authorization: Bearer on the HTTP request (svc.signup and tools/list need none). A failed tool call is a tool error (isError) whose structuredContent is the REST problem body (402 with next_actions when out of credits); it is never charged. Paid results carry _meta.credits_charged_usd and _meta.credits_balance_usd.',
+      'Model Context Protocol over Streamable HTTP: POST one JSON-RPC message (initialize, tools/list, tools/call); the answer is JSON, or an event stream when the client lists text/event-stream first in Accept (both must be accepted). No session is kept: every request stands alone. Tools: svc.signup, svc.get_top_discovery, svc.get_company, svc.get_company_score and the nine svc.workspace.* tools, each the same operation as its REST route with the same meter. Send the key as x-api-key or Authorization: Bearer on the HTTP request (initialize, tools/list and svc.signup need none; a key that does not work counts as none there, and a paid tool answers its 401 as a tool error). A failed tool call is a tool error (isError) whose structuredContent is the REST problem body (402 with next_actions when out of credits); it is never charged. Paid results carry _meta.credits_charged_usd and _meta.credits_balance_usd. A result’s data is its structuredContent; its text is the JSON of a single record, and for a page a summary (a line per item, the next cursor) to clients that send MCP-Protocol-Version 2025-06-18 or later (the JSON to older ones). A failure’s text names the code, each field error and the next call.',
     tags: ['agent mcp'],
     operationId: 'mcp',
     documentedBody: {
@@ -48,7 +48,6 @@ export class McpController {
           'A JSON-RPC error (id null): not a JSON-RPC message (-32700 or -32600), a batch under protocol version 2025-06-18 or later (BATCH_NOT_SUPPORTED), or a batch of more than SVC_MCP_MAX_BATCH messages (BATCH_TOO_LARGE).',
         schema: mcpResponseSchema,
       },
-      401: { description: 'A key was sent that does not work (MISSING_AUTH, KEY_REVOKED, ...).' },
       403: {
         description:
           'A JSON-RPC error (id null): an Origin other than the service’s own or SVC_MCP_ALLOWED_ORIGINS (ORIGIN_NOT_ALLOWED), or with SVC_PUBLIC_URL set a Host that is not the service (HOST_NOT_ALLOWED).',

@@ -31,6 +31,7 @@ import type { ToolContext, ToolPart } from '../tools/tool-definitions.js';
 import { PUBLISHED_TOOLS, publishedTool, type PublishedTool } from '../tools/published-tools.js';
 import { prefersJson, SingleExchangeTransport } from './single-exchange.transport.js';
 import { ToolsListCache } from './tools-list.cache.js';
+import { problemText, readsStructuredContent, resultText } from './tool-result.text.js';
 
 /** Told to an agent at initialize: how to get a key, pay, and make a first call. */
 export const MCP_INSTRUCTIONS = [
@@ -85,9 +86,9 @@ export class McpService {
 
   /**
    * What is checked before any message is read (ADR 0074), in this order: the Origin and Host
-   * (403), the batch (400), the key (401), then the request counted as its first message against
-   * the key's budget or, without a key, the client address's (429). The X-RateLimit-* headers
-   * go on `reply`; the 401 and 429 are thrown (the agent surface's problem bodies).
+   * (403), the batch (400), the key, then the request counted as its first message against the
+   * key's budget or, without a working key, the client address's (429; ADR 0084). The
+   * X-RateLimit-* headers go on `reply`; the 429 is thrown (the agent surface's problem body).
    */
   admit(request: McpHttpRequest, reply: { header(name: string, value: string): unknown }): MaybePromise<McpAdmission> {
     const refusal =
@@ -102,9 +103,27 @@ export class McpService {
     );
   }
 
+  /**
+   * A key that does not work here (wrong, revoked, of the other surface) is no key for the
+   * endpoint: initialize, tools/list and the free tools answer, counted against the address, and
+   * only a paid tool answers the 401, as a tool error with its next step (issue 29: the official
+   * client's connect() threw on an HTTP 401, so even svc.signup was out of reach).
+   */
   private callerOf(request: McpHttpRequest): MaybePromise<McpCaller> {
-    if (agentAuthorization(request.headers) === undefined) return { address: request.ip ?? 'unknown' };
-    return whenReady(this.auth.require(request), (principal) => ({ keyId: principal.keyId }));
+    const anonymous = { address: request.ip ?? 'unknown' };
+    if (agentAuthorization(request.headers) === undefined) return anonymous;
+    const notWorking = (error: unknown): McpCaller => {
+      if (error instanceof AppError && error.status === 401) return anonymous;
+      throw error;
+    };
+    try {
+      const principal = this.auth.require(request);
+      return principal instanceof Promise
+        ? principal.then((p) => ({ keyId: p.keyId }), notWorking)
+        : { keyId: principal.keyId };
+    } catch (error) {
+      return notWorking(error);
+    }
   }
 
   /**
@@ -121,7 +140,6 @@ export class McpService {
       return;
     }
     const server = this.server(request);
-    response.on('close', () => void server.close());
     if (single) {
       const exchange = new SingleExchangeTransport();
       await server.connect(exchange);
@@ -129,12 +147,18 @@ export class McpService {
         requestInfo: { headers: request.raw.headers as Record<string, string> },
       });
       const answer = await Promise.race([exchange.answer, once(response, 'close').then(() => null)]);
-      if (answer === null) return;
+      // Closed only when the client left first (it aborts the handler): closing an answered
+      // exchange builds the SDK's ConnectionClosed error with its stack, 28 µs a call for nothing.
+      if (answer === null) {
+        void server.close();
+        return;
+      }
       const body = JSON.stringify(answer);
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       response.end(body);
       return;
     }
+    response.on('close', () => void server.close());
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       // JSON unless the client prefers a stream: it must accept both (the transport checks).
@@ -231,7 +255,12 @@ export class McpService {
         meta.credits_balance_usd = charged.balanceCents / 100;
       } else meta.credits_charged_usd = 0;
       return {
-        content: [{ type: 'text', text: JSON.stringify(data) }],
+        content: [
+          {
+            type: 'text',
+            text: resultText(data, readsStructuredContent(request.raw.headers['mcp-protocol-version'])),
+          },
+        ],
         structuredContent: data,
         _meta: meta,
       };
@@ -257,8 +286,13 @@ export class McpService {
       );
     const body = response.body;
     if (body.status === 401 && Array.isArray(body.next_actions)) {
-      // Over MCP the way to a key is a tool.
+      // Over MCP the way to a new key is a tool, offered where REST offers a new account: after
+      // the ways back to the account of a key that does not work.
+      const actions = body.next_actions as Array<{ action?: unknown }>;
+      const newAccount = actions.findIndex((a) => a.action === 'get_api_key');
+      const at = newAccount < 0 ? 0 : newAccount;
       body.next_actions = [
+        ...actions.slice(0, at),
         {
           action: 'call_tool',
           tool: 'svc.signup',
@@ -267,7 +301,7 @@ export class McpService {
           description:
             'Call the svc.signup tool (no key needed) for a key and a starter checkout; then send the key as x-api-key on the MCP HTTP request.',
         },
-        ...body.next_actions,
+        ...actions.slice(at),
       ];
     }
     const meta: Record<string, unknown> = { credits_charged_usd: 0, http_status: body.status };
@@ -282,7 +316,7 @@ export class McpService {
       };
     return {
       isError: true,
-      content: [{ type: 'text', text: `${body.status} ${String(body.code)}: ${String(body.message)}` }],
+      content: [{ type: 'text', text: problemText(body, tool) }],
       structuredContent: body,
       _meta: meta,
     };

@@ -77,6 +77,9 @@ export const SECTOR_MARKET_VALUES: Readonly<Record<string, number>> = Object.fre
 });
 export const UNLISTED_SECTOR_VALUE = 50;
 
+/** The sectors the model knows, the published values of the discovery `sector` filter. */
+export const SECTORS = Object.keys(SECTOR_MARKET_VALUES) as [string, ...string[]];
+
 export interface ScoreComponent {
   name: ComponentName;
   /** 0–100, one decimal. */

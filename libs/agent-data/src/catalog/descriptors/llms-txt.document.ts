@@ -19,6 +19,7 @@ import { enterprisePath, pilotLifecycle } from '../enterprise-path.js';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../information.parts.js';
 import { findPack, STARTER_PACK_ID } from '../packs.js';
 import { centsToUsd } from '#kernel';
+import { PAY_IDEMPOTENCY_NOTE } from '../../idempotency/idempotency.service.js';
 import { apiReferenceUrl, descriptorUrl, sitePageUrl } from './descriptor.documents.js';
 
 /** The first calls, with the names a reader looks for. */
@@ -127,6 +128,8 @@ export function buildLlmsTxt(ctx: CatalogContext): string {
       `(or \`Authorization: Bearer <key>\`). One call returns a key and a ${centsToUsd(starter.amount_cents)} USD ` +
       `starter checkout: \`POST ${endpointUrl(ctx, 'pay')}\`. Paid calls are charged per successful call ` +
       `from prepaid credits; errors are RFC 9457 problem+json with next actions.`,
+    '',
+    PAY_IDEMPOTENCY_NOTE,
     '',
     `Enterprise workspace: ${enterprisePath(ctx).join(' ')} The operator pilot: ${pilotLifecycle().join(' ')}`,
     ...sections.filter(([, items]) => items.length).flatMap(([title, items]) => ['', `## ${title}`, '', ...items]),

@@ -1,15 +1,27 @@
 import { z } from 'zod';
 import { companySummarySchema } from '../../companies/company.views.js';
 import { STAGES } from '../../companies/company.profile.js';
+import { countryCode } from '../../companies/countries.js';
+import { SECTORS } from '../../scoring/scoring-model.js';
 
 export const DISCOVERY_DEFAULT_LIMIT = 10;
 export const DISCOVERY_MAX_LIMIT = 100;
 
-const slugify = (s: string) =>
-  s
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_]+/g, '-');
+const slugify = (s: unknown) =>
+  typeof s === 'string'
+    ? s
+        .trim()
+        .toLowerCase()
+        .replace(/[\s_]+/g, '-')
+    : s;
+
+/**
+ * A filter of published values: the enum is in the OpenAPI document and the tool's input schema
+ * (a preprocess, unlike a transform, keeps it there), and a value outside it is a free 400 naming
+ * them, never an empty paid page (issue 29).
+ */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess(slugify, z.enum(values, { message: `expected one of ${values.join(', ')}` }));
 
 /** GET /api/v1/discovery/top query (strict: unknown parameters are 400). */
 export const topCompaniesQuerySchema = z.strictObject({
@@ -21,24 +33,11 @@ export const topCompaniesQuerySchema = z.strictObject({
     .default(DISCOVERY_DEFAULT_LIMIT)
     .describe(`Items per page: default ${DISCOVERY_DEFAULT_LIMIT}, at most ${DISCOVERY_MAX_LIMIT}.`),
   cursor: z.string().min(1).max(2048).optional().describe('next_cursor of the previous page (same filters).'),
-  sector: z
-    .string()
-    .transform(slugify)
-    .pipe(z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected a sector slug, e.g. fintech'))
+  sector: oneOf(SECTORS).optional().describe('Only companies with this sector (the scoring model’s sectors).'),
+  stage: oneOf(STAGES).optional().describe('Only companies at this stage.'),
+  country: countryCode('US')
     .optional()
-    .describe('Only companies with this sector (e.g. ai, fintech).'),
-  stage: z
-    .string()
-    .transform(slugify)
-    .pipe(z.enum(STAGES, { message: `expected one of ${STAGES.join(', ')}` }))
-    .optional()
-    .describe(`Only companies at this stage: ${STAGES.join(', ')}.`),
-  country: z
-    .string()
-    .transform((s) => s.trim().toUpperCase())
-    .pipe(z.string().regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 country code, e.g. US'))
-    .optional()
-    .describe('Only companies headquartered in this country (ISO 3166-1 alpha-2).'),
+    .describe('Only companies headquartered in this country (ISO 3166-1 alpha-2, e.g. US, GB).'),
 });
 export type TopCompaniesQueryParams = z.output<typeof topCompaniesQuerySchema>;
 

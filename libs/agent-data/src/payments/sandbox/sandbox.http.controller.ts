@@ -48,10 +48,11 @@ interface HttpRequest {
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+// Codes wrap anywhere: the agent hint is a long URL without a break, wider than a phone.
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
 .card{border:1px solid #ddd;border-radius:12px;padding:1.5rem}.amount{font-size:2rem;font-weight:600}
 button{font-size:1.1rem;padding:.7rem 1.6rem;border-radius:8px;border:0;background:#635bff;color:#fff;cursor:pointer}
-.muted{color:#666;font-size:.9rem}code{background:#f4f4f4;padding:.1rem .3rem;border-radius:4px}`;
+.muted{color:#666;font-size:.9rem}code{background:#f4f4f4;padding:.1rem .3rem;border-radius:4px;overflow-wrap:anywhere}`;
 
 /**
  * The headers of every sandbox page, as the platform's pages send them: never framed (a framed
@@ -146,7 +147,7 @@ ${
     : `<form method="post" action="${esc(action)}" id="pay-form"><button type="submit" id="pay">Pay ${usdString(session.amount_cents)} USD</button></form>
 <p class="muted">Agents: <code>POST ${esc(action)}</code> with <code>Accept: application/json</code>.</p>`
 }
-<p class="muted"><a href="${PATHS.checkoutCancelled}">Cancel</a> · session <code>${esc(session.id)}</code> · expires ${esc(session.expires_at)}</p>
+<p class="muted">${paid ? '' : `<a href="${PATHS.checkoutCancelled}">Cancel</a> · `}session <code>${esc(session.id)}</code>${paid ? '' : ` · expires ${esc(session.expires_at)}`}</p>
 </div>`,
       ),
     );
