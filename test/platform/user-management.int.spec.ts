@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
 import { AppError, FakeClock } from '#kernel';
-import { ChangeUserRoleCommand, RemoveUserCommand } from '#platform';
+import { ChangeUserRoleCommand, CreateMemberCommand, RemoveUserCommand } from '#platform';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
-import { FormClient } from './support/form-client.js';
+import { csrfToken, FormClient } from './support/form-client.js';
 import { createUser, TEST_PASSWORD } from './support/users-fixtures.js';
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
@@ -35,6 +35,27 @@ describe('user management commands (roster keeps the last admin, sessions end)',
     await api?.close();
   });
   const bus = () => api.app.get(CommandBus);
+
+  it('creates a member with no password anyone knows; the member chooses one through the reset link', async () => {
+    const admin = await createUser(api.app, { email: 'invite-admin@example.com' });
+    const created = await bus().execute(
+      new CreateMemberCommand({ accountId: admin.accountId, email: 'Invited@Example.com', role: 'member' }),
+    );
+    assert.equal(created.role, 'member');
+    assert.match(created.resetToken, /^[A-Za-z0-9_-]{43}$/);
+    const browser = new FormClient(api.url);
+    const form = await browser.get(`/password/reset?token=${created.resetToken}`);
+    assert.equal(form.status, 200);
+    const done = await browser.post('/password/reset', {
+      _csrf: csrfToken(form.body),
+      token: created.resetToken,
+      new_password: TEST_PASSWORD,
+      confirm_password: TEST_PASSWORD,
+    });
+    assert.deepEqual([done.status, done.headers.get('location')], [303, '/login?reset=1'], done.body);
+    const member = await signedIn(api, 'invited@example.com');
+    assert.match((await member.get('/dashboard')).body, /\(member\)/);
+  });
 
   it('changes a role and ends that user’s sessions; the new role shows after signing in again', async () => {
     const admin = await createUser(api.app, { email: 'role-admin@example.com' });

@@ -25,6 +25,7 @@ export * from './users/password-hasher.port.js';
 export * from './users/commands/create-user/create-user.command.js';
 export * from './users/commands/change-user-role/change-user-role.command.js';
 export * from './users/commands/remove-user/remove-user.command.js';
+export * from './users/commands/create-member/create-member.command.js';
 export * from './users/account-roster/account-roster.events.js';
 export * from './users/commands/issue-password-reset/issue-password-reset.command.js';
 export { resetLink } from './users/password-reset/password-reset-link.js';

@@ -24,6 +24,7 @@ import { SignOutHandler } from '../sessions/sign-out/sign-out.handler.js';
 import { PlatformModule } from '../platform.module.js';
 import { ChangePasswordHandler } from '../users/commands/change-password/change-password.handler.js';
 import { ChangeUserRoleHandler } from '../users/commands/change-user-role/change-user-role.handler.js';
+import { CreateMemberHandler } from '../users/commands/create-member/create-member.handler.js';
 import { RemoveUserHandler } from '../users/commands/remove-user/remove-user.handler.js';
 import { ResetPasswordHandler } from '../users/commands/reset-password/reset-password.handler.js';
 import { MAILER } from '../users/password-reset/mailer.port.js';
@@ -74,6 +75,7 @@ import { SignedInGuard } from './signed-in.guard.js';
     ChangePasswordHandler,
     ResetPasswordHandler,
     // User management by admins (ADR 0083): the roster keeps the last admin.
+    CreateMemberHandler,
     ChangeUserRoleHandler,
     RemoveUserHandler,
     // Mail only when SVC_SMTP_URL is set; without it the reset links come from the CLI.
