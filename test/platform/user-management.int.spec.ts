@@ -129,4 +129,66 @@ describe('user management commands (roster keeps the last admin, sessions end)',
     );
     assert.equal(error.code, 'USER_NOT_FOUND');
   });
+
+  it('the users page (forms): add a member who signs in via the shown link, change role, remove; 409 for the last admin; 403 for members', async () => {
+    const admin = await createUser(api.app, { email: 'page-admin@example.com' });
+    const browser = await signedIn(api, admin.email);
+    const page = await browser.get('/dashboard/settings/users');
+    assert.equal(page.status, 200);
+    assert.match(page.body, /<a href="\/dashboard\/settings\/users" aria-current="page">Users<\/a>/);
+    const added = await browser.post('/dashboard/settings/users', {
+      _csrf: csrfToken(page.body),
+      email: 'not <b>an</b> address',
+      role: 'member',
+    });
+    assert.equal(added.status, 422, 'not an address: refused on the form');
+    assert.match(added.body, /Email: must be an email address/);
+    assert.doesNotMatch(added.body, /<b>an<\/b>/, 'escaped');
+    const created = await browser.post('/dashboard/settings/users', {
+      _csrf: csrfToken(page.body),
+      email: 'page-member@example.com',
+      role: 'member',
+    });
+    assert.deepEqual([created.status, created.headers.get('location')], [303, '/dashboard/settings/users']);
+    const shown = await browser.get('/dashboard/settings/users');
+    const path = /href="(\/password\/reset\?token=[A-Za-z0-9_-]{43})"/.exec(shown.body)?.[1];
+    assert.ok(path, shown.body);
+    assert.doesNotMatch((await browser.get('/dashboard/settings/users')).body, /password\/reset\?token/, 'shown once');
+
+    const memberBrowser = new FormClient(api.url);
+    const form = await memberBrowser.get(path);
+    const reset = await memberBrowser.post('/password/reset', {
+      _csrf: csrfToken(form.body),
+      token: new URLSearchParams(path.split('?')[1]).get('token')!,
+      new_password: TEST_PASSWORD,
+      confirm_password: TEST_PASSWORD,
+    });
+    assert.equal(reset.status, 303, reset.body);
+    const member = await signedIn(api, 'page-member@example.com');
+    assert.equal((await member.get('/dashboard/settings/users')).status, 403);
+
+    const row =
+      shown.body.split('<tr>').find((r) => r.includes('page-member@example.com') && r.includes('/remove')) ?? '';
+    const id = /action="\/dashboard\/settings\/users\/(usr_[^/"]+)\/remove"/.exec(row)?.[1];
+    assert.ok(id);
+    const promoted = await browser.post(`/dashboard/settings/users/${id}/role`, {
+      _csrf: csrfToken(shown.body),
+      role: 'admin',
+    });
+    assert.equal(promoted.status, 303);
+    assert.equal((await member.get('/dashboard')).status, 303, 'a role change ends their session');
+    const memberAgain = await signedIn(api, 'page-member@example.com');
+    const removed = await browser.post(`/dashboard/settings/users/${id}/remove`, { _csrf: csrfToken(shown.body) });
+    assert.equal(removed.status, 303);
+    const bounced = await memberAgain.get('/dashboard');
+    assert.equal(bounced.status, 303);
+    assert.match(bounced.headers.get('location') ?? '', /^\/login/);
+
+    const last = await browser.post(`/dashboard/settings/users/${admin.userId}/role`, {
+      _csrf: csrfToken(shown.body),
+      role: 'member',
+    });
+    assert.equal(last.status, 409);
+    assert.match(last.body, /last admin of the account/);
+  });
 });

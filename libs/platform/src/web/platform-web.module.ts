@@ -24,6 +24,7 @@ import { SignOutHandler } from '../sessions/sign-out/sign-out.handler.js';
 import { PlatformModule } from '../platform.module.js';
 import { ChangePasswordHandler } from '../users/commands/change-password/change-password.handler.js';
 import { ChangeUserRoleHandler } from '../users/commands/change-user-role/change-user-role.handler.js';
+import { UsersPageController } from '../dashboard/settings/users/users.http.controller.js';
 import { CreateMemberHandler } from '../users/commands/create-member/create-member.handler.js';
 import { RemoveUserHandler } from '../users/commands/remove-user/remove-user.handler.js';
 import { ResetPasswordHandler } from '../users/commands/reset-password/reset-password.handler.js';
@@ -59,6 +60,7 @@ import { SignedInGuard } from './signed-in.guard.js';
     SendTestEventPageController,
     RedeliverDeliveryPageController,
     PasswordResetController,
+    UsersPageController,
   ],
   providers: [
     SessionStore,
