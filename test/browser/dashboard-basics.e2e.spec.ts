@@ -423,6 +423,47 @@ describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
     }
   });
 
+  /** Clicks a form's button and waits for the page it leads to (a POST, then the 303's GET). */
+  async function submitted(page: Page, button: ReturnType<Page['getByRole']>): Promise<void> {
+    const loaded = page.waitForEvent('load');
+    await button.click();
+    await loaded;
+  }
+
+  it('item 10: an admin adds a user (a one-time reset link, shown once), changes a role and removes them; the last admin stays', () =>
+    withPage(async (page) => {
+      await signIn(page, 'admin@example.com', '/dashboard/settings/users');
+      await assertAccessible(page);
+      await page.getByLabel('Email').fill('invitee@example.com');
+      await page.getByLabel('Role', { exact: true }).selectOption('member');
+      // Each form answers 303 back to the same path: wait for the page load, not for a URL.
+      await submitted(page, page.getByRole('button', { name: 'Add user' }));
+      const status = page.getByRole('status');
+      assert.match((await status.textContent()) ?? '', /invitee@example\.com[\s\S]*works\s+once/);
+      assert.match((await status.getByRole('link').getAttribute('href')) ?? '', /^\/password\/reset\?token=/);
+      await assertAccessible(page);
+      await page.reload();
+      assert.equal(await page.getByRole('status').count(), 0, 'the link is shown once');
+
+      await page.getByLabel('Role of invitee@example.com').selectOption('admin');
+      await submitted(
+        page,
+        page.getByRole('row', { name: /invitee@example\.com/ }).getByRole('button', { name: 'Change role' }),
+      );
+      assert.equal(await page.getByLabel('Role of invitee@example.com').inputValue(), 'admin');
+      await submitted(page, page.getByRole('button', { name: 'Remove invitee@example.com' }));
+      assert.equal(await page.getByRole('row', { name: /invitee@example\.com/ }).count(), 0);
+
+      // The account's other users are members: demoting the admin is refused, with the reason.
+      await page.getByLabel('Role of admin@example.com').selectOption('member');
+      await submitted(
+        page,
+        page.getByRole('row', { name: /admin@example\.com/ }).getByRole('button', { name: 'Change role' }),
+      );
+      assert.match((await page.getByRole('alert').textContent()) ?? '', /last admin of the account/);
+      await assertAccessible(page);
+    }));
+
   it('item 10: with SVC_SMTP_URL, "Forgot your password?" mails a link (to a local SMTP sink) and says the same for unknown addresses', async () => {
     const sink = await SmtpSink.start();
     const mailing = await startTestApi({ env: { SVC_SMTP_URL: sink.url, SVC_SMTP_FROM: 'svc@example.com' } });

@@ -12,6 +12,7 @@ import { GetApiKeyController } from './api-keys/queries/get-api-key/get-api-key.
 import { ListApiKeysController } from './api-keys/queries/list-api-keys/list-api-keys.http.controller.js';
 import { PlatformBootstrap } from './bootstrap/platform-bootstrap.js';
 import { PlatformDomainModule } from './platform-domain.module.js';
+import { AccountRoster } from './users/account-roster/account-roster.service.js';
 import { Argon2PasswordHasher } from './users/argon2-password-hasher.adapter.js';
 import { CreateUserHandler } from './users/commands/create-user/create-user.handler.js';
 import { IssuePasswordResetHandler } from './users/commands/issue-password-reset/issue-password-reset.handler.js';
@@ -52,6 +53,7 @@ import { usersProjection } from './users/users.projection.js';
     CreateUserHandler,
     PasswordResetTokens,
     IssuePasswordResetHandler,
+    AccountRoster,
   ],
   exports: [
     ReadYourWrites,
@@ -61,6 +63,7 @@ import { usersProjection } from './users/users.projection.js';
     PASSWORD_HASHER,
     UserCredentialsLookup,
     PasswordResetTokens,
+    AccountRoster,
   ],
 })
 export class PlatformModule {}

@@ -17,11 +17,14 @@ export type UserCommand =
       passwordHash: string;
       reason: 'changed' | 'reset';
       now: Date;
-    };
+    }
+  | { type: 'ChangeUserRole'; role: UserRole; now: Date }
+  | { type: 'RemoveUser'; now: Date };
 
 export type UserState =
   | { status: 'absent' }
-  | { status: 'active'; userId: string; accountId: string; email: string; role: UserRole; passwordHash: string };
+  | { status: 'active'; userId: string; accountId: string; email: string; role: UserRole; passwordHash: string }
+  | { status: 'removed'; userId: string; accountId: string };
 
 /** RFC 5321's limits (254 in all, 64 before the @); one @, a dot in the domain, no blanks. */
 const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/;
@@ -51,6 +54,10 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
       }
       case 'UserPasswordChanged':
         return state.status === 'active' ? { ...state, passwordHash: event.data.password_hash } : state;
+      case 'UserRoleChanged':
+        return state.status === 'active' ? { ...state, role: event.data.role } : state;
+      case 'UserRemoved':
+        return { status: 'removed', userId: event.data.user_id, accountId: event.data.account_id };
       default:
         return assertNever(event);
     }
@@ -94,6 +101,33 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
               reason: command.reason,
               changed_at: command.now.toISOString(),
             },
+          },
+        ];
+      }
+      case 'ChangeUserRole': {
+        if (state.status !== 'active') throw Errors.notFound('No such user.', 'USER_NOT_FOUND');
+        if (!USER_ROLES.includes(command.role))
+          throw Errors.validation([{ path: 'role', message: `must be one of ${USER_ROLES.join(', ')}` }]);
+        if (state.role === command.role) return [];
+        return [
+          {
+            type: 'UserRoleChanged',
+            data: {
+              user_id: state.userId,
+              account_id: state.accountId,
+              from: state.role,
+              role: command.role,
+              changed_at: command.now.toISOString(),
+            },
+          },
+        ];
+      }
+      case 'RemoveUser': {
+        if (state.status !== 'active') throw Errors.notFound('No such user.', 'USER_NOT_FOUND');
+        return [
+          {
+            type: 'UserRemoved',
+            data: { user_id: state.userId, account_id: state.accountId, removed_at: command.now.toISOString() },
           },
         ];
       }

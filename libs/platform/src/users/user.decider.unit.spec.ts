@@ -82,4 +82,45 @@ describe('user decider', () => {
       .when({ type: 'ChangePassword', passwordHash: 'plain', reason: 'changed', now })
       .thenThrows((e) => e.code === 'VALIDATION_FAILED');
   });
+
+  const removed: UserEvent = {
+    type: 'UserRemoved',
+    data: { user_id: 'usr_1', account_id: 'acct_1', removed_at: now.toISOString() },
+  };
+
+  it('changes the role, naming the one before; the same role records nothing', () => {
+    spec
+      .given([created])
+      .when({ type: 'ChangeUserRole', role: 'member', now })
+      .then([
+        {
+          type: 'UserRoleChanged',
+          data: {
+            user_id: 'usr_1',
+            account_id: 'acct_1',
+            from: 'admin',
+            role: 'member',
+            changed_at: now.toISOString(),
+          },
+        },
+      ]);
+    spec.given([created]).when({ type: 'ChangeUserRole', role: 'admin', now }).then([]);
+    spec
+      .given([created])
+      .when({ type: 'ChangeUserRole', role: 'owner' as 'admin', now })
+      .thenThrows((e) => e.code === 'VALIDATION_FAILED');
+  });
+
+  it('removes a user once; a removed user gets no new password, role or second removal', () => {
+    spec.given([created]).when({ type: 'RemoveUser', now }).then([removed]);
+    for (const command of [
+      { type: 'RemoveUser' as const, now },
+      { type: 'ChangeUserRole' as const, role: 'member' as const, now },
+      { type: 'ChangePassword' as const, passwordHash: HASH, reason: 'reset' as const, now },
+    ])
+      spec
+        .given([created, removed])
+        .when(command)
+        .thenThrows((e) => e.code === 'USER_NOT_FOUND');
+  });
 });

@@ -31,9 +31,24 @@ export type UserEvent =
         reason: 'changed' | 'reset';
         changed_at: string;
       };
+    }
+  | {
+      /** An admin changed the role; the account roster accepted it first (last admin kept, ADR 0083). */
+      type: 'UserRoleChanged';
+      data: { user_id: string; account_id: string; from: UserRole; role: UserRole; changed_at: string };
+    }
+  | {
+      /** An admin removed the user: sign-in and reset refuse them, and their address may be reused. */
+      type: 'UserRemoved';
+      data: { user_id: string; account_id: string; removed_at: string };
     };
 
-export const USER_EVENT_TYPES: UserEvent['type'][] = ['UserCreated', 'UserPasswordChanged'];
+export const USER_EVENT_TYPES: UserEvent['type'][] = [
+  'UserCreated',
+  'UserPasswordChanged',
+  'UserRoleChanged',
+  'UserRemoved',
+];
 
 /**
  * Stored event types of `useremail-{sha256}` streams: the reservation of one normalised email

@@ -35,7 +35,7 @@ export const usersProjection: ProjectionDefinition = {
       ],
     },
   ],
-  handle(raw: RecordedEvent, ctx) {
+  async handle(raw: RecordedEvent, ctx) {
     const event = raw as unknown as UserEvent;
     switch (event.type) {
       case 'UserCreated': {
@@ -54,6 +54,14 @@ export const usersProjection: ProjectionDefinition = {
       }
       case 'UserPasswordChanged':
         // Nothing a list shows: the hash stays in the user's stream.
+        return;
+      case 'UserRoleChanged': {
+        const doc = await ctx.get<UserDoc>(USERS_COLLECTION, event.data.user_id);
+        if (doc) ctx.upsert(USERS_COLLECTION, { ...doc, role: event.data.role, updated_at: event.data.changed_at });
+        return;
+      }
+      case 'UserRemoved':
+        ctx.delete(USERS_COLLECTION, event.data.user_id);
         return;
     }
   },

@@ -23,6 +23,10 @@ import { SignOutController } from '../sessions/sign-out/sign-out.http.controller
 import { SignOutHandler } from '../sessions/sign-out/sign-out.handler.js';
 import { PlatformModule } from '../platform.module.js';
 import { ChangePasswordHandler } from '../users/commands/change-password/change-password.handler.js';
+import { ChangeUserRoleHandler } from '../users/commands/change-user-role/change-user-role.handler.js';
+import { UsersPageController } from '../dashboard/settings/users/users.http.controller.js';
+import { CreateMemberHandler } from '../users/commands/create-member/create-member.handler.js';
+import { RemoveUserHandler } from '../users/commands/remove-user/remove-user.handler.js';
 import { ResetPasswordHandler } from '../users/commands/reset-password/reset-password.handler.js';
 import { MAILER } from '../users/password-reset/mailer.port.js';
 import { PasswordResetController } from '../users/password-reset/password-reset.http.controller.js';
@@ -56,6 +60,7 @@ import { SignedInGuard } from './signed-in.guard.js';
     SendTestEventPageController,
     RedeliverDeliveryPageController,
     PasswordResetController,
+    UsersPageController,
   ],
   providers: [
     SessionStore,
@@ -71,6 +76,10 @@ import { SignedInGuard } from './signed-in.guard.js';
     GetAccountUsageHandler,
     ChangePasswordHandler,
     ResetPasswordHandler,
+    // User management by admins (ADR 0083): the roster keeps the last admin.
+    CreateMemberHandler,
+    ChangeUserRoleHandler,
+    RemoveUserHandler,
     // Mail only when SVC_SMTP_URL is set; without it the reset links come from the CLI.
     {
       provide: MAILER,

@@ -7,6 +7,7 @@ export const SETTINGS_PAGES = [
   { id: 'account', label: 'Account', path: '/dashboard/settings/account' },
   { id: 'api-keys', label: 'API keys', path: '/dashboard/settings/api-keys' },
   { id: 'webhooks', label: 'Webhooks', path: '/dashboard/settings/webhooks' },
+  { id: 'users', label: 'Users', path: '/dashboard/settings/users' },
   // Built beside this one (issue 16 item 5); linked from here.
   { id: 'oauth-applications', label: 'OAuth applications', path: '/dashboard/settings/oauth-applications' },
 ] as const;

@@ -5,6 +5,7 @@ import { decideAndAppend, EVENT_STORE, type EventStore, loadState, WrongExpected
 import { ReadYourWrites } from '#projections';
 import { accountDecider } from '../../../accounts/account.decider.js';
 import { accountStream } from '../../../accounts/account.events.js';
+import { AccountRoster } from '../../account-roster/account-roster.service.js';
 import { passwordProblems } from '../../password-policy.js';
 import { PASSWORD_HASHER, type PasswordHasher } from '../../password-hasher.port.js';
 import { userEmailDecider } from '../../user-email.decider.js';
@@ -26,6 +27,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand, Cre
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(PASSWORD_HASHER) private readonly hasher: PasswordHasher,
     private readonly readYourWrites: ReadYourWrites,
+    private readonly roster: AccountRoster,
   ) {}
 
   async execute({ input, options }: CreateUserCommand): Promise<CreateUserResult> {
@@ -49,6 +51,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand, Cre
       passwordHash,
       now: this.clock.now(),
     });
+    await this.roster.joinIfStarted(input.accountId, { userId, role: input.role });
     await this.readYourWrites.waitFor(position, [USERS_PROJECTION], options);
     return { userId, accountId: input.accountId, email: input.email.trim(), role: input.role, position: position! };
   }
