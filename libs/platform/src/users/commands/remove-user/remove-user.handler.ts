@@ -2,10 +2,12 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
+import { ReadYourWrites } from '#projections';
 import { SessionStore } from '../../../sessions/session.store.js';
 import { AccountRoster } from '../../account-roster/account-roster.service.js';
 import { userDecider } from '../../user.decider.js';
 import { userStream } from '../../user.events.js';
+import { USERS_PROJECTION } from '../../users.projection.js';
 import { RemoveUserCommand } from './remove-user.command.js';
 
 /**
@@ -19,6 +21,7 @@ export class RemoveUserHandler implements ICommandHandler<RemoveUserCommand, voi
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly roster: AccountRoster,
     private readonly sessions: SessionStore,
+    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   async execute({ input }: RemoveUserCommand): Promise<void> {
@@ -30,7 +33,12 @@ export class RemoveUserHandler implements ICommandHandler<RemoveUserCommand, voi
       userId: input.userId,
       now,
     });
-    await decideAndAppend(this.events, userStream(input.userId), userDecider, { type: 'RemoveUser', now });
+    const { position } = await decideAndAppend(this.events, userStream(input.userId), userDecider, {
+      type: 'RemoveUser',
+      now,
+    });
     await this.sessions.endForUser(input.userId);
+    // The users page the admin is sent back to reads the users read model (read-your-writes).
+    await this.readYourWrites.waitFor(position, [USERS_PROJECTION]);
   }
 }
