@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { CheckedFetch } from './support/checked-fetch.js';
 import { API_MAIN, LiveProcess } from './support/processes.js';
 
 type Json = Record<string, any>;
@@ -22,6 +23,11 @@ interface Push {
  * links and documents the service serves: the catalogue, the pay answer, the checkout page,
  * /agents/status and the capabilities document's operations.
  */
+/** Every exchange with the api is checked against the OpenAPI document it serves (ADR 0079). */
+let checked: CheckedFetch | undefined;
+const fetch = (input: string | URL, init?: RequestInit): Promise<Response> =>
+  checked ? checked.fetch(input, init) : globalThis.fetch(input, init);
+
 describe('journey (b): buy pack_10000, then the whole workspace with the paying key (built api)', () => {
   let dataDir: string;
   let api: LiveProcess;
@@ -55,11 +61,13 @@ describe('journey (b): buy pack_10000, then the whole workspace with the paying 
     });
     const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
     site = /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
+    checked = new CheckedFetch(site);
   });
   after(async () => {
     await api?.stop('SIGTERM');
     await new Promise((resolve) => receiver?.close(resolve));
     rmSync(dataDir, { recursive: true, force: true });
+    checked?.assertAgreed();
   });
 
   async function call(method: string, url: string, key?: string, body?: unknown, headers: Record<string, string> = {}) {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { CheckedFetch } from './support/checked-fetch.js';
 import { API_MAIN, CLI_MAIN, LiveProcess, run } from './support/processes.js';
 
 type Json = Record<string, any>;
@@ -13,6 +14,11 @@ type Json = Record<string, any>;
  * converts this one with the CLI; the tenant is on the agent's account, so the credits it bought
  * follow and its own key reaches the workspace. A lead sent without a key gets a new account.
  */
+/** Every exchange with the api is checked against the OpenAPI document it serves (ADR 0079). */
+let checked: CheckedFetch | undefined;
+const fetch = (input: string | URL, init?: RequestInit): Promise<Response> =>
+  checked ? checked.fetch(input, init) : globalThis.fetch(input, init);
+
 describe('journey (c): a lead → svc leads convert → the tenant on the lead’s account, credits followed (built api and cli)', () => {
   let dataDir: string;
   let env: Record<string, string>;
@@ -32,10 +38,12 @@ describe('journey (c): a lead → svc leads convert → the tenant on the lead�
     });
     const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
     site = /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
+    checked = new CheckedFetch(site);
   });
   after(async () => {
     await api?.stop('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
+    checked?.assertAgreed();
   });
 
   async function call(method: string, url: string, key?: string, body?: unknown) {
