@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CheckedFetch } from './support/checked-fetch.js';
-import { API_MAIN, LiveProcess } from './support/processes.js';
+import { type LiveProcess, startApiProcess } from './support/processes.js';
 
 type Json = Record<string, any>;
 
@@ -49,18 +49,13 @@ describe('journey (b): buy pack_10000, then the whole workspace with the paying 
     const address = receiver.address();
     receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
     dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-enterprise-'));
-    api = LiveProcess.start(API_MAIN, [], {
-      PORT: '0',
-      HOST: '127.0.0.1',
+    ({ api, url: site } = await startApiProcess({
       SVC_DATA_DIR: dataDir,
       SVC_DEMO_DATA: 'false',
       SVC_BOOTSTRAP: 'false',
       // The receiver is on this machine (D14).
       SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
-      LOG_LEVEL: 'info',
-    });
-    const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
-    site = /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
+    }));
     checked = new CheckedFetch(site);
   });
   after(async () => {

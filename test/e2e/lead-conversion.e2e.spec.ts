@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CheckedFetch } from './support/checked-fetch.js';
-import { API_MAIN, CLI_MAIN, LiveProcess, run } from './support/processes.js';
+import { CLI_MAIN, type LiveProcess, run, startApiProcess } from './support/processes.js';
 
 type Json = Record<string, any>;
 
@@ -28,16 +28,7 @@ describe('journey (c): a lead → svc leads convert → the tenant on the lead�
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-leads-'));
     env = { SVC_DATA_DIR: dataDir };
-    api = LiveProcess.start(API_MAIN, [], {
-      ...env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SVC_DEMO_DATA: 'false',
-      SVC_BOOTSTRAP: 'false',
-      LOG_LEVEL: 'info',
-    });
-    const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
-    site = /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
+    ({ api, url: site } = await startApiProcess({ ...env, SVC_DEMO_DATA: 'false', SVC_BOOTSTRAP: 'false' }));
     checked = new CheckedFetch(site);
   });
   after(async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { API_MAIN, LiveProcess } from './support/processes.js';
+import { type LiveProcess, startApiProcess } from './support/processes.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -27,14 +27,7 @@ describe('the MCP endpoint against the official conformance suite', () => {
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'svc-e2e-mcp-conformance-'));
-    api = LiveProcess.start(API_MAIN, [], {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SVC_DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-    });
-    const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
-    url = /listening on (http:\/\/[^\s"]+)/.exec(line)![1]!;
+    ({ api, url } = await startApiProcess({ SVC_DATA_DIR: dataDir }));
   });
 
   after(async () => {

@@ -93,3 +93,10 @@ export class LiveProcess {
     return this.exited;
   }
 }
+
+/** Starts the built api on a free port of 127.0.0.1 and resolves once it listens, with its URL. */
+export async function startApiProcess(env: Record<string, string>): Promise<{ api: LiveProcess; url: string }> {
+  const api = LiveProcess.start(API_MAIN, [], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
+  const line = await api.waitForLine((l) => l.includes('listening on http://'), 60_000, 'the listening line');
+  return { api, url: /listening on (http:\/\/[^\s"]+)/.exec(line)![1]! };
+}
