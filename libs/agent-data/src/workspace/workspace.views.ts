@@ -83,6 +83,6 @@ export function tenantEventView(doc: TenantEventDoc): TenantEventView {
     id: doc.event_id,
     type: doc.type,
     occurred_at: doc.occurred_at,
-    data: JSON.parse(doc.data_json) as Record<string, unknown>,
+    data: doc.data,
   };
 }

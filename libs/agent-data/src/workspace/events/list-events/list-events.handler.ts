@@ -1,6 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { Filter } from '#documents';
-import { EVENTS_COLLECTION, type TenantEventDoc } from '../../workspace.projection.js';
+import { EVENTS_COLLECTION, type TenantEventDoc, tenantEventRange } from '../../workspace.projection.js';
 import { WorkspaceReads } from '../../workspace.reads.js';
 import { tenantEventView } from '../../workspace.views.js';
 import { decodeEventCursor, encodeEventCursor } from './event-cursor.js';
@@ -16,14 +16,14 @@ export class ListTenantEventsHandler implements IQueryHandler<ListTenantEventsQu
 
   async execute({ tenantId, after, limit, types, waitSeconds }: ListTenantEventsQuery): Promise<TenantEventPage> {
     const from = decodeEventCursor(after);
-    const filter: Filter = { tenant_id: tenantId, position: { $gt: from } };
+    const filter: Filter = { id: tenantEventRange(tenantId, from) };
     if (types?.length) filter.type = { $in: types };
     // The deadline counts on the monotonic clock: a long poll is about waiting, not about dates.
     const deadline = performance.now() + waitSeconds * 1000;
     for (;;) {
       const result = await this.reads
         .collection<TenantEventDoc>(EVENTS_COLLECTION)
-        .find(filter, { sort: [['position', 1]], limit: limit + 1 });
+        .find(filter, { sort: [['id', 1]], limit: limit + 1 });
       if (result.items.length > 0 || performance.now() + POLL_MS > deadline) {
         const page = result.items.slice(0, limit);
         const last = page.at(-1)?.position ?? from;
