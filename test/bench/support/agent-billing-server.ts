@@ -26,6 +26,7 @@ async function api(accounts: number): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-billing-'));
   // One cent per call: a pack_10000 (12,500 USD) pays for 1,250,000 durable charges.
   const api = await startTestApi({
+    checkOpenApi: false,
     dataDir,
     imports: [PaidRoutesModule],
     // The per-key rate limit (D7) runs on every paid call, with a budget the load never reaches.

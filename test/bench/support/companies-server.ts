@@ -106,6 +106,7 @@ async function api(companies: number, accounts: number): Promise<void> {
   // One cent per call: a pack_10000 (12,500 USD) pays for 1,250,000 durable charges.
   // PaidRoutesModule: a metered route doing no work, the floor a paid read cannot beat.
   const api = await startTestApi({
+    checkOpenApi: false,
     dataDir,
     imports: [PaidRoutesModule],
     // The per-key rate limit (D7) runs on every paid call, with a budget the load never reaches.

@@ -2,8 +2,10 @@
 // not share a process:
 //   node mcp-server.js app         the real API (embedded stores, durable charges) with the demo
 //                                  companies (SVC_DEMO_DATA=true; imported and projected before it
-//                                  says it is ready) and one agent key whose account is funded by
-//                                  BENCH_GRANTS (default 5) operator grants of 1,000,000 USD
+//                                  says it is ready; a smoke run imports the first 200 of them
+//                                  instead, a tenth of the start-up) and one agent key whose
+//                                  account is funded by BENCH_GRANTS (default 5) operator grants of
+//                                  1,000,000 USD
 //   node mcp-server.js bare FILE   bare Fastify answering the bodies in FILE (JSON {rest, mcp}: the
 //                                  discovery page and the tools/call answer, as the app sent them)
 //                                  on GET /api/v1/discovery/top and POST /api/v1/mcp
@@ -13,11 +15,18 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { CommandBus } from '@nestjs/cqrs';
 import Fastify from 'fastify';
-import { DemoDataSeeder, GrantCreditsCommand, type GrantCreditsResult } from '#agent-data';
+import {
+  CompanyImporter,
+  DemoDataSeeder,
+  demoCompanies,
+  GrantCreditsCommand,
+  type GrantCreditsResult,
+  valueRecords,
+} from '#agent-data';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { startTestApi } from '../../api/support/test-api.js';
-import { BENCH_LIMITS, failed, listenLocal, ready, setting } from './bench-kit.js';
+import { BENCH_LIMITS, failed, listenLocal, ready, setting, SMOKE } from './bench-kit.js';
 
 /** Operator grants; one is at most 1,000,000 USD (MAX_GRANT_CENTS): 285,714 discovery calls at 3.50 USD. */
 const GRANTS = setting('BENCH_GRANTS', 5, 1);
@@ -32,17 +41,25 @@ async function bare(file: string): Promise<void> {
 
 async function app(): Promise<void> {
   const api = await startTestApi({
+    checkOpenApi: false,
     env: {
       ...BENCH_LIMITS,
       LOG_LEVEL: 'silent',
       SVC_BOOTSTRAP: 'false',
-      SVC_DEMO_DATA: 'true',
+      SVC_DEMO_DATA: SMOKE ? 'false' : 'true',
     },
   });
   const runner = api.app.get(ProjectionRunner);
   const events = api.app.get<EventStore>(EVENT_STORE);
-  const seeded = await api.app.get(DemoDataSeeder).current;
-  if (!seeded || seeded.kind !== 'seeded') throw new Error(`demo data not seeded: ${JSON.stringify(seeded)}`);
+  let companies: number;
+  if (SMOKE) {
+    const records = [...demoCompanies({ count: 200, asOf: new Date().toISOString().slice(0, 10) })];
+    companies = (await api.app.get(CompanyImporter).run(valueRecords(records), { source: 'bench' })).imported;
+  } else {
+    const seeded = await api.app.get(DemoDataSeeder).current;
+    if (!seeded || seeded.kind !== 'seeded') throw new Error(`demo data not seeded: ${JSON.stringify(seeded)}`);
+    companies = seeded.summary.imported;
+  }
 
   // A plain agent key (its starter checkout left unpaid), funded by operator grants.
   const res = await fetch(`${api.url}/api/v1/agents/pay`, {
@@ -65,7 +82,7 @@ async function app(): Promise<void> {
     {
       url: api.url,
       key: issued.key.api_key,
-      companies: seeded.summary.imported,
+      companies,
       balance_usd: granted?.balance_usd ?? 0,
     },
     () => api.close(),

@@ -12,7 +12,12 @@ import { BENCH_LIMITS } from './bench-kit.js';
 import { PlatformBenchRoutesModule } from './platform-bench-routes.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-platform-'));
-const api = await startTestApi({ dataDir, imports: [PlatformBenchRoutesModule], env: { ...BENCH_LIMITS } });
+const api = await startTestApi({
+  checkOpenApi: false,
+  dataDir,
+  imports: [PlatformBenchRoutesModule],
+  env: { ...BENCH_LIMITS },
+});
 const { key } = await createAccountWithKey(api.app, {
   plan: 'enterprise',
   perMinute: 10_000_000,

@@ -135,6 +135,7 @@ async function fundedTenant(commands: CommandBus, name: string): Promise<Created
 
 async function app(eventCount: number, companyCount: number): Promise<void> {
   const api = await startTestApi({
+    checkOpenApi: false,
     env: {
       ...BENCH_LIMITS,
       LOG_LEVEL: 'silent',
