@@ -530,7 +530,9 @@ export class ProjectionWorker {
           } satisfies ActiveCheckpoint,
           expect: { generation: target.generation, position: from },
         };
-    await settings.documents.applyBatch([...ops, checkpoint]);
+    // Read models and their checkpoint are derived from the log: committed without an fsync of
+    // their own (ADR 0088); the events they come from were fsync'd when appended.
+    await settings.documents.applyBatch([...ops, checkpoint], { rebuildable: true });
     // Before the position moves: a read-your-writes wait resumes on it and must not meet a cached answer.
     if (!target.rebuild && ops.length > 0) settings.store.committed(definition.name);
     this.advanced(target, to);

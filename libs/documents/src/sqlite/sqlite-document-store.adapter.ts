@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import {
+  type ApplyBatchOptions,
   ConcurrentModificationError,
   DuplicateKeyError,
   InvalidFilterError,
@@ -64,6 +65,9 @@ export class SqliteDocumentStore implements DocumentStore {
    */
   private readonly shapes = new Map<string, CompiledFind>();
   private readonly handles = new Map<string, SqliteCollection<Doc>>();
+  /** Toggled around a rebuildable batch: `synchronous` is per connection and read at COMMIT. */
+  private readonly syncNormal: Database.Statement;
+  private readonly syncFull: Database.Statement;
   private closed = false;
 
   constructor(options: SqliteDocumentStoreOptions) {
@@ -72,6 +76,8 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.pragma('synchronous = FULL');
     this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     this.db.pragma('cache_size = -16000');
+    this.syncNormal = this.db.prepare('PRAGMA synchronous = NORMAL');
+    this.syncFull = this.db.prepare('PRAGMA synchronous = FULL');
   }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
@@ -121,7 +127,7 @@ export class SqliteDocumentStore implements DocumentStore {
     return names.map((n) => n.slice(TABLE_PREFIX.length));
   }
 
-  async applyBatch(ops: WriteOp[]): Promise<void> {
+  async applyBatch(ops: WriteOp[], options?: ApplyBatchOptions): Promise<void> {
     if (ops.length === 0) return;
     for (const op of ops) tableName(op.collection);
     const run = this.db.transaction(() => {
@@ -142,7 +148,20 @@ export class SqliteDocumentStore implements DocumentStore {
     });
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads first could
     // fail to upgrade (SQLITE_BUSY without waiting) when another process committed meanwhile.
-    this.retryOnMissingTable(() => run.immediate());
+    if (!options?.rebuildable) return this.retryOnMissingTable(() => run.immediate());
+    // Derived data (a projection batch): no fsync of its own (see ApplyBatchOptions). Only this
+    // transaction: idempotency records, sessions, grants and leases on this connection stay FULL.
+    this.syncNormal.run();
+    try {
+      this.retryOnMissingTable(() => run.immediate());
+    } finally {
+      this.syncFull.run();
+    }
+  }
+
+  /** The connection's `synchronous` level (2 = FULL); for tests that check it is restored. */
+  synchronousLevel(): number {
+    return this.db.pragma('synchronous', { simple: true }) as number;
   }
 
   async ping(): Promise<void> {
