@@ -3,12 +3,13 @@ import {
   InvalidFilterError,
   type Doc,
   type Filter,
+  type FindOptions,
   type FindResult,
   type IndexSpec,
   type Sort,
 } from '../document-store.port.js';
-import { encodeCursor } from '../query/document-cursor.js';
-import { assertValidPath, isValidPath, type Condition } from '../query/document-filter.js';
+import { decodeCursor, encodeCursor } from '../query/document-cursor.js';
+import { assertValidPath, isValidPath, normalizeSort, parseFilter, type Condition } from '../query/document-filter.js';
 
 /**
  * SQL for the filter language over `doc_*` tables (`id TEXT PRIMARY KEY, body BLOB` = JSONB).
@@ -248,4 +249,21 @@ export function pageSize(limit: number | undefined): number {
   if (limit === undefined) return 100;
   if (!Number.isInteger(limit) || limit < 1) throw new InvalidFilterError('limit must be a positive integer');
   return Math.min(limit, 1000);
+}
+
+/** The statements of one find on `table`: one, or one per keyset segment after a cursor. */
+export function findStatements(
+  table: string,
+  filter: Filter | undefined,
+  options: FindOptions | undefined,
+): SqlFragment[] {
+  const sort = normalizeSort(options?.sort);
+  const where = whereSql(parseFilter(filter));
+  const segments = options?.after
+    ? keysetSegments(sort, decodeCursor(sort, options.after))
+    : [{ sql: '1', params: [], fixedKeys: 0 }];
+  return segments.map((segment) => ({
+    sql: `SELECT json(body) FROM "${table}" WHERE (${where.sql}) AND (${segment.sql}) ORDER BY ${orderBySql(sort.slice(segment.fixedKeys))}`,
+    params: [...where.params, ...segment.params],
+  }));
 }

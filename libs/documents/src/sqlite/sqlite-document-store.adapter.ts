@@ -3,7 +3,6 @@ import Database from 'better-sqlite3';
 import {
   type ApplyBatchOptions,
   ConcurrentModificationError,
-  DuplicateKeyError,
   InvalidFilterError,
   type Collection,
   type Doc,
@@ -15,22 +14,19 @@ import {
   type Scalar,
   type WriteOp,
 } from '../document-store.port.js';
-import { decodeCursor } from '../query/document-cursor.js';
-import { getPath, normalizeSort, parseFilter } from '../query/document-filter.js';
-import { assertDocId, parseSet } from '../query/document-update.js';
+import { normalizeSort, parseFilter } from '../query/document-filter.js';
+import { assertDocId, casMatches, checkDoc, parseSet } from '../query/document-update.js';
 import { SqliteCollection, type SqliteCollectionHost } from './sqlite-document-collection.js';
 import {
   equalityShape,
+  findStatements,
   indexColumnsSql,
-  keysetSegments,
-  orderBySql,
   page,
   pageSize,
   whereSql,
   type CompiledFind,
-  type SqlFragment,
 } from './sqlite-document-query.js';
-import { collectionOf, SqliteTables, tableName } from './sqlite-document-tables.js';
+import { collectionOf, mapError, SqliteTables, tableName } from './sqlite-document-tables.js';
 
 export interface SqliteDocumentStoreOptions {
   /** The SQLite file, normally the event store's. */
@@ -179,7 +175,7 @@ export class SqliteDocumentStore implements DocumentStore, SqliteCollectionHost 
    * check a declared index is used; not part of the port).
    */
   explainFind(collection: string, filter?: Filter, options?: FindOptions): Array<{ sql: string; plan: string[] }> {
-    return this.findStatements(collection, filter, options).map(({ sql, params }) => ({
+    return findStatements(tableName(collection), filter, options).map(({ sql, params }) => ({
       sql,
       plan: (this.db.prepare(`EXPLAIN QUERY PLAN ${sql} LIMIT 101`).all(...params) as Array<{ detail: string }>).map(
         (r) => r.detail,
@@ -286,7 +282,7 @@ export class SqliteDocumentStore implements DocumentStore, SqliteCollectionHost 
       if (this.tables.isKnownMissing(tableName(collection))) return { items: [], nextCursor: null };
     }
     const sort = normalizeSort(options?.sort);
-    const statements = this.findStatements(collection, filter, options);
+    const statements = findStatements(tableName(collection), filter, options);
     const items: Doc[] = [];
     this.tables.read(collection, undefined, () => {
       for (const { sql, params } of statements) {
@@ -343,23 +339,6 @@ export class SqliteDocumentStore implements DocumentStore, SqliteCollectionHost 
 
   // ---- internals -----------------------------------------------------------------------
 
-  private findStatements(
-    collection: string,
-    filter: Filter | undefined,
-    options: FindOptions | undefined,
-  ): SqlFragment[] {
-    const table = tableName(collection);
-    const sort = normalizeSort(options?.sort);
-    const where = whereSql(parseFilter(filter));
-    const segments = options?.after
-      ? keysetSegments(sort, decodeCursor(sort, options.after))
-      : [{ sql: '1', params: [], fixedKeys: 0 }];
-    return segments.map((segment) => ({
-      sql: `SELECT json(body) FROM "${table}" WHERE (${where.sql}) AND (${segment.sql}) ORDER BY ${orderBySql(sort.slice(segment.fixedKeys))}`,
-      params: [...where.params, ...segment.params],
-    }));
-  }
-
   private upsertSync(collection: string, doc: Doc, guardPosition: number | undefined): void {
     checkDoc(doc);
     const table = tableName(collection);
@@ -403,26 +382,4 @@ export class SqliteDocumentStore implements DocumentStore, SqliteCollectionHost 
     if (!casMatches(current, expect)) throw new ConcurrentModificationError(collection, doc.id);
     this.upsertSync(collection, doc, undefined);
   }
-}
-
-function checkDoc(doc: Doc): void {
-  if (!doc || typeof doc.id !== 'string' || doc.id.length === 0)
-    throw new TypeError('A document needs a non-empty string id');
-}
-
-/** The port's cas rule: every expected top-level field equal; an expected null matches missing. */
-export function casMatches(current: Doc | null, expect: Record<string, Scalar> | null): boolean {
-  if (expect === null) return current === null;
-  if (current === null) return false;
-  for (const [field, value] of Object.entries(expect)) {
-    const actual = getPath(current, field);
-    if (value === null ? actual !== null && actual !== undefined : actual !== value) return false;
-  }
-  return true;
-}
-
-function mapError(error: unknown, collection: string, id: string): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE') return new DuplicateKeyError(collection, id, { cause: error });
-  return error;
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { DuplicateKeyError } from '../document-store.port.js';
 
 const TABLE_PREFIX = 'doc_';
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
@@ -18,6 +19,13 @@ export function collectionOf(table: string): string {
 
 export function isMissingTable(error: unknown): boolean {
   return error instanceof Error && /no such table: (main\.)?doc_/.test(error.message);
+}
+
+/** SQLite's unique-index violation as the port's DuplicateKeyError; other errors as they are. */
+export function mapError(error: unknown, collection: string, id: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE') return new DuplicateKeyError(collection, id, { cause: error });
+  return error;
 }
 
 /**
