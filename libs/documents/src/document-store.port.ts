@@ -109,6 +109,18 @@ export type WriteOp =
    */
   | { kind: 'cas'; collection: string; doc: Doc; expect: Record<string, Scalar> | null };
 
+export interface ApplyBatchOptions {
+  /**
+   * Every write of the batch is derived from the event log (a projection's documents and its
+   * checkpoint), so a replay rebuilds it. The batch is still atomic, but the store need not wait
+   * for the disk: embedded, the transaction commits without an fsync (SQLite WAL at
+   * `synchronous=NORMAL`), and a power loss can undo only the newest such commits, writes and
+   * checkpoint together, which the projection then replays. The next fsync'd commit on the file
+   * (an append, any other write) makes it durable too. MongoDB: no difference.
+   */
+  rebuildable?: boolean;
+}
+
 export interface DocumentStore {
   /**
    * A handle on a collection (cheap, no I/O; the collection exists from its first write).
@@ -126,7 +138,7 @@ export interface DocumentStore {
    * Applies the ops in order. Embedded: one transaction (all or nothing). MongoDB: in order,
    * each op idempotent by its guard, so a retried batch converges on the same result.
    */
-  applyBatch(ops: WriteOp[]): Promise<void>;
+  applyBatch(ops: WriteOp[], options?: ApplyBatchOptions): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { ConcurrentModificationError, type DocumentStore } from '#documents';
+import { ConcurrentModificationError, type DocumentStore, type WriteOp } from '#documents';
 import type { Clock } from '#kernel';
 import type { ProjectionDefinition } from './projection.port.js';
 import {
@@ -149,6 +149,35 @@ export class ProjectionGenerations {
       generation,
       rebuild,
       physical: new Map(this.definition.collections.map((c) => [c.name, generationCollection(c.name, generation)])),
+    };
+  }
+
+  /**
+   * The cas that ends a batch's commit: the target's checkpoint moves from `from` to `to`, only
+   * if it is still where this runner left it (another runner's commit makes the batch fail).
+   */
+  checkpointOp(target: Target, activeVersion: number, from: number, to: number): WriteOp {
+    const { definition } = this;
+    if (target.rebuild)
+      return {
+        kind: 'cas',
+        collection: PROJECTIONS_COLLECTION,
+        doc: this.rebuildDoc(target.generation, to),
+        expect: { generation: target.generation, position: from, state: 'running' },
+      };
+    return {
+      kind: 'cas',
+      collection: PROJECTIONS_COLLECTION,
+      doc: {
+        id: definition.name,
+        kind: 'active',
+        name: definition.name,
+        version: activeVersion,
+        generation: target.generation,
+        position: to,
+        updated_at: this.now(),
+      } satisfies ActiveCheckpoint,
+      expect: { generation: target.generation, position: from },
     };
   }
 

@@ -469,7 +469,7 @@ describe('ProjectionRunner (embedded SQLite)', () => {
     const cliDocs = new Proxy(docs, {
       get(target, prop, receiver) {
         if (prop !== 'applyBatch') return Reflect.get(target, prop, receiver) as unknown;
-        return async (ops: Parameters<DocumentStore['applyBatch']>[0]) => {
+        return async (...[ops, options]: Parameters<DocumentStore['applyBatch']>) => {
           const switching = ops.find(
             (op) => op.kind === 'cas' && (op.doc as { kind?: string }).kind === 'active' && op.expect !== null,
           );
@@ -477,7 +477,7 @@ describe('ProjectionRunner (embedded SQLite)', () => {
             raced = (await env.events().append('counter-0', [{ type: 'Counted', data: {} }])).position;
             await server.waitFor(raced);
           }
-          await target.applyBatch(ops);
+          await target.applyBatch(ops, options);
           if (switching) switches.push((switching as unknown as { doc: { position: number } }).doc.position);
         };
       },

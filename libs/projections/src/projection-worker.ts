@@ -1,75 +1,17 @@
-// Over 400 lines on purpose: the live loop, the rebuild and the batch loop (consume / commit)
-// share one worker's state (position, generation, the failed event's own batch, stop and
-// restart) and read best together. The parts with a job of their own sit beside it:
-// projection-generations (checkpoints, allocating and switching generations), settle-signal
-// (waiting on a subscription in rounds), batch-context (a batch's reads and writes).
-import type { Clock } from '#kernel';
-import { ConcurrentModificationError, type DocumentStore, type WriteOp } from '#documents';
-import type { AllSubscription, EventStore, RecordedEvent } from '#eventstore';
-import { BatchContext } from './batch-context.js';
+import { ConcurrentModificationError, type WriteOp } from '#documents';
+import type { AllSubscription, RecordedEvent } from '#eventstore';
+import { BatchLoop, type BatchLoopHost, type Reached } from './projection-batch-loop.js';
+import { BatchFailures, DEAD_LETTER_AFTER, deadLetterOp, GenerationChanged } from './projection-failures.js';
 import { ProjectionGenerations, type Target } from './projection-generations.js';
-import { afterPending, settleSignal, TICK, yieldToEventLoop } from './settle-signal.js';
+import type { WorkerSettings } from './projection-worker-settings.js';
 import type { ProjectionDefinition, ProjectionState, RebuildResult } from './projection.port.js';
-import {
-  DEAD_LETTERS_COLLECTION,
-  PROJECTIONS_COLLECTION,
-  type ActiveCheckpoint,
-  type ProjectionStore,
-} from './projection-store.js';
+import { DEAD_LETTERS_COLLECTION, PROJECTIONS_COLLECTION, type ActiveCheckpoint } from './projection-store.js';
 
-/** Failures in a row of one event on its own before it is set aside. */
-export const DEAD_LETTER_AFTER = 3;
+export { DEAD_LETTER_AFTER, ProjectionHandlerError } from './projection-failures.js';
+export type { CommitInfo, ProjectionLogger, WorkerSettings } from './projection-worker-settings.js';
 
 /** Times a rebuild catches up again because a live commit beat its switch, before it gives up. */
 const SWITCH_ROUNDS = 50;
-
-export interface ProjectionLogger {
-  log(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
-
-export interface CommitInfo {
-  projection: string;
-  generation: number;
-  /** Checkpoint now stored. */
-  position: number;
-  events: number;
-  rebuild: boolean;
-}
-
-export interface WorkerSettings {
-  eventStore: EventStore;
-  documents: DocumentStore;
-  store: ProjectionStore;
-  clock: Clock;
-  logger: ProjectionLogger;
-  batchSize: number;
-  idleCheckMs: number;
-  retryInitialMs: number;
-  retryMaxMs: number;
-  onProgress(): void;
-  onCommit?: (info: CommitInfo) => void | Promise<void>;
-  /** This process switched a projection's generation: its live worker must move over. */
-  onSwitched(projection: string): void;
-}
-
-/** A handler threw: the batch is not committed, the projection is reported failed and retried. */
-export class ProjectionHandlerError extends Error {
-  constructor(
-    readonly projection: string,
-    readonly event: RecordedEvent,
-    cause: unknown,
-  ) {
-    super(
-      `Projection ${projection} failed on ${event.type} at position ${event.position} (stream ${event.stream}): ${
-        cause instanceof Error ? cause.message : String(cause)
-      }`,
-      { cause },
-    );
-    this.name = 'ProjectionHandlerError';
-  }
-}
 
 export class RebuildAbortedError extends Error {
   constructor(projection: string, reason: string) {
@@ -77,9 +19,6 @@ export class RebuildAbortedError extends Error {
     this.name = 'RebuildAbortedError';
   }
 }
-
-/** The active generation changed under a live worker (another runner switched it). */
-class GenerationChanged extends Error {}
 
 /**
  * Runs one projection: the live loop on the active generation, and rebuilds into fresh ones.
@@ -110,6 +49,7 @@ export class ProjectionWorker {
   rebuilding: { generation: number; position: number } | null = null;
 
   private readonly handled: Set<string>;
+  private readonly failures = new BatchFailures();
   private running: Promise<void> | null = null;
   private stopping = false;
   private readonly subscriptions = new Set<AllSubscription>();
@@ -117,12 +57,6 @@ export class ProjectionWorker {
   private wakeSleep: (() => void) | null = null;
   private restartRequested = false;
   private currentRebuild: Promise<RebuildResult> | null = null;
-  /** Position of the event that failed last: it gets a batch of its own so the ones before it commit. */
-  private failedAt: number | null = null;
-  /** After a batch's commit failed: events up to here go one per batch, to find the one that fails. */
-  private isolateUntil: number | null = null;
-  /** How often the event at this position failed on its own, in a row. */
-  private failures: { position: number; count: number } | null = null;
   private readonly generations: ProjectionGenerations;
 
   constructor(
@@ -282,9 +216,9 @@ export class ProjectionWorker {
     generation: number,
     allocatedOver: ActiveCheckpoint | null,
     target: Target,
-    reached: { seen: number; persisted: number },
+    reached: Reached,
     counted: (n: number) => void,
-  ): Promise<{ seen: number; persisted: number }> {
+  ): Promise<Reached> {
     const { definition, settings } = this;
     for (let round = 0; ; round++) {
       if (this.stopping) throw new RebuildAbortedError(definition.name, 'the runner is stopping');
@@ -310,167 +244,60 @@ export class ProjectionWorker {
   // ---- the batch loop ----------------------------------------------------------------------
 
   /**
-   * Feeds batches from `from` to the handlers and commits them. Live: until stopped or
-   * restarted. Rebuild: until caught up (nothing more at hand), then returns how far it got.
+   * Feeds batches from `from` to the handlers and commits them (BatchLoop's steps). Live: until
+   * stopped or restarted. Rebuild: until caught up (nothing more at hand), then returns how far
+   * it got.
    */
-  private async consume(
-    target: Target,
-    from: number,
-    counted?: (n: number) => void,
-  ): Promise<{ seen: number; persisted: number }> {
-    const { settings, definition } = this;
-    // Wakes the idle wait below when the subscription passed ignored events.
-    let nudge: (() => void) | null = null;
-    const subscription = settings.eventStore.subscribeToAll({
+  private async consume(target: Target, from: number, counted?: (n: number) => void): Promise<Reached> {
+    let loop: BatchLoop | null = null;
+    const subscription = this.settings.eventStore.subscribeToAll({
       after: from,
       filter: { eventTypePrefixes: [...this.handled] },
       checkpoints: true,
-      onCheckpoint: () => nudge?.(),
+      // Wakes the idle wait when the subscription passed ignored events.
+      onCheckpoint: () => loop?.nudge(),
     });
     this.subscriptions.add(subscription);
     if (!target.rebuild) this.liveSubscription = subscription;
     if (this.stopping) await subscription.close();
-    const iterator = subscription[Symbol.asyncIterator]();
-    let pending: Promise<IteratorResult<RecordedEvent>> | null = null;
-    let held: RecordedEvent | null = null;
-    let persisted = from;
-    let seen = from;
-    // With nothing at hand, the subscription has looked as far as its checkpoint, and what it
-    // did not deliver up to there is not for this projection: passed.
-    const passCheckpoint = () => {
-      if (subscription.checkpoint <= seen) return;
-      seen = subscription.checkpoint;
-      this.advanced(target, seen);
-    };
-    let lastStoredAt = performance.now();
+    loop = new BatchLoop(this.loopHost(), subscription, target, from, counted);
     try {
-      for (;;) {
-        // Between batches, let the event loop run (HTTP, timers): catching up over a million
-        // events is otherwise one unbroken chain of microtasks, since every read is synchronous.
-        await yieldToEventLoop();
-        // The first event of a batch: live waits (checking in every idleCheckMs), rebuild stops when none is at hand.
-        let first: RecordedEvent;
-        if (held) {
-          first = held;
-          held = null;
-        } else {
-          pending ??= iterator.next();
-          let result = await Promise.race([pending, afterPending()]);
-          if (result === TICK) {
-            passCheckpoint();
-            if (target.rebuild) return { seen, persisted };
-            this.idle = true;
-            this.state = 'live';
-            this.lastError = null;
-            settings.onProgress();
-            const waiting = settleSignal(pending);
-            nudge = () => waiting.wake();
-            let roundStarted = performance.now();
-            try {
-              for (;;) {
-                // Before each wait too: a nudge during the awaits below finds no round to end.
-                passCheckpoint();
-                const next = await waiting.next(Math.max(0, settings.idleCheckMs - (performance.now() - roundStarted)));
-                if (next !== TICK) {
-                  result = next;
-                  break;
-                }
-                passCheckpoint();
-                if (performance.now() - roundStarted < settings.idleCheckMs) continue; // a nudge, not the round's end
-                roundStarted = performance.now();
-                if (seen > persisted) {
-                  await this.commit(target, [], persisted, seen, 0);
-                  persisted = seen;
-                  lastStoredAt = performance.now();
-                }
-                await this.checkStillActive(target);
-              }
-            } finally {
-              nudge = null;
-            }
-            this.idle = false;
-          }
-          pending = null;
-          if (result.done) return { seen, persisted };
-          first = result.value;
-        }
-
-        const batch = [first];
-        const isolate =
-          (this.failedAt !== null && first.position >= this.failedAt) ||
-          (this.isolateUntil !== null && first.position <= this.isolateUntil);
-        if (!isolate) {
-          const tick = afterPending();
-          while (batch.length < settings.batchSize) {
-            pending = iterator.next();
-            const result = await Promise.race([pending, tick]);
-            if (result === TICK) break;
-            pending = null;
-            if (result.done) break;
-            if (this.failedAt !== null && result.value.position >= this.failedAt) {
-              held = result.value;
-              break;
-            }
-            batch.push(result.value);
-          }
-        }
-
-        const context = new BatchContext(settings.documents, definition.name, target.physical);
-        let failure: unknown = null;
-        for (const event of batch) {
-          if (!this.handled.has(event.type)) continue;
-          context.begin(event);
-          try {
-            await definition.handle(event, context);
-          } catch (error) {
-            this.failedAt = event.position;
-            failure = new ProjectionHandlerError(definition.name, event, error);
-            break;
-          }
-        }
-        const last = batch[batch.length - 1]!.position;
-        if (failure) {
-          if (batch.length === 1 && (await this.setAsideIfPoison(target, batch[0]!, failure, persisted))) {
-            persisted = seen = last;
-            continue;
-          }
-          throw failure;
-        }
-        const ops = context.ops();
-        counted?.(batch.length);
-        seen = last;
-        if (ops.length === 0 && performance.now() - lastStoredAt < settings.idleCheckMs) {
-          // Only ignored events: no write, the progress is stored with the next commit.
-          this.advanced(target, seen);
-          continue;
-        }
-        try {
-          await this.commit(target, ops, persisted, seen, batch.length);
-        } catch (error) {
-          if (error instanceof GenerationChanged || error instanceof ConcurrentModificationError) throw error;
-          // A store refused the batch (a document it cannot hold): find the event, one per batch.
-          if (batch.length > 1) this.isolateUntil = last;
-          else if (await this.setAsideIfPoison(target, batch[0]!, error, persisted)) {
-            persisted = last;
-            continue;
-          }
-          throw error;
-        }
-        persisted = seen;
-        lastStoredAt = performance.now();
-        this.failures = null;
-        if (this.failedAt !== null && last >= this.failedAt) this.failedAt = null;
-        if (this.isolateUntil !== null && last >= this.isolateUntil) this.isolateUntil = null;
-        if (!target.rebuild) {
-          this.state = batch.length >= settings.batchSize ? 'catching_up' : 'live';
-          this.lastError = null;
-        }
-      }
+      return await loop.run();
     } finally {
       if (this.liveSubscription === subscription) this.liveSubscription = null;
       this.subscriptions.delete(subscription);
       await subscription.close();
     }
+  }
+
+  private loopHost(): BatchLoopHost {
+    const { settings } = this;
+    return {
+      definition: this.definition,
+      documents: settings.documents,
+      batchSize: settings.batchSize,
+      idleCheckMs: settings.idleCheckMs,
+      failures: this.failures,
+      handles: (type) => this.handled.has(type),
+      commit: (target, ops, from, to, events) => this.commit(target, ops, from, to, events),
+      advanced: (target, position) => this.advanced(target, position),
+      setAsideIfPoison: (target, event, error, from) => this.setAsideIfPoison(target, event, error, from),
+      checkStillActive: (target) => this.checkStillActive(target),
+      idleStarted: () => {
+        this.idle = true;
+        this.state = 'live';
+        this.lastError = null;
+        settings.onProgress();
+      },
+      idleEnded: () => {
+        this.idle = false;
+      },
+      batchCommitted: (target, size) => {
+        if (target.rebuild) return;
+        this.state = size >= settings.batchSize ? 'catching_up' : 'live';
+        this.lastError = null;
+      },
+    };
   }
 
   /**
@@ -479,28 +306,12 @@ export class ProjectionWorker {
    * bad event never stops a projection for everyone. Logged once; shown by status (dead_letters).
    */
   private async setAsideIfPoison(target: Target, event: RecordedEvent, error: unknown, from: number): Promise<boolean> {
-    const count = this.failures?.position === event.position ? this.failures.count + 1 : 1;
-    this.failures = { position: event.position, count };
+    const count = this.failures.failedAlone(event.position);
     if (count < DEAD_LETTER_AFTER) return false;
     const message = error instanceof Error ? error.message : String(error);
-    const letter: WriteOp = {
-      kind: 'upsert',
-      collection: DEAD_LETTERS_COLLECTION,
-      doc: {
-        id: `${this.definition.name}:${target.generation}:${event.position}`,
-        projection: this.definition.name,
-        generation: target.generation,
-        position: event.position,
-        event_id: event.id,
-        event_type: event.type,
-        stream: event.stream,
-        error: message.slice(0, 2000),
-        set_aside_at: this.now(),
-      },
-    };
+    const letter = deadLetterOp(this.definition.name, target.generation, event, message, this.now());
     await this.commit(target, [letter], from, event.position, 1);
-    this.failures = null;
-    if (this.failedAt === event.position) this.failedAt = null;
+    this.failures.setAside(event.position);
     this.settings.logger.error(
       `projection ${this.definition.name}: event ${event.id} (${event.type}, position ${event.position}) failed ${count} times; set aside in ${DEAD_LETTERS_COLLECTION}: ${message}`,
     );
@@ -509,28 +320,10 @@ export class ProjectionWorker {
 
   private async commit(target: Target, ops: WriteOp[], from: number, to: number, events: number): Promise<void> {
     const { settings, definition } = this;
-    const checkpoint: WriteOp = target.rebuild
-      ? {
-          kind: 'cas',
-          collection: PROJECTIONS_COLLECTION,
-          doc: this.generations.rebuildDoc(target.generation, to),
-          expect: { generation: target.generation, position: from, state: 'running' },
-        }
-      : {
-          kind: 'cas',
-          collection: PROJECTIONS_COLLECTION,
-          doc: {
-            id: definition.name,
-            kind: 'active',
-            name: definition.name,
-            version: this.activeVersion,
-            generation: target.generation,
-            position: to,
-            updated_at: this.now(),
-          } satisfies ActiveCheckpoint,
-          expect: { generation: target.generation, position: from },
-        };
-    await settings.documents.applyBatch([...ops, checkpoint]);
+    const checkpoint = this.generations.checkpointOp(target, this.activeVersion, from, to);
+    // Read models and their checkpoint are derived from the log: committed without an fsync of
+    // their own (ADR 0088); the events they come from were fsync'd when appended.
+    await settings.documents.applyBatch([...ops, checkpoint], { rebuildable: true });
     // Before the position moves: a read-your-writes wait resumes on it and must not meet a cached answer.
     if (!target.rebuild && ops.length > 0) settings.store.committed(definition.name);
     this.advanced(target, to);

@@ -378,7 +378,10 @@ export class CreditLedger {
     this.pendingSnapshots.clear();
     // A cache of derived state: losing a write only means a longer fold on the next load.
     await this.documents
-      .applyBatch(docs.map((doc) => ({ kind: 'upsert' as const, collection: CREDITS_SNAPSHOTS_COLLECTION, doc })))
+      .applyBatch(
+        docs.map((doc) => ({ kind: 'upsert' as const, collection: CREDITS_SNAPSHOTS_COLLECTION, doc })),
+        { rebuildable: true },
+      )
       .catch((error: unknown) => this.options.logger?.warn(`credits snapshots failed: ${(error as Error).message}`));
   }
 }

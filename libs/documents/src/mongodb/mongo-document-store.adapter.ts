@@ -8,7 +8,6 @@ import {
 import {
   ConcurrentModificationError,
   DuplicateKeyError,
-  InvalidFilterError,
   type Collection,
   type Doc,
   type DocumentStore,
@@ -36,6 +35,7 @@ import {
   toStored,
   type StoredDoc,
 } from './mongo-document-query.js';
+import { MongoDocCollection, type MongoCollectionHost } from './mongo-document-collection.js';
 
 export interface MongoDocumentStoreOptions {
   /** `mongodb://host:27017/?replicaSet=rs0` */
@@ -64,7 +64,7 @@ const BULK_CHUNK = 1000;
  * and the op is skipped. A failed cas throws ConcurrentModificationError after the ops before
  * it were applied.
  */
-export class MongoDocumentStore implements DocumentStore {
+export class MongoDocumentStore implements DocumentStore, MongoCollectionHost {
   private readonly client: MongoClient;
   private readonly db: Db;
   private readonly pingTimeoutMs: number;
@@ -178,7 +178,7 @@ export class MongoDocumentStore implements DocumentStore {
     return this.db;
   }
 
-  // ---- used by MongoDocCollection ---------------------------------------------------------
+  // ---- MongoCollectionHost: used by MongoDocCollection ------------------------------------
 
   /** @internal */
   async raw(name: string): Promise<MongoCollection<StoredDoc>> {
@@ -357,60 +357,4 @@ function toBulkModel(op: Exclude<WriteOp, { kind: 'cas' }>): AnyBulkWriteOperati
   return {
     deleteOne: { filter: op.guardPosition === undefined ? { _id: op.id } : guardFilter(op.id, op.guardPosition) },
   };
-}
-
-class MongoDocCollection<T extends Doc> implements Collection<T> {
-  constructor(
-    private readonly store: MongoDocumentStore,
-    readonly name: string,
-  ) {}
-
-  async get(id: string): Promise<T | null> {
-    const stored = await (await this.store.raw(this.name)).findOne({ _id: id });
-    return stored ? fromStored<T>(stored) : null;
-  }
-
-  async getMany(ids: string[]): Promise<T[]> {
-    if (ids.length === 0) return [];
-    const unique = [...new Set(ids)];
-    const stored = await (await this.store.raw(this.name)).find({ _id: { $in: unique } }).toArray();
-    const byId = new Map(stored.map((d) => [d._id, fromStored<T>(d)]));
-    return unique.flatMap((id) => {
-      const doc = byId.get(id);
-      return doc ? [doc] : [];
-    });
-  }
-
-  upsert(doc: T): Promise<void> {
-    return this.store.upsert(this.name, doc);
-  }
-
-  insertIfAbsent(doc: T): Promise<boolean> {
-    return this.store.insertIfAbsent(this.name, doc);
-  }
-
-  updateIf(id: string, where: Filter, set: Record<string, unknown>): Promise<boolean> {
-    return this.store.updateIf(this.name, id, where, set);
-  }
-
-  async delete(id: string): Promise<boolean> {
-    const result = await (await this.store.raw(this.name)).deleteOne({ _id: id });
-    return result.deletedCount === 1;
-  }
-
-  async find(filter?: Filter, options?: FindOptions): Promise<FindResult<T>> {
-    return (await this.store.find(this.name, filter, options)) as FindResult<T>;
-  }
-
-  async count(filter?: Filter): Promise<number> {
-    const query = toMongoFilter(parseFilter(filter));
-    return (await this.store.raw(this.name)).countDocuments(query);
-  }
-
-  async deleteMany(filter: Filter): Promise<number> {
-    if (filter === undefined) throw new InvalidFilterError('deleteMany needs a filter ({} deletes every document)');
-    const query = toMongoFilter(parseFilter(filter));
-    const result = await (await this.store.raw(this.name)).deleteMany(query);
-    return result.deletedCount;
-  }
 }

@@ -1,4 +1,5 @@
-import { InvalidFilterError } from '../document-store.port.js';
+import { InvalidFilterError, type Doc, type Scalar } from '../document-store.port.js';
+import { getPath } from './document-filter.js';
 
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -24,4 +25,21 @@ export function parseSet(set: Record<string, unknown>): Array<[field: string, va
 
 export function assertDocId(id: string): void {
   if (typeof id !== 'string' || id.length === 0) throw new TypeError('A document id is a non-empty string');
+}
+
+/** A document to write needs a non-empty string id. */
+export function checkDoc(doc: Doc): void {
+  if (!doc || typeof doc.id !== 'string' || doc.id.length === 0)
+    throw new TypeError('A document needs a non-empty string id');
+}
+
+/** The port's cas rule: every expected top-level field equal; an expected null matches missing. */
+export function casMatches(current: Doc | null, expect: Record<string, Scalar> | null): boolean {
+  if (expect === null) return current === null;
+  if (current === null) return false;
+  for (const [field, value] of Object.entries(expect)) {
+    const actual = getPath(current, field);
+    if (value === null ? actual !== null && actual !== undefined : actual !== value) return false;
+  }
+  return true;
 }

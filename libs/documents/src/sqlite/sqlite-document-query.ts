@@ -1,5 +1,15 @@
-import type { IndexSpec, Sort } from '../document-store.port.js';
-import { assertValidPath, type Condition } from '../query/document-filter.js';
+import type Database from 'better-sqlite3';
+import {
+  InvalidFilterError,
+  type Doc,
+  type Filter,
+  type FindOptions,
+  type FindResult,
+  type IndexSpec,
+  type Sort,
+} from '../document-store.port.js';
+import { decodeCursor, encodeCursor } from '../query/document-cursor.js';
+import { assertValidPath, isValidPath, normalizeSort, parseFilter, type Condition } from '../query/document-filter.js';
 
 /**
  * SQL for the filter language over `doc_*` tables (`id TEXT PRIMARY KEY, body BLOB` = JSONB).
@@ -185,4 +195,75 @@ export function keysetSegments(sort: Sort, cursorValues: unknown[]): KeysetSegme
 
 export function indexColumnsSql(spec: IndexSpec): string {
   return spec.fields.map(([field, direction]) => `${fieldSql(field)} ${direction === -1 ? 'DESC' : 'ASC'}`).join(', ');
+}
+
+export interface CompiledFind {
+  statement: Database.Statement;
+  sort: Sort;
+}
+
+/**
+ * The shape of a find whose filter is flat string equality (`{a: 'x', b: 'y'}`) with valid
+ * paths and a well-formed sort, without a cursor: a key naming collection, fields, sort and
+ * limit (paths cannot contain the separators, so keys are unambiguous), and the values to bind.
+ * Anything else (operators, other value types, a cursor) has no shape and takes the full path.
+ */
+export function equalityShape(
+  collection: string,
+  filter: Filter | undefined,
+  sort: Sort | undefined,
+  limit: number,
+): { key: string; params: string[] } | undefined {
+  let key = `${collection}|${limit}|`;
+  const params: string[] = [];
+  if (filter !== undefined) {
+    if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) return undefined;
+    for (const path of Object.keys(filter)) {
+      const value = (filter as Record<string, unknown>)[path];
+      if (typeof value !== 'string' || !isValidPath(path)) return undefined;
+      key += `${path},`;
+      params.push(value);
+    }
+  }
+  key += '|';
+  if (sort !== undefined) {
+    if (!Array.isArray(sort)) return undefined;
+    for (const entry of sort) {
+      if (!Array.isArray(entry) || entry.length !== 2) return undefined;
+      const [field, direction] = entry as [unknown, unknown];
+      if (typeof field !== 'string' || !isValidPath(field) || (direction !== 1 && direction !== -1)) return undefined;
+      key += `${field}${direction === 1 ? '+' : '-'}`;
+    }
+  }
+  return { key, params };
+}
+
+/** A page of at most `limit` items (`items` holds up to one more, which says there are more). */
+export function page(items: Doc[], limit: number, sort: Sort): FindResult<Doc> {
+  if (items.length <= limit) return { items, nextCursor: null };
+  items.length = limit;
+  return { items, nextCursor: encodeCursor(sort, items[limit - 1]!) };
+}
+
+export function pageSize(limit: number | undefined): number {
+  if (limit === undefined) return 100;
+  if (!Number.isInteger(limit) || limit < 1) throw new InvalidFilterError('limit must be a positive integer');
+  return Math.min(limit, 1000);
+}
+
+/** The statements of one find on `table`: one, or one per keyset segment after a cursor. */
+export function findStatements(
+  table: string,
+  filter: Filter | undefined,
+  options: FindOptions | undefined,
+): SqlFragment[] {
+  const sort = normalizeSort(options?.sort);
+  const where = whereSql(parseFilter(filter));
+  const segments = options?.after
+    ? keysetSegments(sort, decodeCursor(sort, options.after))
+    : [{ sql: '1', params: [], fixedKeys: 0 }];
+  return segments.map((segment) => ({
+    sql: `SELECT json(body) FROM "${table}" WHERE (${where.sql}) AND (${segment.sql}) ORDER BY ${orderBySql(sort.slice(segment.fixedKeys))}`,
+    params: [...where.params, ...segment.params],
+  }));
 }

@@ -1,11 +1,8 @@
-// Over 400 lines on purpose: one adapter over one SQLite connection; its compiled statements,
-// the batch transaction and index management share that private state (the query compiler is
-// sqlite-document-query.ts).
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import {
+  type ApplyBatchOptions,
   ConcurrentModificationError,
-  DuplicateKeyError,
   InvalidFilterError,
   type Collection,
   type Doc,
@@ -15,13 +12,21 @@ import {
   type FindResult,
   type IndexSpec,
   type Scalar,
-  type Sort,
   type WriteOp,
 } from '../document-store.port.js';
-import { decodeCursor, encodeCursor } from '../query/document-cursor.js';
-import { getPath, isValidPath, normalizeSort, parseFilter } from '../query/document-filter.js';
-import { assertDocId, parseSet } from '../query/document-update.js';
-import { indexColumnsSql, keysetSegments, orderBySql, whereSql, type SqlFragment } from './sqlite-document-query.js';
+import { normalizeSort, parseFilter } from '../query/document-filter.js';
+import { assertDocId, casMatches, checkDoc, parseSet } from '../query/document-update.js';
+import { SqliteCollection, type SqliteCollectionHost } from './sqlite-document-collection.js';
+import {
+  equalityShape,
+  findStatements,
+  indexColumnsSql,
+  page,
+  pageSize,
+  whereSql,
+  type CompiledFind,
+} from './sqlite-document-query.js';
+import { collectionOf, mapError, SqliteTables, tableName } from './sqlite-document-tables.js';
 
 export interface SqliteDocumentStoreOptions {
   /** The SQLite file, normally the event store's. */
@@ -45,18 +50,9 @@ export interface SqliteDocumentStoreOptions {
  * and make drops cost a full delete. Bodies are JSONB: json_extract on it skips the text parse
  * (filter scans about twice as fast), for the cost of json() on the way out.
  */
-export class SqliteDocumentStore implements DocumentStore {
+export class SqliteDocumentStore implements DocumentStore, SqliteCollectionHost {
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
-  /** Tables known to exist on this connection (another process may still drop one: see retry). */
-  private readonly tables = new Set<string>();
-  /**
-   * Tables a read found missing, each with the schema version it was missing at. A read of a
-   * missing table throws inside SQLite's prepare (about 20 µs, and it cannot be cached); while
-   * the schema version is unchanged (no process created or dropped anything) the table is still
-   * missing, and one cached PRAGMA read answers instead.
-   */
-  private readonly missing = new Map<string, number>();
+  private readonly tables: SqliteTables;
   /**
    * Compiled finds by shape (see `equalityShape`): the read models' common query, "these fields
    * equal these strings, in this order, first N", skips parsing and SQL building (half the cost
@@ -64,6 +60,9 @@ export class SqliteDocumentStore implements DocumentStore {
    */
   private readonly shapes = new Map<string, CompiledFind>();
   private readonly handles = new Map<string, SqliteCollection<Doc>>();
+  /** Toggled around a rebuildable batch: `synchronous` is per connection and read at COMMIT. */
+  private readonly syncNormal: Database.Statement;
+  private readonly syncFull: Database.Statement;
   private closed = false;
 
   constructor(options: SqliteDocumentStoreOptions) {
@@ -72,6 +71,9 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.pragma('synchronous = FULL');
     this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     this.db.pragma('cache_size = -16000');
+    this.tables = new SqliteTables(this.db);
+    this.syncNormal = this.db.prepare('PRAGMA synchronous = NORMAL');
+    this.syncFull = this.db.prepare('PRAGMA synchronous = FULL');
   }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
@@ -93,7 +95,7 @@ export class SqliteDocumentStore implements DocumentStore {
         .update(`${spec.unique ? 'u' : ''}${columns}`)
         .digest('hex')
         .slice(0, 12)}`;
-      this.write(collection, () => {
+      this.tables.write(collection, () => {
         try {
           this.db.exec(
             `CREATE ${spec.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${columns})`,
@@ -108,25 +110,23 @@ export class SqliteDocumentStore implements DocumentStore {
   async dropCollection(name: string): Promise<void> {
     const table = tableName(name);
     this.db.exec(`DROP TABLE IF EXISTS "${table}"`);
-    this.tables.delete(table);
-    for (const sql of this.statements.keys()) if (sql.includes(`"${table}"`)) this.statements.delete(sql);
+    this.tables.dropped(table);
   }
 
   async listCollections(): Promise<string[]> {
-    const names = this.stmt(
-      `SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'doc\\_%' ESCAPE '\\' ORDER BY name`,
-    )
+    const names = this.tables
+      .stmt(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'doc\\_%' ESCAPE '\\' ORDER BY name`)
       .pluck()
       .all() as string[];
-    return names.map((n) => n.slice(TABLE_PREFIX.length));
+    return names.map(collectionOf);
   }
 
-  async applyBatch(ops: WriteOp[]): Promise<void> {
+  async applyBatch(ops: WriteOp[], options?: ApplyBatchOptions): Promise<void> {
     if (ops.length === 0) return;
     for (const op of ops) tableName(op.collection);
     const run = this.db.transaction(() => {
       for (const op of ops) {
-        this.ensureTable(op.collection);
+        this.tables.ensure(op.collection);
         switch (op.kind) {
           case 'upsert':
             this.upsertSync(op.collection, op.doc, op.guardPosition);
@@ -142,17 +142,30 @@ export class SqliteDocumentStore implements DocumentStore {
     });
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads first could
     // fail to upgrade (SQLITE_BUSY without waiting) when another process committed meanwhile.
-    this.retryOnMissingTable(() => run.immediate());
+    if (!options?.rebuildable) return this.tables.retryOnMissingTable(() => run.immediate());
+    // Derived data (a projection batch): no fsync of its own (see ApplyBatchOptions). Only this
+    // transaction: idempotency records, sessions, grants and leases on this connection stay FULL.
+    this.syncNormal.run();
+    try {
+      this.tables.retryOnMissingTable(() => run.immediate());
+    } finally {
+      this.syncFull.run();
+    }
+  }
+
+  /** The connection's `synchronous` level (2 = FULL); for tests that check it is restored. */
+  synchronousLevel(): number {
+    return this.db.pragma('synchronous', { simple: true }) as number;
   }
 
   async ping(): Promise<void> {
-    this.stmt('SELECT 1').get();
+    this.tables.stmt('SELECT 1').get();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.statements.clear();
+    this.tables.clear();
     this.shapes.clear();
     this.db.close();
   }
@@ -162,7 +175,7 @@ export class SqliteDocumentStore implements DocumentStore {
    * check a declared index is used; not part of the port).
    */
   explainFind(collection: string, filter?: Filter, options?: FindOptions): Array<{ sql: string; plan: string[] }> {
-    return this.findStatements(collection, filter, options).map(({ sql, params }) => ({
+    return findStatements(tableName(collection), filter, options).map(({ sql, params }) => ({
       sql,
       plan: (this.db.prepare(`EXPLAIN QUERY PLAN ${sql} LIMIT 101`).all(...params) as Array<{ detail: string }>).map(
         (r) => r.detail,
@@ -170,12 +183,13 @@ export class SqliteDocumentStore implements DocumentStore {
     }));
   }
 
-  // ---- used by SqliteCollection ----------------------------------------------------------
+  // ---- SqliteCollectionHost: the synchronous operations behind each Collection ---------------
 
   /** @internal */
   getSync(collection: string, id: string): Doc | null {
-    return this.read(collection, null, () => {
-      const json = this.stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id = ?`)
+    return this.tables.read(collection, null, () => {
+      const json = this.tables
+        .stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id = ?`)
         .pluck()
         .get(id) as string | undefined;
       return json === undefined ? null : (JSON.parse(json) as Doc);
@@ -185,11 +199,12 @@ export class SqliteDocumentStore implements DocumentStore {
   /** @internal */
   getManySync(collection: string, ids: string[]): Doc[] {
     if (ids.length === 0) return [];
-    const rows = this.read(
+    const rows = this.tables.read(
       collection,
       [] as string[],
       () =>
-        this.stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id IN (SELECT value FROM json_each(?))`)
+        this.tables
+          .stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id IN (SELECT value FROM json_each(?))`)
           .pluck()
           .all(JSON.stringify(ids)) as string[],
     );
@@ -208,17 +223,17 @@ export class SqliteDocumentStore implements DocumentStore {
 
   /** @internal */
   upsertOne(collection: string, doc: Doc): void {
-    this.write(collection, () => this.upsertSync(collection, doc, undefined));
+    this.tables.write(collection, () => this.upsertSync(collection, doc, undefined));
   }
 
   /** @internal */
   insertIfAbsentOne(collection: string, doc: Doc): boolean {
     checkDoc(doc);
-    return this.write(collection, () => {
+    return this.tables.write(collection, () => {
       try {
-        const r = this.stmt(
-          `INSERT INTO "${tableName(collection)}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO NOTHING`,
-        ).run(doc.id, JSON.stringify(doc));
+        const r = this.tables
+          .stmt(`INSERT INTO "${tableName(collection)}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO NOTHING`)
+          .run(doc.id, JSON.stringify(doc));
         return r.changes === 1;
       } catch (error) {
         throw mapError(error, collection, doc.id);
@@ -236,12 +251,14 @@ export class SqliteDocumentStore implements DocumentStore {
     const fields = parseSet(set);
     const pairs = fields.map(() => '?, json(?)').join(', ');
     const params = fields.flatMap(([field, value]) => [`$.${field}`, JSON.stringify(value)]);
-    return this.read(collection, false, () => {
+    return this.tables.read(collection, false, () => {
       try {
         return (
-          this.stmt(
-            `UPDATE "${tableName(collection)}" SET body = jsonb_set(body, ${pairs}) WHERE id = ? AND (${condition.sql})`,
-          ).run(...params, id, ...condition.params).changes === 1
+          this.tables
+            .stmt(
+              `UPDATE "${tableName(collection)}" SET body = jsonb_set(body, ${pairs}) WHERE id = ? AND (${condition.sql})`,
+            )
+            .run(...params, id, ...condition.params).changes === 1
         );
       } catch (error) {
         throw mapError(error, collection, id);
@@ -251,7 +268,7 @@ export class SqliteDocumentStore implements DocumentStore {
 
   /** @internal */
   deleteOne(collection: string, id: string): boolean {
-    return this.read(collection, false, () => this.deleteSync(collection, id, undefined));
+    return this.tables.read(collection, false, () => this.deleteSync(collection, id, undefined));
   }
 
   /** @internal */
@@ -262,17 +279,17 @@ export class SqliteDocumentStore implements DocumentStore {
       const compiled = this.shapes.get(shape.key);
       if (compiled) return this.findCompiled(collection, compiled, shape.params, limit);
       // A valid find of a collection known to be missing: nothing to compile.
-      if (this.isKnownMissing(tableName(collection))) return { items: [], nextCursor: null };
+      if (this.tables.isKnownMissing(tableName(collection))) return { items: [], nextCursor: null };
     }
     const sort = normalizeSort(options?.sort);
-    const statements = this.findStatements(collection, filter, options);
+    const statements = findStatements(tableName(collection), filter, options);
     const items: Doc[] = [];
-    this.read(collection, undefined, () => {
+    this.tables.read(collection, undefined, () => {
       for (const { sql, params } of statements) {
         // The LIMIT is an integer literal (1..1001), not a bound parameter: with a bound LIMIT this
         // SQLite build (STAT4) re-prepares the statement at each execution, which cost ~10 µs per
         // find, twenty times the indexed query itself.
-        const statement = this.stmt(`${sql} LIMIT ${limit + 1 - items.length}`).pluck();
+        const statement = this.tables.stmt(`${sql} LIMIT ${limit + 1 - items.length}`).pluck();
         if (shape && statements.length === 1) this.rememberShape(shape.key, { statement, sort });
         const rows = statement.all(...params) as string[];
         for (const json of rows) items.push(JSON.parse(json) as Doc);
@@ -284,7 +301,7 @@ export class SqliteDocumentStore implements DocumentStore {
 
   /** A find whose statement was compiled for the same shape before: bind and run. */
   private findCompiled(collection: string, compiled: CompiledFind, params: string[], limit: number): FindResult<Doc> {
-    const rows = this.read(collection, [] as string[], () => compiled.statement.all(...params) as string[]);
+    const rows = this.tables.read(collection, [] as string[], () => compiled.statement.all(...params) as string[]);
     const items: Doc[] = new Array(rows.length);
     for (let i = 0; i < rows.length; i++) items[i] = JSON.parse(rows[i]!) as Doc;
     return page(items, limit, compiled.sort);
@@ -298,11 +315,12 @@ export class SqliteDocumentStore implements DocumentStore {
   /** @internal */
   countSync(collection: string, filter: Filter | undefined): number {
     const where = whereSql(parseFilter(filter));
-    return this.read(
+    return this.tables.read(
       collection,
       0,
       () =>
-        this.stmt(`SELECT count(*) FROM "${tableName(collection)}" WHERE ${where.sql}`)
+        this.tables
+          .stmt(`SELECT count(*) FROM "${tableName(collection)}" WHERE ${where.sql}`)
           .pluck()
           .get(...where.params) as number,
     );
@@ -312,45 +330,32 @@ export class SqliteDocumentStore implements DocumentStore {
   deleteManySync(collection: string, filter: Filter): number {
     if (filter === undefined) throw new InvalidFilterError('deleteMany needs a filter ({} deletes every document)');
     const where = whereSql(parseFilter(filter));
-    return this.read(
+    return this.tables.read(
       collection,
       0,
-      () => this.stmt(`DELETE FROM "${tableName(collection)}" WHERE ${where.sql}`).run(...where.params).changes,
+      () => this.tables.stmt(`DELETE FROM "${tableName(collection)}" WHERE ${where.sql}`).run(...where.params).changes,
     );
   }
 
   // ---- internals -----------------------------------------------------------------------
-
-  private findStatements(
-    collection: string,
-    filter: Filter | undefined,
-    options: FindOptions | undefined,
-  ): SqlFragment[] {
-    const table = tableName(collection);
-    const sort = normalizeSort(options?.sort);
-    const where = whereSql(parseFilter(filter));
-    const segments = options?.after
-      ? keysetSegments(sort, decodeCursor(sort, options.after))
-      : [{ sql: '1', params: [], fixedKeys: 0 }];
-    return segments.map((segment) => ({
-      sql: `SELECT json(body) FROM "${table}" WHERE (${where.sql}) AND (${segment.sql}) ORDER BY ${orderBySql(sort.slice(segment.fixedKeys))}`,
-      params: [...where.params, ...segment.params],
-    }));
-  }
 
   private upsertSync(collection: string, doc: Doc, guardPosition: number | undefined): void {
     checkDoc(doc);
     const table = tableName(collection);
     try {
       if (guardPosition === undefined) {
-        this.stmt(
-          `INSERT INTO "${table}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO UPDATE SET body = excluded.body`,
-        ).run(doc.id, JSON.stringify(doc));
+        this.tables
+          .stmt(
+            `INSERT INTO "${table}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO UPDATE SET body = excluded.body`,
+          )
+          .run(doc.id, JSON.stringify(doc));
       } else {
-        this.stmt(
-          `INSERT INTO "${table}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO UPDATE SET body = excluded.body ` +
-            `WHERE coalesce(json_extract("${table}".body, '$._position'), -1) < ?`,
-        ).run(doc.id, JSON.stringify({ ...doc, _position: guardPosition }), guardPosition);
+        this.tables
+          .stmt(
+            `INSERT INTO "${table}" (id, body) VALUES (?, jsonb(?)) ON CONFLICT (id) DO UPDATE SET body = excluded.body ` +
+              `WHERE coalesce(json_extract("${table}".body, '$._position'), -1) < ?`,
+          )
+          .run(doc.id, JSON.stringify({ ...doc, _position: guardPosition }), guardPosition);
       }
     } catch (error) {
       throw mapError(error, collection, doc.id);
@@ -359,222 +364,22 @@ export class SqliteDocumentStore implements DocumentStore {
 
   private deleteSync(collection: string, id: string, guardPosition: number | undefined): boolean {
     const table = tableName(collection);
-    if (guardPosition === undefined) return this.stmt(`DELETE FROM "${table}" WHERE id = ?`).run(id).changes === 1;
+    if (guardPosition === undefined)
+      return this.tables.stmt(`DELETE FROM "${table}" WHERE id = ?`).run(id).changes === 1;
     return (
-      this.stmt(`DELETE FROM "${table}" WHERE id = ? AND coalesce(json_extract(body, '$._position'), -1) < ?`).run(
-        id,
-        guardPosition,
-      ).changes === 1
+      this.tables
+        .stmt(`DELETE FROM "${table}" WHERE id = ? AND coalesce(json_extract(body, '$._position'), -1) < ?`)
+        .run(id, guardPosition).changes === 1
     );
   }
 
   private casSync(collection: string, doc: Doc, expect: Record<string, Scalar> | null): void {
-    const json = this.stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id = ?`)
+    const json = this.tables
+      .stmt(`SELECT json(body) FROM "${tableName(collection)}" WHERE id = ?`)
       .pluck()
       .get(doc.id) as string | undefined;
     const current = json === undefined ? null : (JSON.parse(json) as Doc);
     if (!casMatches(current, expect)) throw new ConcurrentModificationError(collection, doc.id);
     this.upsertSync(collection, doc, undefined);
   }
-
-  private stmt(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      // Filters make the SQL vary; keep the cache bounded (oldest first out).
-      if (this.statements.size >= 500) this.statements.delete(this.statements.keys().next().value!);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  private ensureTable(collection: string): void {
-    const table = tableName(collection);
-    if (this.tables.has(table)) return;
-    this.db.exec(
-      `CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL) WITHOUT ROWID`,
-    );
-    this.tables.add(table);
-    this.missing.delete(table);
-  }
-
-  /** Reads of a collection that does not exist (never written, or dropped) see it empty. */
-  private read<T>(collection: string, empty: T, fn: () => T): T {
-    const table = tableName(collection);
-    if (this.isKnownMissing(table)) return empty;
-    try {
-      return fn();
-    } catch (error) {
-      if (!isMissingTable(error)) throw error;
-      this.tables.delete(table);
-      if (this.missing.size >= 1000) this.missing.clear();
-      this.missing.set(table, this.schemaVersion());
-      return empty;
-    }
-  }
-
-  /** Whether `table` was missing at the current schema version (so it still is). */
-  private isKnownMissing(table: string): boolean {
-    const missingAt = this.missing.get(table);
-    if (missingAt === undefined) return false;
-    if (missingAt === this.schemaVersion()) return true;
-    this.missing.delete(table);
-    return false;
-  }
-
-  /** SQLite's schema cookie: changes with every CREATE or DROP, by any connection. */
-  private schemaVersion(): number {
-    return this.stmt('PRAGMA schema_version').pluck().get() as number;
-  }
-
-  private write<T>(collection: string, fn: () => T): T {
-    return this.retryOnMissingTable(() => {
-      this.ensureTable(collection);
-      return fn();
-    });
-  }
-
-  /** Another process may drop a table this connection believes exists: forget, recreate, retry once. */
-  private retryOnMissingTable<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (error) {
-      if (!isMissingTable(error)) throw error;
-      this.tables.clear();
-      return fn();
-    }
-  }
-}
-
-class SqliteCollection<T extends Doc> implements Collection<T> {
-  constructor(
-    private readonly store: SqliteDocumentStore,
-    readonly name: string,
-  ) {}
-
-  async get(id: string): Promise<T | null> {
-    return this.store.getSync(this.name, id) as T | null;
-  }
-
-  async getMany(ids: string[]): Promise<T[]> {
-    return this.store.getManySync(this.name, ids) as T[];
-  }
-
-  async upsert(doc: T): Promise<void> {
-    this.store.upsertOne(this.name, doc);
-  }
-
-  async insertIfAbsent(doc: T): Promise<boolean> {
-    return this.store.insertIfAbsentOne(this.name, doc);
-  }
-
-  async updateIf(id: string, where: Filter, set: Record<string, unknown>): Promise<boolean> {
-    return this.store.updateIfOne(this.name, id, where, set);
-  }
-
-  async delete(id: string): Promise<boolean> {
-    return this.store.deleteOne(this.name, id);
-  }
-
-  async find(filter?: Filter, options?: FindOptions): Promise<FindResult<T>> {
-    return this.store.findSync(this.name, filter, options) as FindResult<T>;
-  }
-
-  async count(filter?: Filter): Promise<number> {
-    return this.store.countSync(this.name, filter);
-  }
-
-  async deleteMany(filter: Filter): Promise<number> {
-    return this.store.deleteManySync(this.name, filter);
-  }
-}
-
-const TABLE_PREFIX = 'doc_';
-const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
-
-function tableName(collection: string): string {
-  if (typeof collection !== 'string' || !COLLECTION_NAME.test(collection)) {
-    throw new TypeError(`Invalid collection name ${JSON.stringify(collection)}`);
-  }
-  return TABLE_PREFIX + collection;
-}
-
-interface CompiledFind {
-  statement: Database.Statement;
-  sort: Sort;
-}
-
-/**
- * The shape of a find whose filter is flat string equality (`{a: 'x', b: 'y'}`) with valid
- * paths and a well-formed sort, without a cursor: a key naming collection, fields, sort and
- * limit (paths cannot contain the separators, so keys are unambiguous), and the values to bind.
- * Anything else (operators, other value types, a cursor) has no shape and takes the full path.
- */
-function equalityShape(
-  collection: string,
-  filter: Filter | undefined,
-  sort: Sort | undefined,
-  limit: number,
-): { key: string; params: string[] } | undefined {
-  let key = `${collection}|${limit}|`;
-  const params: string[] = [];
-  if (filter !== undefined) {
-    if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) return undefined;
-    for (const path of Object.keys(filter)) {
-      const value = (filter as Record<string, unknown>)[path];
-      if (typeof value !== 'string' || !isValidPath(path)) return undefined;
-      key += `${path},`;
-      params.push(value);
-    }
-  }
-  key += '|';
-  if (sort !== undefined) {
-    if (!Array.isArray(sort)) return undefined;
-    for (const entry of sort) {
-      if (!Array.isArray(entry) || entry.length !== 2) return undefined;
-      const [field, direction] = entry as [unknown, unknown];
-      if (typeof field !== 'string' || !isValidPath(field) || (direction !== 1 && direction !== -1)) return undefined;
-      key += `${field}${direction === 1 ? '+' : '-'}`;
-    }
-  }
-  return { key, params };
-}
-
-/** A page of at most `limit` items (`items` holds up to one more, which says there are more). */
-function page(items: Doc[], limit: number, sort: Sort): FindResult<Doc> {
-  if (items.length <= limit) return { items, nextCursor: null };
-  items.length = limit;
-  return { items, nextCursor: encodeCursor(sort, items[limit - 1]!) };
-}
-
-function pageSize(limit: number | undefined): number {
-  if (limit === undefined) return 100;
-  if (!Number.isInteger(limit) || limit < 1) throw new InvalidFilterError('limit must be a positive integer');
-  return Math.min(limit, 1000);
-}
-
-function checkDoc(doc: Doc): void {
-  if (!doc || typeof doc.id !== 'string' || doc.id.length === 0)
-    throw new TypeError('A document needs a non-empty string id');
-}
-
-/** The port's cas rule: every expected top-level field equal; an expected null matches missing. */
-export function casMatches(current: Doc | null, expect: Record<string, Scalar> | null): boolean {
-  if (expect === null) return current === null;
-  if (current === null) return false;
-  for (const [field, value] of Object.entries(expect)) {
-    const actual = getPath(current, field);
-    if (value === null ? actual !== null && actual !== undefined : actual !== value) return false;
-  }
-  return true;
-}
-
-function isMissingTable(error: unknown): boolean {
-  return error instanceof Error && /no such table: (main\.)?doc_/.test(error.message);
-}
-
-function mapError(error: unknown, collection: string, id: string): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE') return new DuplicateKeyError(collection, id, { cause: error });
-  return error;
 }

@@ -54,6 +54,26 @@ describe('SqliteDocumentStore specifics', () => {
   const usesIndex = (plan: string[]) => plan.some((line) => /USING (COVERING )?INDEX doc_/.test(line));
   const sortsInMemory = (plan: string[]) => plan.some((line) => line.includes('TEMP B-TREE'));
 
+  it('a rebuildable batch commits without an fsync of its own, and every other write on the connection stays FULL', async () => {
+    const store = open();
+    const FULL = 2;
+    assert.equal(store.synchronousLevel(), FULL);
+    await store.applyBatch([{ kind: 'upsert', collection: 'rm', doc: { id: 'a', n: 1 } }], { rebuildable: true });
+    assert.equal(store.synchronousLevel(), FULL, 'back to FULL after a rebuildable commit');
+    await assert.rejects(
+      store.applyBatch(
+        [
+          { kind: 'upsert', collection: 'rm', doc: { id: 'b', n: 1 } },
+          { kind: 'cas', collection: 'rm', doc: { id: 'a', n: 2 }, expect: { n: 0 } },
+        ],
+        { rebuildable: true },
+      ),
+      ConcurrentModificationError,
+    );
+    assert.equal(store.synchronousLevel(), FULL, 'back to FULL after a rolled-back one');
+    assert.equal(await open().collection('rm').get('b'), null);
+  });
+
   it('find uses the declared expression indexes, for the filter and the order, on every keyset segment', async () => {
     const store = open();
     const col = store.collection('tasks');

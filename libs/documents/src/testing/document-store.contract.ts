@@ -700,6 +700,37 @@ export function documentStoreContract(
         }
       });
 
+      test('a rebuildable batch (a projection commit) applies, guards and checks cas like any other', async (fixture, c) => {
+        const { store } = fixture;
+        const rebuildable = { rebuildable: true };
+        await store.applyBatch(
+          [
+            { kind: 'upsert', collection: c(), doc: { id: 'x', n: 1 }, guardPosition: 5 },
+            { kind: 'cas', collection: c(), doc: { id: 'cp', position: 5 }, expect: null },
+          ],
+          rebuildable,
+        );
+        await store.applyBatch(
+          [{ kind: 'upsert', collection: c(), doc: { id: 'x', n: 9 }, guardPosition: 4 }],
+          rebuildable,
+        );
+        await assert.rejects(
+          store.applyBatch(
+            [
+              { kind: 'upsert', collection: c(), doc: { id: 'y', n: 1 }, guardPosition: 6 },
+              { kind: 'cas', collection: c(), doc: { id: 'cp', position: 7 }, expect: { position: 4 } },
+            ],
+            rebuildable,
+          ),
+          ConcurrentModificationError,
+        );
+        if (options.atomicBatches) assert.equal(await store.collection(c()).get('y'), null, 'rolled back whole');
+        // Seen by another connection too (it committed, whatever the disk was told).
+        const other = fixture.reopen ? await fixture.reopen() : store;
+        assert.deepEqual(await other.collection(c()).get('x'), { id: 'x', n: 1, _position: 5 });
+        assert.deepEqual(await other.collection(c()).get('cp'), { id: 'cp', position: 5 });
+      });
+
       test(
         options.atomicBatches
           ? 'a failing cas or unique violation fails the batch and applies none of it'

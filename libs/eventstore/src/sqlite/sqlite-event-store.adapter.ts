@@ -1,11 +1,7 @@
-// Over 400 lines on purpose: one adapter over one SQLite connection; the group-commit writer,
-// reads and subscriptions share its statements and commit tail (the tail and the $all
-// subscription have files of their own).
 import Database from 'better-sqlite3';
 import { prepareAppend, type PreparedAppend } from '../append.validation.js';
 import {
   EventStoreUnavailableError,
-  WrongExpectedRevisionError,
   type AllFilter,
   type AllSubscription,
   type AppendResult,
@@ -17,8 +13,9 @@ import {
   type RecordedEvent,
   type SubscribeToAllOptions,
 } from '../event-store.port.js';
+import { SqliteAppendWriter } from './sqlite-append-writer.js';
 import { SqliteAllSubscription, type SubscriptionHost } from './sqlite-all-subscription.js';
-import { type CommittedEvent, SqliteCommitTail } from './sqlite-commit-tail.js';
+import { SqliteCommitTail } from './sqlite-commit-tail.js';
 import { EVENT_COLUMNS, EVENT_STORE_SCHEMA, type EventRow } from './sqlite-event-store.schema.js';
 
 export interface SqliteEventStoreOptions {
@@ -30,25 +27,12 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
 }
 
-interface PendingAppend {
-  stream: string;
-  append: PreparedAppend;
-  expected: ExpectedRevision;
-  resolve(result: AppendResult): void;
-  reject(error: unknown): void;
-}
-
-type Outcome = { result: AppendResult } | { error: Error };
-
 type Statement = Database.Statement<unknown[], unknown>;
 
 /** Rows per read page: big enough to amortise the query, small enough to bound memory. */
 const PAGE_SIZE = 1000;
 /** Lets the event loop run (I/O, timers) before the next synchronous page of a long read. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-/** One group commit writes at most this many events (at least one whole append), so a burst
- *  never blocks the event loop for long. */
-const MAX_BATCH_EVENTS = 10_000;
 const MAX_POSITION = Number.MAX_SAFE_INTEGER;
 const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 /** Events of this process's newest commits kept for live subscriptions (see SqliteCommitTail). */
@@ -60,11 +44,12 @@ const TAIL_EVENTS = 20_000;
  * Durability: WAL with `synchronous=FULL`, so COMMIT returns only after the WAL is fsynced; an
  * append's promise resolves only after the COMMIT of the transaction that holds it.
  *
- * Group commit: `append` validates, queues and schedules one flush with `setImmediate`, so every
- * append issued before the event loop's next check phase (a whole poll phase of HTTP requests,
- * or all writers woken by the previous commit) lands in ONE transaction and one fsync. Inside it
- * each append is checked against its own expected revision, in arrival order, and a failing one
- * (conflict, duplicate id) is rolled back to its savepoint without touching the others.
+ * Group commit (SqliteAppendWriter): `append` validates, queues and schedules one flush with
+ * `setImmediate`, so every append issued before the event loop's next check phase (a whole poll
+ * phase of HTTP requests, or all writers woken by the previous commit) lands in ONE transaction
+ * and one fsync. Inside it each append is checked against its own expected revision, in arrival
+ * order, and a failing one (conflict, duplicate id) is rolled back to its savepoint without
+ * touching the others.
  *
  * Position order is commit order: SQLite lets one write transaction run at a time per file
  * (across connections and processes), and AUTOINCREMENT assigns positions inside it, above every
@@ -81,20 +66,9 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly statements = new Map<string, Statement>();
   private readonly selRevision: Statement;
-  private readonly selById: Statement;
-  private readonly selStreamIds: Statement;
-  private readonly insert: Statement;
   private readonly selHead: Statement;
   private readonly selDataVersion: Statement;
-  private readonly begin: Statement;
-  private readonly commit: Statement;
-  private readonly rollback: Statement;
-  private readonly savepoint: Statement;
-  private readonly release: Statement;
-  private readonly rollbackToSavepoint: Statement;
-
-  private queue: PendingAppend[] = [];
-  private flushScheduled = false;
+  private readonly writer: SqliteAppendWriter;
   private closed = false;
   private readonly subscriptions = new Set<SqliteAllSubscription>();
   private poller: NodeJS.Timeout | null = null;
@@ -126,23 +100,14 @@ export class SqliteEventStore implements EventStore {
     }
     this.db = db;
     this.selRevision = this.db.prepare('SELECT max(revision) FROM es_events WHERE stream = ?').pluck();
-    this.selById = this.db
-      .prepare('SELECT stream, revision, position FROM es_events WHERE id = ? AND id_given = 1')
-      .raw();
-    this.selStreamIds = this.db
-      .prepare('SELECT id, position FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?')
-      .raw();
-    this.insert = this.db.prepare(
-      'INSERT INTO es_events (stream, revision, id, id_given, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
     this.selHead = this.db.prepare('SELECT coalesce(max(position), 0) FROM es_events').pluck();
     this.selDataVersion = this.db.prepare('PRAGMA data_version').pluck();
-    this.begin = this.db.prepare('BEGIN IMMEDIATE');
-    this.commit = this.db.prepare('COMMIT');
-    this.rollback = this.db.prepare('ROLLBACK');
-    this.savepoint = this.db.prepare('SAVEPOINT es_append');
-    this.release = this.db.prepare('RELEASE es_append');
-    this.rollbackToSavepoint = this.db.prepare('ROLLBACK TO es_append');
+    this.writer = new SqliteAppendWriter(this.db, (headBefore, written) => {
+      this.tail.add(headBefore, written);
+      // Whatever another process committed before this transaction shows as a gap in the tail.
+      this.tailMayBeBehind = false;
+      this.notify();
+    });
   }
 
   append(stream: string, events: NewEvent[], expectedRevision: ExpectedRevision = 'any'): Promise<AppendResult> {
@@ -153,10 +118,7 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       return Promise.reject(error);
     }
-    return new Promise<AppendResult>((resolve, reject) => {
-      this.queue.push({ stream, append, expected: expectedRevision, resolve, reject });
-      this.scheduleFlush();
-    });
+    return this.writer.append(stream, append, expectedRevision);
   }
 
   async *readStream(stream: string, options: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
@@ -244,185 +206,11 @@ export class SqliteEventStore implements EventStore {
   /** Writes the appends still queued, ends subscriptions, closes the file. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.flushAll();
+    this.writer.flushAll();
     this.closed = true;
     for (const subscription of [...this.subscriptions]) subscription.end();
     this.stopPoller();
     this.db.close();
-  }
-
-  // --- group commit -------------------------------------------------------------------------
-
-  private scheduleFlush(): void {
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    setImmediate(() => {
-      this.flushScheduled = false;
-      this.flushBatch();
-      // Appends left over by the batch cap wait for the next turn, letting I/O in between.
-      if (this.queue.length > 0) this.scheduleFlush();
-    });
-  }
-
-  private flushAll(): void {
-    while (this.queue.length > 0) this.flushBatch();
-  }
-
-  /** One transaction for the appends at the head of the queue. */
-  private flushBatch(): void {
-    if (this.queue.length === 0) return;
-    let take = 0;
-    let events = 0;
-    while (
-      take < this.queue.length &&
-      (take === 0 || events + this.queue[take]!.append.events.length <= MAX_BATCH_EVENTS)
-    ) {
-      events += this.queue[take]!.append.events.length;
-      take++;
-    }
-    const batch = this.queue.splice(0, take);
-    const outcomes: Outcome[] = [];
-    const written: CommittedEvent[] = [];
-    let headBefore: number;
-    try {
-      this.begin.run();
-      // Read under the write lock: every event above it is one this transaction writes.
-      headBefore = this.selHead.get() as number;
-      const created = new Date().toISOString();
-      for (const pending of batch) outcomes.push(this.applyOne(pending, created, written));
-      this.commit.run();
-    } catch (error) {
-      if (this.db.inTransaction) {
-        try {
-          this.rollback.run();
-        } catch {
-          // The connection rolls back by itself on close; nothing more to do here.
-        }
-      }
-      const failure = new EventStoreUnavailableError(
-        `event store write failed, nothing was written: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
-      for (const pending of batch) pending.reject(failure);
-      return;
-    }
-    let wrote = false;
-    for (let i = 0; i < batch.length; i++) {
-      const outcome = outcomes[i]!;
-      if ('error' in outcome) batch[i]!.reject(outcome.error);
-      else {
-        batch[i]!.resolve(outcome.result);
-        wrote = true;
-      }
-    }
-    if (wrote) {
-      this.tail.add(headBefore, written);
-      // Whatever another process committed before this transaction shows as a gap in the tail.
-      this.tailMayBeBehind = false;
-      this.notify();
-    }
-  }
-
-  /** Checks and writes one append inside the open transaction. Returns its outcome, or throws
-   *  (aborting the whole batch) only on a storage failure. */
-  private applyOne(pending: PendingAppend, created: string, written: CommittedEvent[]): Outcome {
-    const { stream, expected } = pending;
-    const events = pending.append.events;
-    const current = this.selRevision.get(stream) as number | null;
-
-    if (pending.append.callerIds) {
-      const original = this.findOriginalAppend(pending, current);
-      if (original) return { result: original };
-    }
-    if (
-      (expected === 'no_stream' && current !== null) ||
-      (expected === 'stream_exists' && current === null) ||
-      (typeof expected === 'number' && current !== expected)
-    ) {
-      return { error: new WrongExpectedRevisionError(stream, expected, current) };
-    }
-
-    // A single INSERT is atomic by itself; several need a savepoint to be all-or-nothing.
-    const multi = events.length > 1;
-    if (multi) this.savepoint.run();
-    try {
-      let revision = current ?? -1;
-      let position = 0;
-      const positions: number[] = [];
-      for (const event of events) {
-        revision++;
-        const info = this.insert.run(
-          stream,
-          revision,
-          event.id,
-          event.idGiven ? 1 : null,
-          event.type,
-          event.dataJson,
-          event.metadataJson,
-          created,
-        );
-        position = Number(info.lastInsertRowid);
-        positions.push(position);
-      }
-      if (multi) this.release.run();
-      // Only now is this append certain to be in the transaction (a savepoint may roll back).
-      const first = revision - events.length + 1;
-      events.forEach((event, i) =>
-        written.push({
-          id: event.id,
-          stream,
-          revision: first + i,
-          position: positions[i]!,
-          type: event.type,
-          dataJson: event.dataJson,
-          metadataJson: event.metadataJson,
-          created,
-        }),
-      );
-      return { result: { nextExpectedRevision: revision, position } };
-    } catch (error) {
-      if (multi) {
-        this.rollbackToSavepoint.run();
-        this.release.run();
-      }
-      const code = (error as { code?: string }).code;
-      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-        return {
-          error: new Error(
-            `append to ${stream}: ${duplicateIdMessage(
-              this.selById,
-              events.map((e) => e.id),
-            )}`,
-          ),
-        };
-      }
-      throw error;
-    }
-  }
-
-  /**
-   * Idempotent re-append (EventStoreDB semantics): when the events' ids already sit in this
-   * stream, in order, at the place the expected revision points to, the append happened
-   * before (a retry after a lost reply): return its original result and write nothing.
-   */
-  private findOriginalAppend(pending: PendingAppend, current: number | null): AppendResult | null {
-    if (current === null) return null;
-    const events = pending.append.events;
-    const hit = this.selById.get(events[0]!.id) as [stream: string, revision: number, position: number] | undefined;
-    if (!hit || hit[0] !== pending.stream) return null;
-    const first = hit[1];
-    const expected = pending.expected;
-    const samePlace =
-      expected === 'any' ||
-      (expected === 'no_stream' && first === 0) ||
-      (expected === 'stream_exists' && first > 0) ||
-      (typeof expected === 'number' && expected === first - 1);
-    if (!samePlace) return null;
-    const rows = this.selStreamIds.all(pending.stream, first, events.length) as Array<[id: string, position: number]>;
-    if (rows.length !== events.length || rows.some((row, i) => row[0] !== events[i]!.id)) return null;
-    return { nextExpectedRevision: first + events.length - 1, position: rows[rows.length - 1]![1] };
   }
 
   // --- reads and subscriptions --------------------------------------------------------------
@@ -536,13 +324,4 @@ function filterClause(filter: AllFilter | undefined): { clause: string; params: 
   any('type', filter?.eventTypePrefixes);
   any('stream', filter?.streamPrefixes);
   return { clause, params };
-}
-
-function duplicateIdMessage(selById: Statement, ids: string[]): string {
-  for (const id of ids) {
-    const hit = selById.get(id) as [stream: string, revision: number] | undefined;
-    if (hit)
-      return `event id ${id} is already used by ${hit[0]}@${hit[1]} (a re-append is idempotent only at the same place)`;
-  }
-  return 'an event id is already used';
 }

@@ -1,4 +1,4 @@
-import type { Collection, Doc, DocumentStore, IndexSpec, WriteOp } from '#documents';
+import type { ApplyBatchOptions, Collection, Doc, DocumentStore, IndexSpec, WriteOp } from '#documents';
 
 /**
  * A DocumentStore that applies a batch the way the MongoDB adapter does: op by op, in order,
@@ -42,7 +42,7 @@ export class NonAtomicDocumentStore implements DocumentStore {
     return this.inner.listCollections();
   }
 
-  async applyBatch(ops: WriteOp[]): Promise<void> {
+  async applyBatch(ops: WriteOp[], options?: ApplyBatchOptions): Promise<void> {
     this.alive();
     const crashAt = this.crash(++this.calls, ops);
     for (let i = 0; i < ops.length; i++) {
@@ -50,7 +50,7 @@ export class NonAtomicDocumentStore implements DocumentStore {
         this.crashes++;
         throw new Error(`simulated crash after ${i} of ${ops.length} ops`);
       }
-      await this.inner.applyBatch([ops[i]!]);
+      await this.inner.applyBatch([ops[i]!], options);
     }
   }
 
