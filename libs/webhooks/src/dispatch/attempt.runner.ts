@@ -32,26 +32,49 @@ export interface AttemptNotes {
  * back. An attempt an earlier holder marked and never recorded is recorded with an unknown
  * outcome instead of being sent again (ADR 0070).
  */
+/** What an AttemptRunner works with: the channel, its stores and sender, and its helpers. */
+export interface AttemptRunnerOptions {
+  channel: WebhookChannel;
+  events: EventStore;
+  clock: Clock;
+  sender: WebhookSender;
+  leases: DeliveryLeases;
+  /** Asked before each send: false = this process must not send now (ADR 0067). */
+  mayAct?: () => boolean;
+  hooks?: DeliveryHooks;
+  /** Lease time of one attempt (real ms). */
+  leaseMs: number;
+  inputs: DeliveryInputs;
+  recorder: AttemptRecorder;
+  disabler: WebhookDisabler;
+  logger: { warn(message: string): void };
+  notes: AttemptNotes;
+  /** The channel's deliveries read model: a queued document is checked against it before a send. */
+  deliveries: Pick<ReadonlyCollection<DeliveryDoc>, 'get'>;
+}
+
 export class AttemptRunner {
-  constructor(
-    private readonly channel: WebhookChannel,
-    private readonly deps: {
-      events: EventStore;
-      clock: Clock;
-      sender: WebhookSender;
-      leases: DeliveryLeases;
-      mayAct?: () => boolean;
-      hooks?: DeliveryHooks;
-    },
-    private readonly leaseMs: number,
-    private readonly inputs: DeliveryInputs,
-    private readonly recorder: AttemptRecorder,
-    private readonly disabler: WebhookDisabler,
-    private readonly logger: { warn(message: string): void },
-    private readonly notes: AttemptNotes,
-    /** The channel's deliveries read model: a queued document is checked against it before a send. */
-    private readonly deliveries: Pick<ReadonlyCollection<DeliveryDoc>, 'get'>,
-  ) {}
+  private readonly channel: WebhookChannel;
+  private readonly deps: Pick<AttemptRunnerOptions, 'events' | 'clock' | 'sender' | 'leases' | 'mayAct' | 'hooks'>;
+  private readonly leaseMs: number;
+  private readonly inputs: DeliveryInputs;
+  private readonly recorder: AttemptRecorder;
+  private readonly disabler: WebhookDisabler;
+  private readonly logger: { warn(message: string): void };
+  private readonly notes: AttemptNotes;
+  private readonly deliveries: Pick<ReadonlyCollection<DeliveryDoc>, 'get'>;
+
+  constructor(options: AttemptRunnerOptions) {
+    this.channel = options.channel;
+    this.deps = options;
+    this.leaseMs = options.leaseMs;
+    this.inputs = options.inputs;
+    this.recorder = options.recorder;
+    this.disabler = options.disabler;
+    this.logger = options.logger;
+    this.notes = options.notes;
+    this.deliveries = options.deliveries;
+  }
 
   /** `releaseHost` frees the host's slot once the HTTP exchange is over (recording does not hold it). */
   async run(doc: DeliveryDoc, releaseHost: () => void, stopping: () => boolean): Promise<void> {

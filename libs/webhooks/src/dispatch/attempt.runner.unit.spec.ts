@@ -74,28 +74,26 @@ function runner(
       yield* options.stream ?? [];
     },
   } as unknown as EventStore;
-  const attempts = new AttemptRunner(
-    { name: 'platform', ownerKind: 'account' } as unknown as WebhookChannel,
-    {
-      events,
-      clock: options.clock ?? new FakeClock('2026-01-01T00:00:05.000Z'),
-      sender,
-      leases: options.leases ?? new SqliteDeliveryLeases({ path: ':memory:' }),
-      hooks: {
-        afterAttempt: async (_context, outcome) => {
-          if (options.settleFails) throw new Error('SQLITE_FULL: database or disk is full');
-          settled.push(outcome);
-        },
+  const attempts = new AttemptRunner({
+    channel: { name: 'platform', ownerKind: 'account' } as unknown as WebhookChannel,
+    events,
+    clock: options.clock ?? new FakeClock('2026-01-01T00:00:05.000Z'),
+    sender,
+    leases: options.leases ?? new SqliteDeliveryLeases({ path: ':memory:' }),
+    hooks: {
+      afterAttempt: async (_context, outcome) => {
+        if (options.settleFails) throw new Error('SQLITE_FULL: database or disk is full');
+        settled.push(outcome);
       },
     },
-    60_000,
+    leaseMs: 60_000,
     inputs,
     recorder,
-    { disabledHere: () => false } as unknown as WebhookDisabler,
-    { warn: () => undefined },
-    { recorded: () => undefined, appended: () => undefined, attempted: () => undefined },
-    { get: async () => current },
-  );
+    disabler: { disabledHere: () => false } as unknown as WebhookDisabler,
+    logger: { warn: () => undefined },
+    notes: { recorded: () => undefined, appended: () => undefined, attempted: () => undefined },
+    deliveries: { get: async () => current },
+  });
   return {
     sent,
     recorded,
