@@ -6,11 +6,12 @@
 //    EVENTS events appended at once → EVENTS × WEBHOOKS deliveries; deliveries/s from the first
 //    append to the last receipt, checking nothing is lost (every delivery id received, every
 //    signature valid, every delivery `succeeded` in the read model). Aim >= 2,000/s.
-// 2. Latency: a steady RATE (200) events/s for SECONDS, to 1 webhook (200 deliveries/s) and to
-//    LATENCY_WEBHOOKS (10) webhooks (2,000 deliveries/s); p50/p99 from each event's append to
-//    each receipt.
+// 2. Latency: a steady RATE (200) events/s for SECONDS, to 1 webhook (200 deliveries/s); AIM_RATE
+//    (100) events/s to LATENCY_WEBHOOKS (10) webhooks (1,000 deliveries/s offered: the load the
+//    p99 aim of < 100 ms is stated at); RATE events/s to LATENCY_WEBHOOKS webhooks (2,000/s, at
+//    the throughput limit); p50/p99 from each event's append to each receipt.
 // Medians over RUNS runs. Env: BENCH_RUNS (3), BENCH_WEBHOOKS (1000), BENCH_WEBHOOK_EVENTS (10),
-// BENCH_LATENCY_WEBHOOKS (10), BENCH_RATE (200), BENCH_SECONDS (10),
+// BENCH_LATENCY_WEBHOOKS (10), BENCH_RATE (200), BENCH_AIM_RATE (100), BENCH_SECONDS (10),
 // BENCH_CONCURRENCY (256), BENCH_PER_HOST (16).
 import { fork } from 'node:child_process';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -105,6 +106,7 @@ const WEBHOOKS = setting('BENCH_WEBHOOKS', 1000, 20);
 const EVENTS = setting('BENCH_WEBHOOK_EVENTS', 10, 2);
 const LATENCY_WEBHOOKS = setting('BENCH_LATENCY_WEBHOOKS', 10, 2);
 const RATE = setting('BENCH_RATE', 200, 200);
+const AIM_RATE = setting('BENCH_AIM_RATE', 100, 100);
 const SECONDS = setting('BENCH_SECONDS', 10, 0.5);
 const CONCURRENCY = setting('BENCH_CONCURRENCY', 256, 256);
 const PER_HOST = setting('BENCH_PER_HOST', 16, 16);
@@ -247,20 +249,22 @@ async function main(): Promise<void> {
     }
 
     // 2. Latency at a steady rate
-    const latency: Record<number, { p50s: number[]; p99s: number[] }> = {};
-    for (const [type, webhooks] of [
-      ['agent.failed', 1],
-      ['agent.started', LATENCY_WEBHOOKS],
-    ] as const) {
-      const stats = (latency[webhooks] = { p50s: [] as number[], p99s: [] as number[] });
+    const scenarios = [
+      { type: 'agent.failed', webhooks: 1, rate: RATE },
+      { type: 'agent.started', webhooks: LATENCY_WEBHOOKS, rate: AIM_RATE },
+      { type: 'agent.started', webhooks: LATENCY_WEBHOOKS, rate: RATE },
+    ] as const;
+    const latency = scenarios.map(() => ({ p50s: [] as number[], p99s: [] as number[] }));
+    for (const [s, { type, webhooks, rate }] of scenarios.entries()) {
+      const stats = latency[s]!;
       for (let run = 1; run <= RUNS; run++) {
         await ask(child, 'reset');
-        const total = RATE * SECONDS;
+        const total = Math.round(rate * SECONDS);
         const appendedAt = new Map<string, number>();
         const appends: Promise<unknown>[] = [];
         const start = performance.now();
         for (let i = 0; i < total; i++) {
-          const due = start + (i * 1000) / RATE;
+          const due = start + (i * 1000) / rate;
           const wait = due - performance.now();
           if (wait > 1) await sleep(wait);
           const p = publish(type);
@@ -287,7 +291,7 @@ async function main(): Promise<void> {
         stats.p50s.push(p50);
         stats.p99s.push(p99);
         console.log(
-          `latency run ${run}: ${RATE} events/s × ${webhooks} webhook(s) for ${SECONDS} s: ${fmt(report.unique)}/${fmt(expected)} received; ` +
+          `latency run ${run}: ${rate} events/s × ${webhooks} webhook(s) for ${SECONDS} s: ${fmt(report.unique)}/${fmt(expected)} received; ` +
             `append→receipt p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms, max ${fmt(latencies.at(-1) ?? 0, 1)} ms`,
         );
       }
@@ -296,8 +300,14 @@ async function main(): Promise<void> {
     console.log(
       `\nRESULT webhooks: fan-out ${fmt(median(throughputs))} deliveries/s (median of ${RUNS}, ${fmt(WEBHOOKS)} webhooks × ${EVENTS} events; aim >= 2,000/s; ` +
         `${fmt(median(perCpu))} per CPU-second of the dispatching process); ` +
-        `append→receipt at a steady ${RATE} events/s: × 1 webhook p50 ${fmt(median(latency[1]!.p50s), 1)} ms, p99 ${fmt(median(latency[1]!.p99s), 1)} ms; ` +
-        `× ${LATENCY_WEBHOOKS} webhooks p50 ${fmt(median(latency[LATENCY_WEBHOOKS]!.p50s), 1)} ms, p99 ${fmt(median(latency[LATENCY_WEBHOOKS]!.p99s), 1)} ms (medians)`,
+        `append→receipt (medians): ` +
+        scenarios
+          .map(
+            ({ webhooks, rate }, s) =>
+              `${rate} events/s × ${webhooks} webhook(s) (${fmt(rate * webhooks)} deliveries/s offered) p50 ${fmt(median(latency[s]!.p50s), 1)} ms, p99 ${fmt(median(latency[s]!.p99s), 1)} ms`,
+          )
+          .join('; ') +
+        ` (aim at 1,000/s offered: p99 < 100 ms)`,
     );
   } finally {
     await dispatcher.stop();

@@ -25,32 +25,56 @@ export interface AttemptNotes {
 
 /**
  * One attempt of one delivery (D12–D14): checks it is still due and its webhook active, takes a
- * lease on that very attempt (two dispatchers never send one attempt), checks the delivery
- * stream is at the revision the read model reflects (a read model behind never causes a resend),
- * marks the lease as sending, signs and sends, records the outcome, and disables the webhook
- * after its final failure. An attempt an earlier holder marked as sending but never recorded is
- * recorded with an unknown outcome instead of being sent again (ADR 0070).
+ * lease on that very attempt marked as sending (two dispatchers never send one attempt; one
+ * write, ADR 0086), checks the delivery stream is at the revision the read model reflects (a
+ * read model behind never causes a resend), signs and sends, records the outcome, and disables
+ * the webhook after its final failure. A path that sends nothing gives the lease and its mark
+ * back. An attempt an earlier holder marked and never recorded is recorded with an unknown
+ * outcome instead of being sent again (ADR 0070).
  */
+/** What an AttemptRunner works with: the channel, its stores and sender, and its helpers. */
+export interface AttemptRunnerOptions {
+  channel: WebhookChannel;
+  events: EventStore;
+  clock: Clock;
+  sender: WebhookSender;
+  leases: DeliveryLeases;
+  /** Asked before each send: false = this process must not send now (ADR 0067). */
+  mayAct?: () => boolean;
+  hooks?: DeliveryHooks;
+  /** Lease time of one attempt (real ms). */
+  leaseMs: number;
+  inputs: DeliveryInputs;
+  recorder: AttemptRecorder;
+  disabler: WebhookDisabler;
+  logger: { warn(message: string): void };
+  notes: AttemptNotes;
+  /** The channel's deliveries read model: a queued document is checked against it before a send. */
+  deliveries: Pick<ReadonlyCollection<DeliveryDoc>, 'get'>;
+}
+
 export class AttemptRunner {
-  constructor(
-    private readonly channel: WebhookChannel,
-    private readonly deps: {
-      events: EventStore;
-      clock: Clock;
-      sender: WebhookSender;
-      leases: DeliveryLeases;
-      mayAct?: () => boolean;
-      hooks?: DeliveryHooks;
-    },
-    private readonly leaseMs: number,
-    private readonly inputs: DeliveryInputs,
-    private readonly recorder: AttemptRecorder,
-    private readonly disabler: WebhookDisabler,
-    private readonly logger: { warn(message: string): void },
-    private readonly notes: AttemptNotes,
-    /** The channel's deliveries read model: a queued document is checked against it before a send. */
-    private readonly deliveries: Pick<ReadonlyCollection<DeliveryDoc>, 'get'>,
-  ) {}
+  private readonly channel: WebhookChannel;
+  private readonly deps: Pick<AttemptRunnerOptions, 'events' | 'clock' | 'sender' | 'leases' | 'mayAct' | 'hooks'>;
+  private readonly leaseMs: number;
+  private readonly inputs: DeliveryInputs;
+  private readonly recorder: AttemptRecorder;
+  private readonly disabler: WebhookDisabler;
+  private readonly logger: { warn(message: string): void };
+  private readonly notes: AttemptNotes;
+  private readonly deliveries: Pick<ReadonlyCollection<DeliveryDoc>, 'get'>;
+
+  constructor(options: AttemptRunnerOptions) {
+    this.channel = options.channel;
+    this.deps = options;
+    this.leaseMs = options.leaseMs;
+    this.inputs = options.inputs;
+    this.recorder = options.recorder;
+    this.disabler = options.disabler;
+    this.logger = options.logger;
+    this.notes = options.notes;
+    this.deliveries = options.deliveries;
+  }
 
   /** `releaseHost` frees the host's slot once the HTTP exchange is over (recording does not hold it). */
   async run(doc: DeliveryDoc, releaseHost: () => void, stopping: () => boolean): Promise<void> {
@@ -67,8 +91,12 @@ export class AttemptRunner {
     // Its secret could not be read a moment ago: the delivery waits, untouched (not an attempt).
     if (this.inputs.secretWaiting(webhook.secret_id)) return;
     const attemptKey = nextAttemptKey(doc);
-    let lease = await this.deps.leases.claim(attemptKey, this.leaseMs);
+    // Taken marked as sending, in one write (ADR 0086): every check below runs under the mark, and
+    // a path that sends nothing gives the lease back, mark and all. A holder killed before sending
+    // leaves the mark: its attempt is then recorded with an unknown outcome, never sent twice.
+    const lease = await this.deps.leases.claim(attemptKey, this.leaseMs, now);
     if (!lease) return;
+    const claimedAt = performance.now();
     let sent = false;
     try {
       const revision = (await this.deps.events.streamRevision(deliveryStream(doc.id))) ?? -1;
@@ -88,9 +116,9 @@ export class AttemptRunner {
       // Not the channel's owner any more (ADR 0067): nothing charged, nothing sent.
       if (this.deps.mayAct && !this.deps.mayAct()) return;
       if (lease.interruptedSendAt !== null) {
-        // A holder before this one sent this very attempt and stopped before recording it (its
-        // process was killed): the receiver may have it. Recorded with an unknown outcome (a
-        // failure: the schedule goes on), never sent twice (ADR 0070).
+        // A holder before this one may have sent this very attempt and stopped before recording
+        // it (its process was killed): the receiver may have it. Recorded with an unknown outcome
+        // (a failure: the schedule goes on), never sent twice (ADR 0070).
         sent = true;
         await this.recordUnknown(doc, revision, context, lease, lease.interruptedSendAt);
         return;
@@ -108,14 +136,10 @@ export class AttemptRunner {
       // The last look before the request leaves: a process that lost the channel (paused past
       // its lease) sends nothing; its attempt lease is given back and the new owner sends it.
       if (this.deps.mayAct && !this.deps.mayAct()) return;
+      // The sender needs at least half the TTL (at least the send timeout) left: checks that took
+      // longer (a stalled store or hook) give the lease back, and a later pass sends.
+      if (performance.now() - claimedAt > this.leaseMs / 2) return;
       const startedAt = this.deps.clock.now();
-      // The durable mark that the request may leave now, renewing the lease for the send; refused
-      // once the lease expired (a new holder may have it: it decides then).
-      if (decision.send) {
-        const marked = await this.deps.leases.markSending(lease, startedAt, this.leaseMs);
-        if (!marked) return;
-        lease = marked;
-      }
       sent = true;
       const outcome: AttemptOutcome = decision.send
         ? await this.deps.sender.send({

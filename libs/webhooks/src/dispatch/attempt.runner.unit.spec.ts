@@ -74,28 +74,26 @@ function runner(
       yield* options.stream ?? [];
     },
   } as unknown as EventStore;
-  const attempts = new AttemptRunner(
-    { name: 'platform', ownerKind: 'account' } as unknown as WebhookChannel,
-    {
-      events,
-      clock: options.clock ?? new FakeClock('2026-01-01T00:00:05.000Z'),
-      sender,
-      leases: options.leases ?? new SqliteDeliveryLeases({ path: ':memory:' }),
-      hooks: {
-        afterAttempt: async (_context, outcome) => {
-          if (options.settleFails) throw new Error('SQLITE_FULL: database or disk is full');
-          settled.push(outcome);
-        },
+  const attempts = new AttemptRunner({
+    channel: { name: 'platform', ownerKind: 'account' } as unknown as WebhookChannel,
+    events,
+    clock: options.clock ?? new FakeClock('2026-01-01T00:00:05.000Z'),
+    sender,
+    leases: options.leases ?? new SqliteDeliveryLeases({ path: ':memory:' }),
+    hooks: {
+      afterAttempt: async (_context, outcome) => {
+        if (options.settleFails) throw new Error('SQLITE_FULL: database or disk is full');
+        settled.push(outcome);
       },
     },
-    60_000,
+    leaseMs: 60_000,
     inputs,
     recorder,
-    { disabledHere: () => false } as unknown as WebhookDisabler,
-    { warn: () => undefined },
-    { recorded: () => undefined, appended: () => undefined, attempted: () => undefined },
-    { get: async () => current },
-  );
+    disabler: { disabledHere: () => false } as unknown as WebhookDisabler,
+    logger: { warn: () => undefined },
+    notes: { recorded: () => undefined, appended: () => undefined, attempted: () => undefined },
+    deliveries: { get: async () => current },
+  });
   return {
     sent,
     recorded,
@@ -153,12 +151,10 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
     return l;
   };
   const sendingAt = new Date('2026-01-01T00:00:04.000Z');
-  /** A holder that marked `key` as sending at `sendingAt` and was SIGKILLed: nothing recorded, the lease left to expire. */
+  /** A holder that claimed `key` to send at `sendingAt` and was SIGKILLed: nothing recorded, the lease left to expire. */
   const killedWhileSending = async (key: string) => {
     const killed = leases();
-    const lease = await killed.claim(key, 60_000);
-    assert.ok(lease);
-    assert.ok(await killed.markSending(lease, sendingAt, 60_000));
+    assert.ok(await killed.claim(key, 60_000, sendingAt));
     await killed.close();
   };
 
@@ -183,7 +179,20 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
     assert.deepEqual(next.settled, [OUTCOME_UNKNOWN], 'settled as a failure (a metered push is refunded)');
   });
 
-  it('a holder killed after claiming but before marking: the attempt is sent by the next one', async () => {
+  it('a holder that claimed to send and sent nothing (the read model behind) gives its mark back: the next one sends', async () => {
+    const shared = leases();
+    const behind = runner({ ...queued, revision: 1 }, { leases: shared });
+    await behind.run();
+    assert.equal(behind.sent.length, 0);
+    now += 60_000;
+    assert.deepEqual(await shared.interrupted(10), [], 'no mark left: nothing was sent');
+    const next = runner({ ...queued }, { leases: shared });
+    await next.run();
+    assert.equal(next.sent.length, 1);
+    assert.equal(next.recorded[0]?.outcome.succeeded, true);
+  });
+
+  it('a lease taken without a mark (a recovery pass) and left: the attempt is sent by the next one', async () => {
     const killed = leases();
     assert.ok(await killed.claim('del_1:a2', 60_000));
     await killed.close();
@@ -290,8 +299,7 @@ describe('AttemptRunner: an attempt sent but never recorded is not sent again (A
 
   it('an interrupted lease whose attempt is recorded already (killed between record and settling): settled from the record, not recorded again', async () => {
     const shared = leases();
-    const lease = await shared.claim('del_1:a1', 60_000);
-    assert.ok(await shared.markSending(lease!, new Date('2026-01-01T00:00:00.500Z'), 60_000));
+    assert.ok(await shared.claim('del_1:a1', 60_000, new Date('2026-01-01T00:00:00.500Z')));
     now += 60_000;
     // The read model shows attempt 1 recorded: `queued` has automatic_attempts 1.
     const r = runner({ ...queued }, { leases: shared, stream: [attempt1] });

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrentModificationError, type Doc, type DocumentStore, DuplicateKeyError } from '#documents';
 
 /**
- * Who may send an attempt (ADR 0067, ADR 0070). A lease is taken per attempt (`{delivery}:a{n}`
- * for automatic attempt n, `{delivery}:m{request}` for a redelivery) before sending. Right before
- * the request leaves, the holder marks the lease "sending" (durably: the mark outlives a SIGKILL
- * of the holder); once the attempt is recorded, the lease is completed (lease and mark go: the
- * key is never asked for again, and a stale read of the delivery finds its stream moved). A
- * holder that dies between sending and recording leaves a marked lease; once it expired,
+ * Who may send an attempt (ADR 0067, ADR 0070, ADR 0086). A lease is taken per attempt
+ * (`{delivery}:a{n}` for automatic attempt n, `{delivery}:m{request}` for a redelivery) before
+ * sending, and the claim of a sender marks it "sending" in the same write (durably: the mark
+ * outlives a SIGKILL of the holder); a holder that then decides not to send gives the lease back
+ * and its mark goes with it. Once the attempt is recorded, the lease is completed (lease and mark
+ * go: the key is never asked for again, and a stale read of the delivery finds its stream moved).
+ * A holder that dies between claiming and recording leaves a marked lease; once it expired,
  * `interrupted` lists it, and whoever takes it learns from `interruptedSendAt` that the request
  * may have reached the receiver: the attempt is recorded with an unknown outcome instead of being
  * sent again, so a receiver sees each delivery at most once per scheduled attempt. The TTL
@@ -28,18 +29,19 @@ export interface AttemptLease {
 }
 
 export interface DeliveryLeases {
-  /** Null when someone else holds the key (or this holder does already). */
-  claim(key: string, ttlMs: number): Promise<AttemptLease | null>;
   /**
-   * Records that the request is about to leave (at `at`, the service clock) and renews the lease
-   * for `ttlMs` from now, so the sender has its whole TTL (at least twice the send timeout) from
-   * here. Null when the lease expired (taken by someone else or not): then nothing may be sent.
-   * The renewed lease is the one to complete.
+   * Null when someone else holds the key (or this holder does already). With `sendingAt` (the
+   * service clock), the lease is taken marked as sending from then, in the same atomic write: one
+   * write per attempt instead of a claim and a mark (ADR 0086). An earlier holder's mark is kept
+   * (and reported as `interruptedSendAt`): then nothing may be sent under it.
    */
-  markSending(lease: AttemptLease, at: Date, ttlMs: number): Promise<AttemptLease | null>;
+  claim(key: string, ttlMs: number, sendingAt?: Date): Promise<AttemptLease | null>;
   /** The attempt is recorded: the lease and its mark go. */
   complete(lease: AttemptLease): Promise<void>;
-  /** Gives a lease back unused (nothing was sent under it); a mark left by an earlier holder stays. */
+  /**
+   * Gives a lease back unused (nothing was sent under it): this holder's own mark goes, a mark
+   * left by an earlier holder stays.
+   */
   release(lease: AttemptLease): Promise<void>;
   /** Keys of expired leases still marked as sending (attempts sent and never recorded), oldest mark first. */
   interrupted(limit: number): Promise<string[]>;
@@ -80,25 +82,18 @@ export class DocumentLeases implements DeliveryLeases {
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  async claim(key: string, ttlMs: number): Promise<AttemptLease | null> {
+  async claim(key: string, ttlMs: number, sendingAt?: Date): Promise<AttemptLease | null> {
     const t = this.now();
     const current = await this.documents.collection<LeaseDoc>(WEBHOOK_LEASES_COLLECTION).get(key);
     if (current && current.expires_at > t) return null;
     const lease = { key, expiresAt: t + ttlMs, interruptedSendAt: current?.sending_at ?? null };
     // The mark is part of what was read: a holder's mark landing between the read and this write
-    // makes the write fail (the mark also moves expires_at: belt and braces).
+    // makes the write fail. One conditional write takes the lease and sets this sender's mark.
     const expect = current
       ? { owner: current.owner, expires_at: current.expires_at, sending_at: lease.interruptedSendAt }
       : null;
-    return (await this.write(lease, lease.interruptedSendAt, expect)) ? lease : null;
-  }
-
-  async markSending(lease: AttemptLease, at: Date, ttlMs: number): Promise<AttemptLease | null> {
-    const t = this.now();
-    if (lease.expiresAt <= t) return null;
-    const renewed = { ...lease, expiresAt: t + ttlMs };
-    const marked = await this.write(renewed, at.getTime(), { owner: this.owner, expires_at: lease.expiresAt });
-    return marked ? renewed : null;
+    const mark = lease.interruptedSendAt ?? sendingAt?.getTime() ?? null;
+    return (await this.write(lease, mark, expect)) ? lease : null;
   }
 
   async complete(lease: AttemptLease): Promise<void> {

@@ -30,8 +30,8 @@ describe('SqliteDeliveryLeases', () => {
       const leases = new SqliteDeliveryLeases({ path }, () => 1_700_000_000_000);
       try {
         assert.equal(await leases.claim('del_1:a1', 60_000), null, 'the old lease still holds');
-        const fresh = await leases.claim('del_2:a1', 60_000);
-        assert.ok(await leases.markSending(fresh!, new Date(1_700_000_000_000), 60_000));
+        assert.ok(await leases.claim('del_2:a1', 60_000, new Date(1_700_000_000_000)));
+        assert.deepEqual(await leases.interrupted(10), []);
       } finally {
         await leases.close();
       }

@@ -12,10 +12,10 @@ import { type AttemptLease, type DeliveryLeases, MARK_RETENTION_MS } from './lea
  * the operating system's cache, ADR 0070); a power cut may forget leases and sending marks, which
  * only makes an attempt whose outcome was not recorded go again (at least once).
  *
- * Per attempt three single write transactions, each ~17 µs on this VM (the WAL append and its
- * locks): the claim, the sending mark and the completion (ADR 0070). Batching the completions in
- * one transaction per 5 ms saved ~9 µs per attempt, not worth a completion that other processes
- * see late.
+ * Per attempt two write transactions (the claim with its sending mark, and the completion), each
+ * ~15 µs on this VM (the WAL append and its locks); the mark was a third until ADR 0086. Batching
+ * the completions in one transaction per 5 ms saved ~9 µs per attempt, not worth a completion
+ * that other processes see late.
  */
 export class SqliteDeliveryLeases implements DeliveryLeases {
   readonly owner = randomUUID();
@@ -24,9 +24,14 @@ export class SqliteDeliveryLeases implements DeliveryLeases {
     [string, string, number, number],
     { owner: string; sending_at: number | null }
   >;
-  private readonly markStatement: Database.Statement<[number, number, string, string, number, number]>;
+  private readonly markedClaim: (
+    key: string,
+    expiresAt: number,
+    now: number,
+    sendingAt: number,
+  ) => number | null | false;
   private readonly completeStatement: Database.Statement<[string, string, number]>;
-  private readonly releaseStatement: Database.Statement<[number, string, string, number]>;
+  private readonly releaseStatement: Database.Statement<[number, number | null, string, string, number]>;
   private readonly interruptedStatement: Database.Statement<[number, number], { id: string }>;
   private readonly sweepStatement: Database.Statement<[number, number]>;
 
@@ -56,14 +61,29 @@ export class SqliteDeliveryLeases implements DeliveryLeases {
     this.claimStatement = this.db.prepare(
       'INSERT INTO webhook_leases (id, owner, expires_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at WHERE webhook_leases.expires_at <= ? RETURNING owner, sending_at',
     );
-    this.markStatement = this.db.prepare(
-      'UPDATE webhook_leases SET sending_at = ?, expires_at = ? WHERE id = ? AND owner = ? AND expires_at = ? AND expires_at > ?',
+    // A sender's claim: read the lease and write it with the mark in one IMMEDIATE transaction
+    // (the write lock taken first, so no other process writes in between). The read tells an
+    // earlier holder's mark from this one, which one UPSERT … RETURNING cannot (it returns the
+    // new row only, and two marks may carry the same millisecond).
+    const current = this.db.prepare<[string], { expires_at: number; sending_at: number | null }>(
+      'SELECT expires_at, sending_at FROM webhook_leases WHERE id = ?',
     );
+    const put = this.db.prepare<[string, string, number, number]>(
+      'INSERT OR REPLACE INTO webhook_leases (id, owner, expires_at, sending_at) VALUES (?, ?, ?, ?)',
+    );
+    const markedClaim = this.db.transaction((key: string, expiresAt: number, now: number, sendingAt: number) => {
+      const row = current.get(key);
+      if (row && row.expires_at > now) return false;
+      const earlier = row?.sending_at ?? null;
+      put.run(key, this.owner, expiresAt, earlier ?? sendingAt);
+      return earlier;
+    });
+    this.markedClaim = (...args) => markedClaim.immediate(...args);
     this.completeStatement = this.db.prepare(
       'DELETE FROM webhook_leases WHERE id = ? AND owner = ? AND expires_at = ?',
     );
     this.releaseStatement = this.db.prepare(
-      'UPDATE webhook_leases SET expires_at = ? WHERE id = ? AND owner = ? AND expires_at = ?',
+      'UPDATE webhook_leases SET expires_at = ?, sending_at = ? WHERE id = ? AND owner = ? AND expires_at = ?',
     );
     // Few rows: a completed lease is deleted, an unmarked expired one goes at the next sweep.
     this.interruptedStatement = this.db.prepare(
@@ -74,24 +94,14 @@ export class SqliteDeliveryLeases implements DeliveryLeases {
     );
   }
 
-  async claim(key: string, ttlMs: number): Promise<AttemptLease | null> {
+  async claim(key: string, ttlMs: number, sendingAt?: Date): Promise<AttemptLease | null> {
     const t = this.now();
+    if (sendingAt) {
+      const earlier = this.markedClaim(key, t + ttlMs, t, sendingAt.getTime());
+      return earlier === false ? null : { key, expiresAt: t + ttlMs, interruptedSendAt: earlier };
+    }
     const row = this.claimStatement.get(key, this.owner, t + ttlMs, t);
     return row?.owner === this.owner ? { key, expiresAt: t + ttlMs, interruptedSendAt: row.sending_at } : null;
-  }
-
-  async markSending(lease: AttemptLease, at: Date, ttlMs: number): Promise<AttemptLease | null> {
-    const t = this.now();
-    const renewed = { ...lease, expiresAt: t + ttlMs };
-    const changes = this.markStatement.run(
-      at.getTime(),
-      renewed.expiresAt,
-      lease.key,
-      this.owner,
-      lease.expiresAt,
-      t,
-    ).changes;
-    return changes === 1 ? renewed : null;
   }
 
   async complete(lease: AttemptLease): Promise<void> {
@@ -99,7 +109,7 @@ export class SqliteDeliveryLeases implements DeliveryLeases {
   }
 
   async release(lease: AttemptLease): Promise<void> {
-    this.releaseStatement.run(this.now(), lease.key, this.owner, lease.expiresAt);
+    this.releaseStatement.run(this.now(), lease.interruptedSendAt, lease.key, this.owner, lease.expiresAt);
   }
 
   async interrupted(limit: number): Promise<string[]> {

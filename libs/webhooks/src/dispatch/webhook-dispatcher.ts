@@ -192,15 +192,20 @@ export class WebhookDispatcher {
       this.noteWanted(position),
     );
     this.due = new DueDeliveryReader(this.deliveries, this.webhooks, settings);
-    this.attempts = new AttemptRunner(
+    this.attempts = new AttemptRunner({
       channel,
-      deps,
-      settings.leaseMs,
-      this.inputs,
-      this.recorder,
-      this.disabler,
-      this.logger,
-      {
+      events: deps.events,
+      clock: deps.clock,
+      sender: deps.sender,
+      leases: deps.leases,
+      mayAct: deps.mayAct,
+      hooks: deps.hooks,
+      leaseMs: settings.leaseMs,
+      inputs: this.inputs,
+      recorder: this.recorder,
+      disabler: this.disabler,
+      logger: this.logger,
+      notes: {
         recorded: (deliveryId, revision) => this.recorded.set(deliveryId, { revision, at: performance.now() }),
         appended: (position) => this.noteWanted(position),
         attempted: (succeeded) => {
@@ -209,8 +214,8 @@ export class WebhookDispatcher {
           else this.stats.failed++;
         },
       },
-      this.deliveries,
-    );
+      deliveries: this.deliveries,
+    });
   }
 
   get running(): boolean {

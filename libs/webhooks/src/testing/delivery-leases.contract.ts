@@ -9,10 +9,11 @@ export interface DeliveryLeasesFixture {
 }
 
 /**
- * What every attempt lease store must do (ADR 0067, ADR 0070), on a fake wall clock: one holder
- * per attempt until expiry, release or completion, exactly one winner among contenders, and a
- * durable "sending" mark that the next holder of an expired lease learns of, that outlives
- * releases, that a holder whose lease was taken cannot set, that `interrupted` lists once
+ * What every attempt lease store must do (ADR 0067, ADR 0070, ADR 0086), on a fake wall clock:
+ * one holder per attempt until expiry, release or completion, exactly one winner among
+ * contenders, and a durable "sending" mark, set by a sender's claim in the same write, that the
+ * next holder of an expired lease learns of, that a later holder's claim keeps, that its own
+ * holder's release removes but a later holder's release keeps, that `interrupted` lists once
  * expired, and that completing the recorded attempt removes.
  */
 export function deliveryLeasesContract(
@@ -69,64 +70,82 @@ export function deliveryLeasesContract(
       assert.equal(new Set(won.map((w) => w.split('@')[0])).size, keys.length);
     });
 
-    it('a holder that marked the attempt as sending and vanished: the next holder learns when', async () => {
+    it('a holder that claimed the attempt to send and vanished: the next holder learns when', async () => {
       const [killed, next, third] = [holder(), holder(), holder()];
-      const lease = await killed.claim('del_1:a3', 60_000);
-      assert.ok(lease);
       const sendingAt = new Date('2026-01-01T00:00:04.000Z');
-      assert.ok(await killed.markSending(lease, sendingAt, 60_000));
+      const lease = await killed.claim('del_1:a3', 60_000, sendingAt);
+      assert.deepEqual(lease, { key: 'del_1:a3', expiresAt: now + 60_000, interruptedSendAt: null });
       assert.equal(await next.claim('del_1:a3', 60_000), null, 'held until it expires');
       now += 60_000;
-      const taken = await next.claim('del_1:a3', 60_000);
-      assert.equal(taken?.interruptedSendAt, sendingAt.getTime());
+      const taken = await next.claim('del_1:a3', 60_000, new Date(now));
+      assert.equal(taken?.interruptedSendAt, sendingAt.getTime(), 'a claim to send keeps the earlier mark');
       // Given back without recording (its read model was behind): the mark stays for whoever comes next.
       await next.release(taken!);
       assert.equal((await third.claim('del_1:a3', 60_000))?.interruptedSendAt, sendingAt.getTime());
     });
 
-    it('a holder whose lease expired and was taken cannot mark it: only the new holder may send', async () => {
+    it('a holder that claimed to send and sent nothing gives its own mark back with the lease', async () => {
+      const [a, b] = [holder(), holder()];
+      const lease = await a.claim('del_1:a1', 60_000, new Date(now));
+      await a.release(lease!);
+      assert.deepEqual(await b.interrupted(10), []);
+      assert.equal((await b.claim('del_1:a1', 60_000))?.interruptedSendAt, null, 'free at once, unmarked');
+    });
+
+    it('a holder whose lease expired and was taken can neither release nor complete it: the new holder keeps it and its mark', async () => {
       const [slow, next] = [holder(), holder()];
-      const stale = await slow.claim('del_1:a1', 60_000);
+      const stale = await slow.claim('del_1:a1', 60_000, new Date(now - 1));
       now += 60_000;
       const fresh = await next.claim('del_1:a1', 60_000);
-      assert.equal(fresh?.interruptedSendAt, null, 'nothing was sent under it');
-      assert.equal(await slow.markSending(stale!, new Date(now), 60_000), null);
-      assert.ok(await next.markSending(fresh!, new Date(now), 60_000));
+      assert.equal(fresh?.interruptedSendAt, now - 60_001, 'the slow holder may have sent it');
+      await slow.release(stale!);
+      await slow.complete(stale!);
+      assert.equal(await holder().claim('del_1:a1', 60_000), null, 'still held');
       now += 60_000;
-      assert.equal((await slow.claim('del_1:a1', 60_000))?.interruptedSendAt, now - 60_000);
+      assert.equal((await holder().claim('del_1:a1', 60_000))?.interruptedSendAt, now - 120_001);
     });
 
-    it('the mark renews the lease for its TTL from the mark; a lease expired, even untaken, cannot be marked', async () => {
-      const [a, b] = [holder(), holder()];
-      const lease = await a.claim('del_1:a1', 60_000);
-      now += 50_000;
-      const marked = await a.markSending(lease!, new Date(now), 60_000);
-      assert.equal(marked?.expiresAt, now + 60_000);
-      now += 20_000; // 70 s after the claim, 20 s after the mark
-      assert.equal(await b.claim('del_1:a1', 60_000), null, 'renewed by the mark');
-      const other = await a.claim('del_2:a1', 60_000);
-      now += 60_000;
-      assert.equal(await a.markSending(other!, new Date(now), 60_000), null, 'expired, though nobody took it');
-      assert.equal((await b.claim('del_2:a1', 60_000))?.interruptedSendAt, null, 'and unmarked');
-    });
-
-    it('a lease claimed again by its own holder after it expired is a new lease: the old one can neither mark nor release it', async () => {
+    it('a lease claimed again by its own holder after it expired is a new lease: the old one cannot release it', async () => {
       const a = holder();
       const old = await a.claim('del_1:a1', 60_000);
       now += 60_000;
       const renewed = await a.claim('del_1:a1', 60_000);
       assert.ok(renewed);
-      assert.equal(await a.markSending(old!, new Date(now), 60_000), null);
       await a.release(old!);
       assert.equal(await holder().claim('del_1:a1', 60_000), null, 'still held');
+    });
+
+    it('of many holders claiming to send the same attempts at once, exactly one gets each, and each winner learns of an earlier mark', async () => {
+      const killed = holder();
+      const keys = Array.from({ length: 60 }, (_, i) => `del_${i}:a1`);
+      // Every third attempt was claimed to send by a holder that vanished.
+      for (const key of keys.filter((_, i) => i % 3 === 0)) assert.ok(await killed.claim(key, 1000, new Date(7)));
+      now += 1000;
+      const contenders = [holder(), holder(), holder()];
+      const results = await Promise.all(
+        keys.flatMap((key) =>
+          contenders.map(async (c, i) => {
+            const lease = await c.claim(key, 60_000, new Date(now + i));
+            return lease ? { key, holder: i, earlier: lease.interruptedSendAt } : null;
+          }),
+        ),
+      );
+      const won = results.filter((r) => r !== null);
+      assert.deepEqual(won.map((w) => w.key).sort(), [...keys].sort(), 'one winner per attempt');
+      for (const w of won) assert.equal(w.earlier, keys.indexOf(w.key) % 3 === 0 ? 7 : null, w.key);
+      now += 60_000;
+      // Each key now carries its winner's mark, or the vanished holder's where there was one.
+      const marks = new Map(won.map((w) => [w.key, w.earlier ?? now - 60_000 + w.holder]));
+      const next = holder();
+      for (const key of keys) assert.equal((await next.claim(key, 60_000))?.interruptedSendAt, marks.get(key), key);
     });
 
     it('lists expired leases still marked as sending, oldest mark first; a completed attempt is not listed', async () => {
       const [a, b] = [holder(), holder()];
       const send = async (key: string, at: number) => {
-        const lease = await a.claim(key, 60_000);
-        assert.ok(await a.markSending(lease!, new Date(at), 60_000));
-        return lease!;
+        const lease = await a.claim(key, 60_000, new Date(at));
+        assert.ok(lease);
+        return lease;
       };
       await send('del_2:a1', 2000);
       await send('del_1:a1', 1000);
@@ -151,8 +170,7 @@ export function deliveryLeasesContract(
       const [a, b] = [holder(), holder()];
       const old = await a.claim('del_1:a1', 60_000);
       now += 60_000;
-      const current = await b.claim('del_1:a1', 60_000);
-      assert.ok(await b.markSending(current!, new Date(now), 60_000));
+      assert.ok(await b.claim('del_1:a1', 60_000, new Date(now)));
       await a.complete(old!);
       now += 60_000;
       assert.deepEqual(await a.interrupted(10), ['del_1:a1'], "b's mark survives a's late complete");
@@ -164,8 +182,7 @@ export function deliveryLeasesContract(
     it('sweeps expired leases without a mark, and marks left unrecorded for over a day', async () => {
       const a = holder();
       const mark = async (key: string) => {
-        const lease = await a.claim(key, 1000);
-        assert.ok(await a.markSending(lease!, new Date(now), 1000));
+        assert.ok(await a.claim(key, 1000, new Date(now)));
         return now;
       };
       await mark('old:a1');
