@@ -13,7 +13,8 @@ import { z } from 'zod';
 import { loadDataFile } from '#kernel';
 import { METER_NAMES, type MeterName } from './meters.js';
 
-export const AGENT_API_PREFIX = '/api/v1';
+// One prefix for the whole agent surface, defined where the lowest reader (billing's links) is.
+export { AGENT_API_PREFIX } from '../billing/links.js';
 
 /**
  * Whether a route answers today. `planned` routes are in the spec's tables but not served yet
