@@ -12,3 +12,4 @@ export * from './json/json-limits.js';
 export * from './async/maybe-promise.js';
 export * from './cache/bounded-cache.js';
 export * from './data-files/data-file.js';
+export * from './cursor/opaque-cursor.js';
