@@ -1,9 +1,10 @@
-// Compiles every TypeScript file under apps/, libs/ and test/ to dist/ with SWC.
+// Compiles every TypeScript file under apps/, libs/ and test/ to dist/ with SWC, and copies the
+// data files (`*.data.yaml`, content read at start by loadDataFile) beside the compiled modules.
 // SWC (not esbuild) because Nest's dependency injection needs emitted decorator metadata;
 // type checking is tsc's job (`npm run typecheck`), so this stays a fast per-file transform.
 // @swc/wasm rather than @swc/core: the registry reachable here serves only some of @swc/core's
 // per-platform binaries, and `npm ci` refuses a lock file that lacks the others.
-import { mkdir, readdir, readFile, writeFile, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, writeFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,8 +39,12 @@ async function* walk(dir) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) yield* walk(path);
     else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield path;
+    else if (isDataFile(entry.name)) yield path;
   }
 }
+
+const isDataFile = (name) => name.endsWith('.data.yaml');
+const outputOf = (rel) => join(outDir, isDataFile(rel) ? rel : rel.replace(/\.ts$/, '.js'));
 
 async function isFresh(src, out) {
   try {
@@ -62,8 +67,13 @@ const queue = [...files];
 async function worker() {
   for (let file = queue.shift(); file; file = queue.shift()) {
     const rel = relative(root, file);
-    const out = join(outDir, rel.replace(/\.ts$/, '.js'));
+    const out = outputOf(rel);
     if (await isFresh(file, out)) continue;
+    if (isDataFile(rel)) {
+      await mkdir(dirname(out), { recursive: true });
+      await copyFile(file, out);
+      continue;
+    }
     try {
       const source = await readFile(file, 'utf8');
       swc ??= (await import('@swc/wasm')).default;
@@ -84,8 +94,8 @@ async function worker() {
 }
 await Promise.all(Array.from({ length: 8 }, worker));
 
-// Drop outputs whose source is gone, so a deleted spec never runs from a stale dist/.
-const expected = new Set(files.map((f) => join(outDir, relative(root, f).replace(/\.ts$/, '.js'))));
+// Drop outputs whose source is gone, so a deleted spec (or data file) never runs from a stale dist/.
+const expected = new Set(files.map((f) => outputOf(relative(root, f))));
 for (const r of roots) {
   for await (const out of walkJs(join(outDir, r))) {
     if (!expected.has(out)) await rm(out, { force: true }).then(() => rm(`${out}.map`, { force: true }));
@@ -101,7 +111,7 @@ async function* walkJs(dir) {
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) yield* walkJs(path);
-    else if (entry.name.endsWith('.js')) yield path;
+    else if (entry.name.endsWith('.js') || isDataFile(entry.name)) yield path;
   }
 }
 if (failed > 0) {

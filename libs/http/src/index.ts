@@ -8,6 +8,7 @@ export * from './http/public-url.js';
 export * from './http/cacheable-response.js';
 export * from './http/pagination.js';
 export * from './http/find-page.js';
+export * from './http/prefers-json.js';
 export * from './openapi/operation.metadata.js';
 export * from './openapi/operation.decorator.js';
 export * from './openapi/schema-collector.js';

@@ -11,3 +11,5 @@ export * from './secrets/secret-keys.js';
 export * from './json/json-limits.js';
 export * from './async/maybe-promise.js';
 export * from './cache/bounded-cache.js';
+export * from './data-files/data-file.js';
+export * from './cursor/opaque-cursor.js';

@@ -6,9 +6,5 @@ export type BillingRequest = RequestOrigin & { headers: Record<string, string | 
 /** The agent surface's credentials, for OpenAPI. */
 export const AUTH = ['apiKey', 'bearer'] as Array<'apiKey' | 'bearer'>;
 
-/** True when the client asks for JSON rather than a page (agents), by the Accept header. */
-export function prefersJson(accept: string | string[] | undefined): boolean {
-  const value = (Array.isArray(accept) ? accept.join(',') : (accept ?? '')).toLowerCase();
-  if (!value.includes('json')) return false;
-  return !value.includes('text/html') || value.indexOf('json') < value.indexOf('text/html');
-}
+/** Billing links answer a page (a redirect, the checkout page) unless the client lists JSON first. */
+export const JSON_OVER_PAGE = { over: 'text/html' };

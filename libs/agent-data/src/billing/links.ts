@@ -1,4 +1,5 @@
 /** Paths of the agent surface this feature links to, and the builders of absolute links. */
+/** The agent data surface's path prefix (the one definition; agent-surface.ts re-exports it). */
 export const AGENT_API_PREFIX = '/api/v1';
 
 export const PATHS = {

@@ -14,7 +14,7 @@ import {
 } from './agent-surface.js';
 import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { fastestRevenueBody } from './catalog.document.js';
-import { envelopeSchema, meter, packId, payBody, routeStatus, strings, url, usd } from './catalog.schemas.js';
+import { envelopeSchema, meter, packId, payBodyTemplate, routeStatus, strings, url, usd } from './catalog.schemas.js';
 import {
   authEntry,
   authentication,
@@ -185,7 +185,7 @@ export const quickstartSchema = envelopeSchema(
           method: z.string(),
           url: z.string(),
           headers: z.record(z.string(), z.string()).optional(),
-          body: payBody.nullable(),
+          body: payBodyTemplate.nullable(),
           result: z.string(),
           note: z.string().optional(),
         }),

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { AGENT_API_PREFIX, MCP_TOOLS, pathStatus, toolStatus, type RouteStatus } from './agent-surface.js';
 import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext, type KeyBinding } from './catalog-context.js';
-import { envelopeSchema, meter, packId, payBody, routeStatus, strings, url, usd } from './catalog.schemas.js';
+import { envelopeSchema, meter, packId, payBodyTemplate, routeStatus, strings, url, usd } from './catalog.schemas.js';
 import { centsToUsd } from '#kernel';
 import { OBJECTIVE_PACK, PACK_OBJECTIVE, type Objective } from './objectives.js';
 import {
@@ -244,7 +244,7 @@ const purchasePathSchema = z.strictObject({
   endpoint: url,
   method: z.literal('POST'),
   pack_id: packId,
-  request_body_template: payBody,
+  request_body_template: payBodyTemplate,
 });
 
 export const catalogPackEntrySchema = z

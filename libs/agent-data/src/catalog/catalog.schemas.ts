@@ -5,6 +5,7 @@
  * them, and the request schemas are strict (unknown fields and parameters are refused).
  */
 import { z } from 'zod';
+import { payBody } from '../accounts/http/pay.schema.js';
 import { METER_NAMES } from './meters.js';
 import { OBJECTIVES } from './objectives.js';
 import { PACK_IDS } from './packs.js';
@@ -35,14 +36,10 @@ export function envelopeSchema<T extends z.ZodType>(data: T, id?: string) {
   return id ? schema.meta({ id }) : schema;
 }
 
-/** A request to POST /agents/pay, as the documents template it. */
-export const payBody = z.strictObject({
-  objective,
-  pack_id: packId,
-  agent_name: z.string().optional(),
-  use_case: z.string().optional(),
-  contact_email: z.email().optional(),
-  source_ref: z.string(),
-});
+/**
+ * A request to POST /agents/pay as the documents template it: the operation's own body schema,
+ * so a template the documents publish is always a body the operation accepts.
+ */
+export const payBodyTemplate = payBody.unwrap();
 
 export const noQuery = z.object({});

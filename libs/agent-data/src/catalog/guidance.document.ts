@@ -18,7 +18,7 @@ import {
   meter,
   objective,
   packId,
-  payBody,
+  payBodyTemplate,
   strings,
   url,
   urlTemplate,
@@ -215,7 +215,7 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
       `Autopay keeps agents running: with a saved payment method a top-up is charged when the balance falls under ${usdText(ctx.autopayThresholdCents)}.`,
     );
 
-  const payBody = JSON.stringify({ objective, pack_id: chosen.pack_id });
+  const payJson = JSON.stringify({ objective, pack_id: chosen.pack_id });
   const endpoints = (status: 'available' | 'planned') =>
     Object.fromEntries(
       AGENT_ENDPOINTS.filter((e) => endpointStatus(e) === status).map((e) => [e.name, agentUrl(ctx, e.path)]),
@@ -232,7 +232,7 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
     primary_buy_now: {
       endpoint: endpointUrl(ctx, 'pay'),
       method: 'POST',
-      note: `Send ${payBody}; the answer carries key.api_key (shown once) and starter_checkout.url for ${chosen.pack_id}. Already have a key: open ${checkout(chosen.pack_id)}.`,
+      note: `Send ${payJson}; the answer carries key.api_key (shown once) and starter_checkout.url for ${chosen.pack_id}. Already have a key: open ${checkout(chosen.pack_id)}.`,
       pack_id: chosen.pack_id,
       amount_usd: centsToUsd(chosen.amount_cents),
       offer_code: null,
@@ -249,7 +249,7 @@ export function buildGuidance(ctx: CatalogContext, request: GuidanceRequest): Gu
     endpoints: endpoints('available'),
     ...(Object.keys(planned).length ? { planned_endpoints: planned } : {}),
     payment_flow: [
-      `POST ${endpointUrl(ctx, 'pay')} with ${payBody}: the answer carries key.id, key.api_key (store it, it is shown once) and starter_checkout.url.`,
+      `POST ${endpointUrl(ctx, 'pay')} with ${payJson}: the answer carries key.id, key.api_key (store it, it is shown once) and starter_checkout.url.`,
       `Open starter_checkout.url and pay ${usdText(chosen.amount_cents)} on the hosted checkout.`,
       `The payment grants ${usdText(chosen.credits_cents)} of credits: GET ${endpointUrl(ctx, 'status')} with x-api-key shows balance_usd.`,
       `Call paid reads with x-api-key, e.g. GET ${agentUrl(ctx, '/discovery/top?limit=10')}; each success is charged its meter price.`,
@@ -304,8 +304,8 @@ export const guidanceSchema = envelopeSchema(
       offer_code: z.string().nullable(),
     }),
     selected_pack_value: packValueSchema,
-    fastest_revenue_path: payBody,
-    operator_pilot_payload_template: payBody,
+    fastest_revenue_path: payBodyTemplate,
+    operator_pilot_payload_template: payBodyTemplate,
     twenty_four_seven_path: pathLink,
     operator_pilot_path: pathLink.extend({ duration_days: z.int() }),
     enterprise_upgrade: enterpriseUpgradeSchema,

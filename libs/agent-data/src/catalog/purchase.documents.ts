@@ -11,7 +11,7 @@ import {
   revenueTierEntries,
   revenueTierSchema,
 } from './catalog.document.js';
-import { envelopeSchema, packId, payBody, strings, url, usd } from './catalog.schemas.js';
+import { envelopeSchema, packId, payBodyTemplate, strings, url, usd } from './catalog.schemas.js';
 import { packValue, packValueSchema, stepUpPack, type PackValue } from './guidance.document.js';
 import { usdText, workflow, workflowEntries } from './information.parts.js';
 import { centsToUsd } from '#kernel';
@@ -314,8 +314,12 @@ export const conversionSchema = envelopeSchema(
         }),
       )
       .min(1),
-    shortest_path: z.strictObject({ endpoint: url, method: z.literal('POST'), request_body_template: payBody }),
-    operator_pilot_path: z.strictObject({ endpoint: url, method: z.literal('POST'), request_body_template: payBody }),
+    shortest_path: z.strictObject({ endpoint: url, method: z.literal('POST'), request_body_template: payBodyTemplate }),
+    operator_pilot_path: z.strictObject({
+      endpoint: url,
+      method: z.literal('POST'),
+      request_body_template: payBodyTemplate,
+    }),
     objections: z.array(z.strictObject({ question: z.string(), answer: z.string() })).min(1),
   }),
   'AgentConversion',

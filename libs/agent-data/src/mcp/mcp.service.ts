@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AnonymousThrottleGuard } from '#access';
 import { APP_CONFIG, type AppConfig, AppError, Errors, type MaybePromise, whenReady } from '#kernel';
-import { OpenApiService, parseOrThrow, publicBaseUrl, type RequestOrigin, toErrorResponse } from '#http';
+import { OpenApiService, parseOrThrow, prefersJson, publicBaseUrl, type RequestOrigin, toErrorResponse } from '#http';
 import { AgentAuthenticator, agentAuthorization, type AgentRequest } from '../auth/agent-auth.js';
 import { AGENT_API_PREFIX } from '../catalog/agent-surface.js';
 import { SERVICE_VERSION } from '../catalog/information.parts.js';
@@ -29,7 +29,7 @@ import { type McpCaller, McpRateLimits } from './mcp-rate-limits.js';
 import { batchRefusal, type McpRefusal, originRefusal } from './mcp-request.policy.js';
 import type { ToolContext, ToolPart } from '../tools/tool-definitions.js';
 import { PUBLISHED_TOOLS, publishedTool, type PublishedTool } from '../tools/published-tools.js';
-import { prefersJson, SingleExchangeTransport } from './single-exchange.transport.js';
+import { JSON_OVER_STREAM, SingleExchangeTransport } from './single-exchange.transport.js';
 import { ToolsListCache } from './tools-list.cache.js';
 import { problemText, readsStructuredContent, resultText } from './tool-result.text.js';
 
@@ -162,7 +162,7 @@ export class McpService {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       // JSON unless the client prefers a stream: it must accept both (the transport checks).
-      enableJsonResponse: prefersJson(request.raw.headers.accept),
+      enableJsonResponse: prefersJson(request.raw.headers.accept, JSON_OVER_STREAM),
     });
     response.on('close', () => void transport.close());
     await server.connect(

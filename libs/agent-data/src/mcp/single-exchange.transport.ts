@@ -6,6 +6,10 @@ import {
   type JSONRPCRequest,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
+import { prefersJson } from '#http';
+
+/** MCP answers JSON unless the client lists an event stream first; an Accept naming neither gets JSON. */
+export const JSON_OVER_STREAM = { over: 'text/event-stream', otherwise: true };
 
 /**
  * The common exchange of a stateless endpoint without the SDK's HTTP transport: one JSON-RPC
@@ -44,19 +48,11 @@ export class SingleExchangeTransport implements Transport {
     if (!isJSONRPCRequest(body)) return false;
     const accept = header(headers.accept);
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
-    if (!prefersJson(accept)) return false;
+    if (!prefersJson(accept, JSON_OVER_STREAM)) return false;
     const version = headers['mcp-protocol-version'];
     // The initialize parse last: the common call carries a supported version.
     return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(header(version)) || isInitializeRequest(body);
   }
-}
-
-/** JSON unless the client lists an event stream before JSON (or only a stream) in Accept. */
-export function prefersJson(accept: string | undefined): boolean {
-  if (!accept) return true;
-  const json = accept.indexOf('application/json');
-  const sse = accept.indexOf('text/event-stream');
-  return sse < 0 || (json >= 0 && json < sse);
 }
 
 const header = (value: string | string[] | undefined): string =>

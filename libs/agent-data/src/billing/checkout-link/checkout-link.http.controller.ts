@@ -1,10 +1,10 @@
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AnonymousLimit } from '#access';
-import { Operation, publicBaseUrl, type RequestOrigin } from '#http';
+import { Operation, prefersJson, publicBaseUrl, type RequestOrigin } from '#http';
+import { JSON_OVER_PAGE } from '../billing.http.js';
 import { APP_CONFIG, type AppConfig } from '#kernel';
 import { AgentAuthOptional, type AgentRequest } from '../../auth/agent-auth.js';
-import { prefersJson } from '../billing.http.js';
 import { CreateCheckoutLinkCommand } from './checkout-link.command.js';
 import { checkoutLinkQuery, checkoutLinkSchema, type CheckoutLinkParams } from './checkout-link.schema.js';
 
@@ -64,7 +64,7 @@ export class CheckoutLinkController {
     const body = await this.commands.execute(
       new CreateCheckoutLinkCommand(query, publicBaseUrl(request, this.config), caller),
     );
-    if (prefersJson(request.headers.accept)) {
+    if (prefersJson(request.headers.accept, JSON_OVER_PAGE)) {
       reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
       return;
     }

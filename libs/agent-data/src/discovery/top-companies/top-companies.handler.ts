@@ -1,5 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { z } from 'zod';
 import { invalidCursor } from '#http';
+import { BoundedCache, decodeOpaqueCursor, encodeOpaqueCursor } from '#kernel';
 import type { Filter } from '#documents';
 import { ProjectionStore } from '#projections';
 import {
@@ -20,27 +22,20 @@ import type { DiscoveryPage, TopCompaniesQueryParams } from './top-companies.sch
  * filters it belongs to and the rank reached, so pages are stable (no repeats, no gaps while the
  * data does not change) and ranks continue across pages.
  */
-interface CursorBody {
-  f: string;
-  r: number;
-  c: string;
-}
+const cursorBody = z.strictObject({
+  f: z.string(),
+  r: z.number().int().min(0),
+  c: z.string(),
+});
+type CursorBody = z.output<typeof cursorBody>;
 
 const filterKey = (p: TopCompaniesQueryParams) => `${p.sector ?? ''}|${p.stage ?? ''}|${p.country ?? ''}`;
 
 function decodeCursor(cursor: string, key: string): CursorBody {
-  let body: CursorBody;
-  try {
-    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorBody;
-  } catch {
-    throw invalidCursor();
-  }
-  if (!body || body.f !== key || !Number.isInteger(body.r) || body.r < 0 || typeof body.c !== 'string')
-    throw invalidCursor();
+  const body = decodeOpaqueCursor(cursor, cursorBody);
+  if (!body || body.f !== key) throw invalidCursor();
   return body;
 }
-
-const encodeCursor = (body: CursorBody) => Buffer.from(JSON.stringify(body)).toString('base64url');
 
 const SORT: Array<[string, 1 | -1]> = [['score', -1]];
 const CACHE_ENTRIES = 256;
@@ -53,7 +48,7 @@ const CACHE_ENTRIES = 256;
  */
 @QueryHandler(TopCompaniesQuery)
 export class TopCompaniesHandler implements IQueryHandler<TopCompaniesQuery, DiscoveryPage> {
-  private readonly cache = new Map<string, DiscoveryPage>();
+  private readonly cache = new BoundedCache<string, DiscoveryPage>({ maxEntries: CACHE_ENTRIES });
 
   constructor(private readonly projections: ProjectionStore) {}
 
@@ -68,7 +63,6 @@ export class TopCompaniesHandler implements IQueryHandler<TopCompaniesQuery, Dis
     const cached = this.cache.get(cacheKey);
     if (cached) return cached;
     const page = await this.read(params, key, after);
-    if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
     this.cache.set(cacheKey, page);
     return page;
   }
@@ -98,7 +92,7 @@ export class TopCompaniesHandler implements IQueryHandler<TopCompaniesQuery, Dis
       next_cursor:
         result.nextCursor === null
           ? null
-          : encodeCursor({ f: key, r: offset + result.items.length, c: result.nextCursor }),
+          : encodeOpaqueCursor({ f: key, r: offset + result.items.length, c: result.nextCursor }),
     };
   }
 }

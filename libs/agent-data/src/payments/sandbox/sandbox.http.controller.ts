@@ -3,13 +3,13 @@ import { Controller, Get, Header, Inject, Param, Query, Req, Res } from '@nestjs
 import { z } from 'zod';
 import { QueryBus } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig, Errors } from '#kernel';
-import { Operation, publicBaseUrl, type RequestOrigin } from '#http';
+import { Operation, prefersJson, publicBaseUrl, type RequestOrigin } from '#http';
+import { JSON_OVER_PAGE } from '../../billing/billing.http.js';
 import {
   type AccountWorkspaceView,
   GetAccountWorkspaceQuery,
 } from '../../workspace/tenants/get-account-workspace/get-account-workspace.query.js';
 import { PATHS, usdString } from '../../billing/links.js';
-import { prefersJson } from '../../billing/billing.http.js';
 import { CreditsService } from '../../credits/credits.service.js';
 import { CheckoutClaims } from '../checkout-claims.js';
 import { sessionParams } from './sandbox.schema.js';
@@ -192,7 +192,7 @@ ${
           new GetAccountWorkspaceQuery(accountId, publicBaseUrl(request as HttpRequest & RequestOrigin, this.config)),
         )
       : null;
-    if (prefersJson(request.headers.accept)) {
+    if (prefersJson(request.headers.accept, JSON_OVER_PAGE)) {
       const body = {
         paid: balanceCents !== null,
         account_id: accountId,

@@ -2,8 +2,8 @@ import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { AnonymousLimit } from '#access';
-import { emptyBody, Operation } from '#http';
-import { prefersJson } from '../../../billing/billing.http.js';
+import { emptyBody, Operation, prefersJson } from '#http';
+import { JSON_OVER_PAGE } from '../../../billing/billing.http.js';
 import { PATHS } from '../../../billing/links.js';
 import { sessionParams } from '../sandbox.schema.js';
 import { PaySandboxCheckoutCommand } from './pay-checkout.command.js';
@@ -65,7 +65,7 @@ export class PaySandboxCheckoutController {
     @Res() reply: Reply,
   ): Promise<void> {
     const body = await this.commands.execute(new PaySandboxCheckoutCommand(params.id));
-    if (prefersJson(request.headers.accept)) {
+    if (prefersJson(request.headers.accept, JSON_OVER_PAGE)) {
       reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
       return;
     }
