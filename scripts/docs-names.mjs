@@ -4,6 +4,9 @@
 // not, so `npm run lint` fails when code moves and the documents stay behind (ADR 0092).
 // Usage: node scripts/docs-names.mjs [file.md ...]   (default: README.md and docs/adr/*.md)
 //
+// It also fails when a comment in the code cites an "issue N" of the tracker, which is not in the
+// repository: a comment says the reason, or cites the ADR.
+//
 // A superseded ADR may keep a name that is gone as history: it lists it in a comment
 // `<!-- docs-names: history #common libs/common -->` and says in its text what replaced it.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -83,23 +86,55 @@ export function check(files, env = envNames()) {
   return problems;
 }
 
+/** Lines of the code (apps, libs, test, scripts) whose comment cites a tracker issue by number. */
+export function issueCitations(files) {
+  const found = [];
+  for (const file of files)
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const comment = /(?:\/\/|^\s*\*|\/\*)(.*)$/.exec(line)?.[1];
+        if (comment && /\bissues? #?\d+/i.test(comment))
+          found.push(`${relative(root, file)}:${i + 1}: cites an issue number`);
+      });
+  return found;
+}
+
+function codeFiles() {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|mjs|cjs)$/.test(entry.name)) files.push(path);
+    }
+  };
+  for (const top of ['apps', 'libs', 'test', 'scripts']) walk(join(root, top));
+  return files;
+}
+
 const isMain = process.argv[1] && new URL(import.meta.url).pathname === process.argv[1];
 if (isMain) {
   const args = process.argv.slice(2);
-  const files = args.length
-    ? args
+  const code = args.filter((f) => !f.endsWith('.md'));
+  const docs = args.filter((f) => f.endsWith('.md'));
+  const files = docs.length
+    ? docs
     : [
         join(root, 'README.md'),
         ...readdirSync(join(root, 'docs/adr'))
           .filter((f) => f.endsWith('.md'))
           .map((f) => join(root, 'docs/adr', f)),
       ];
-  const problems = check(files.filter((f) => statSync(f).isFile()));
+  const problems = [
+    ...(args.length && !docs.length ? [] : check(files.filter((f) => statSync(f).isFile()))),
+    ...(args.length && !code.length ? [] : issueCitations(code.length ? code : codeFiles())),
+  ];
   if (problems.length) {
     console.error(
-      `${problems.join('\n')}\n\n${problems.length} name(s) in the README or ADRs that the repository lacks`,
+      `${problems.join('\n')}\n\n${problems.length} name(s) the repository lacks, or issue numbers cited in code`,
     );
     process.exit(1);
   }
-  console.log(`docs names: ${files.length} documents name only libs, paths and settings that exist`);
+  console.log(`docs names: the documents name only libs, paths and settings that exist; no comment cites an issue`);
 }

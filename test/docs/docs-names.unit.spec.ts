@@ -9,8 +9,8 @@ const root = new URL('../../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'docs-names-'));
 
 /** Runs the lint `npm run lint` runs on the README and ADRs, on one probe document. */
-function lint(text: string): { status: number | null; stderr: string } {
-  const file = join(dir, `probe-${Math.random().toString(36).slice(2)}.md`);
+function lint(text: string, ext = 'md'): { status: number | null; stderr: string } {
+  const file = join(dir, `probe-${Math.random().toString(36).slice(2)}.${ext}`);
   writeFileSync(file, text);
   const run = spawnSync(process.execPath, [join(root, 'scripts/docs-names.mjs'), file], {
     cwd: root,
@@ -60,5 +60,13 @@ describe('docs names lint (scripts/docs-names.mjs, in npm run lint): probes', ()
     const text = 'Helpers lived in `#gone-lib` (now `#http`).\n';
     assert.equal(lint(text).status, 1);
     assert.equal(lint(`${text}<!-- docs-names: history #gone-lib -->\n`).status, 0);
+  });
+
+  it('fails on a code comment that cites a tracker issue by number, and passes one that cites an ADR', () => {
+    // Put together, so that this file itself cites none.
+    const cited = lint([`/** Lifetimes (${'issue'} 16, item 7). */`, 'export const a = 1;'].join('\n'), 'ts');
+    assert.equal(cited.status, 1);
+    assert.match(cited.stderr, /:1: cites an issue number/);
+    assert.equal(lint('// Lifetimes of the tokens (ADR 0066).\nexport const a = 1;\n', 'ts').status, 0);
   });
 });
