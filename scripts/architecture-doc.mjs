@@ -1,6 +1,7 @@
 // Writes the two generated parts of docs/architecture.md from the code: the graph of libs and
 // apps as dependency-cruiser draws it, and the table from each HTTP path to the folder of its
-// controller (read from the @Controller / @Get… decorators). `--check` fails (exit 1) when the
+// controller (read from the @Controller / @Get… decorators, and for the routes oidc-provider answers
+// from OAUTH_ENDPOINTS, which OAuthServer mounts outside Nest's router). `--check` fails (exit 1) when the
 // document differs from the code: `npm run lint` runs it, so the map cannot drift.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -41,11 +42,42 @@ function routes() {
         [prefix, m[2] ?? '']
           .filter(Boolean)
           .join('/')
-          .replace(/:([a-z_]+)/g, '{$1}');
+          .replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
       found.push({ method: m[1].toUpperCase(), path, folder: relative(root, dirname(file)) });
     }
   }
+  found.push(...oauthRoutes());
   return found.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+}
+
+/**
+ * The routes in OAUTH_ENDPOINTS (`url: OAUTH_ROUTES.x` or `${OAUTH_ROUTES.x}/…`), read from the
+ * sources like the decorators (lint runs before the build). A shape this does not read fails here.
+ */
+function oauthRoutes() {
+  const dir = join(root, 'libs/platform/src/oauth/server');
+  const settings = readFileSync(join(dir, 'oauth-settings.ts'), 'utf8');
+  const block = /export const OAUTH_ROUTES = \{([^}]*)\}/.exec(settings)?.[1] ?? '';
+  const base = Object.fromEntries([...block.matchAll(/(\w+): '([^']+)'/g)].map((m) => [m[1], m[2]]));
+  const text = readFileSync(join(dir, 'oauth-endpoints.ts'), 'utf8');
+  const list = text.slice(text.indexOf('export const OAUTH_ENDPOINTS'));
+  const methods = [...list.matchAll(/\bmethod: '/g)].length;
+  const found = [
+    ...list.matchAll(/method: '(GET|POST)',\s*url: (?:OAUTH_ROUTES\.(\w+)|`\$\{OAUTH_ROUTES\.(\w+)\}([^`]*)`)/g),
+  ].map((m) => {
+    const path = base[m[2] ?? m[3]];
+    if (!path) throw new Error(`oauth-endpoints.ts: OAUTH_ROUTES.${m[2] ?? m[3]} not found in oauth-settings.ts`);
+    return {
+      method: m[1],
+      path: (path + (m[4] ?? '')).replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}'),
+      folder: relative(root, dir),
+    };
+  });
+  if (found.length === 0 || found.length !== methods)
+    throw new Error(
+      `oauth-endpoints.ts: read ${found.length} of its ${methods} endpoints; teach scripts/architecture-doc.mjs its shape`,
+    );
+  return found;
 }
 
 function replaceBlock(text, name, body) {

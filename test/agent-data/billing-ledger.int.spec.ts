@@ -9,7 +9,7 @@ import { PaidRoutesModule } from './support/paid-routes.module.js';
 type Json = Record<string, any>;
 
 /**
- * GET /api/v1/billing/ledger (issue 17, item 3): the key's account's ledger, oldest first, paged
+ * GET /api/v1/billing/ledger: the key's account's ledger, oldest first, paged
  * by an opaque cursor, each entry with its signed amount and the balance after it. Real HTTP,
  * the sandbox provider, real paid calls.
  */

@@ -6,7 +6,7 @@ import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { pay } from './support/agent-client.js';
 
 // Anyone may ask for a checkout link: recorded on the account's stream, each call would make
-// every later command of that account read one more event (issue 18). Each checkout has its
+// every later command of that account read one more event. Each checkout has its
 // own stream now; the account's stream does not move.
 describe('checkout links do not grow the account stream', () => {
   let api: TestApi;

@@ -39,7 +39,7 @@ const settle = (accountId: string, chargeKey: string, refund: boolean): CreditsC
 });
 
 /**
- * `svc audit credits` (issue 17, item 1) against a data directory the test writes through the
+ * `svc audit credits` against a data directory the test writes through the
  * credits ledger itself (exact amounts, real snapshots), then tampers with.
  */
 describe('svc audit credits (built CLI on a data directory)', () => {

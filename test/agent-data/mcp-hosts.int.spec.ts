@@ -1,4 +1,4 @@
-// What MCP hosts see (issues 29 and 28): a tool result usable from its text alone, the endpoint
+// What MCP hosts see: a tool result usable from its text alone, the endpoint
 // reachable with a wrong key, and each result's data sent once. Through the official SDK client.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

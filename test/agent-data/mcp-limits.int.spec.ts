@@ -1,4 +1,4 @@
-// Over 200 lines on purpose: the MCP endpoint's limits (issue 25, items 3, 4 and 10; ADR 0074),
+// Over 200 lines on purpose: the MCP endpoint's limits (ADR 0074),
 // each suite on its own started app, through real HTTP.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';

@@ -16,7 +16,7 @@ interface Action {
   retry_after_seconds?: number;
 }
 
-// Issue 15 item 7: every 4xx of the agent surface says what to do next, with absolute URLs that
+// Every 4xx of the agent surface says what to do next, with absolute URLs that
 // lead somewhere. Each status is provoked on a real route of the real app.
 describe('next_actions on every 4xx of the agent surface (real HTTP)', () => {
   const RATE_LIMIT = 10;

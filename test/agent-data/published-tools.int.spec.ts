@@ -31,7 +31,7 @@ function llmsLinks(text: string): Array<{ method: string; url: string }> {
 }
 
 /**
- * Issue 26: every document that publishes the MCP tools publishes what the live endpoint serves
+ * Every document that publishes the MCP tools publishes what the live endpoint serves
  * (they restated the schemas and 11 of 13 had drifted), and every agent route the router serves
  * is in the agent feed and llms.txt, or in the one list of routes left out on purpose.
  */

@@ -1,4 +1,4 @@
-// Issue 29 item 1: a request the service could have refused for free is never charged. One case
+// A request the service could have refused for free is never charged. One case
 // (or more) per metered route and per paid MCP tool, each checked against the account's ledger;
 // the tables must cover every metered row of the endpoint table, so a new paid route needs a case.
 import assert from 'node:assert/strict';
@@ -25,7 +25,7 @@ const UNKNOWN_CMP = 'cmp_00000000000000000000000000';
 const UNKNOWN_WCO = 'wco_000000000000000000000000';
 const UNKNOWN_DEAL = 'deal_00000000000000000000000000';
 
-describe('refused requests are free: every metered route and paid tool (issue 29 item 1)', () => {
+describe('refused requests are free: every metered route and paid tool', () => {
   let api: TestApi;
   let events: EventStore;
   let tenant: CreatedTenant;

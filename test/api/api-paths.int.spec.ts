@@ -9,7 +9,7 @@ import { pay, postJson, withKey } from '../agent-data/support/agent-client.js';
 
 type Json = Record<string, any>;
 
-// Issue 26, item 7: the smaller breaks met along the journeys, on both surfaces.
+// The smaller breaks met along the journeys, on both surfaces.
 describe('paths: the /api/v1 index, 405 with Allow, empty JSON bodies, every answered code catalogued', () => {
   let api: TestApi;
   let commands: CommandBus;

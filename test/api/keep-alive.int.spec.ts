@@ -4,7 +4,7 @@ import { createAccountWithKey } from '../platform/support/platform-fixtures.js';
 import { keepAliveClient, keepAliveSoak } from '../bench/support/keep-alive-soak.js';
 import { startTestApi, type TestApi } from './support/test-api.js';
 
-// Issue 28: clients saw reset connections. A server that closes an idle kept-alive connection
+// Clients saw reset connections. A server that closes an idle kept-alive connection
 // before its client does races the client's next request: a client whose event loop was busy
 // cannot see the close in time and writes into it. The server keeps idle connections longer
 // than proxies and client pools do (72 s) and says so (Keep-Alive: timeout=72).

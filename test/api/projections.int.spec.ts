@@ -13,7 +13,7 @@ import { startTestApi, type TestApi, waitUntil } from './support/test-api.js';
 
 const FIXTURE = fileURLToPath(new URL('./support/append-events.fixture.js', import.meta.url));
 /**
- * Issue 2, point 11: another process's events reach this one's projections within a second (a
+ * Another process's events reach this one's projections within a second (a
  * 50 ms poll). Waited for up to five here: on a starved CI machine a stall past a deadline fails
  * it whatever the code does (timing is the benches' business); the time taken is printed.
  */

@@ -1,4 +1,4 @@
-// Paid-request benchmark (issue 6), printed, not asserted: throughput of a metered route (agent
+// Paid-request benchmark, printed, not asserted: throughput of a metered route (agent
 // key lookup, hold, handler, a DURABLE MeterCharged append per call, X-Credits headers) on one
 // account and spread over 1,000 accounts, against bare Fastify serving the same JSON in the
 // same run, and the same JSON from an unmetered route of the same app (the HTTP stack alone).

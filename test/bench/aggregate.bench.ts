@@ -1,4 +1,4 @@
-// A command on a grown aggregate (issue 18, item 3), printed, not asserted: a webhook whose
+// A command on a grown aggregate, printed, not asserted: a webhook whose
 // stream holds 100,000 test events (any caller with the webhook can grow it) against a fresh
 // webhook, through decideAndAppend with the real webhook decider on the embedded store.
 //  - fresh: median µs per RequestTestEvent on a one-event stream;

@@ -1,4 +1,4 @@
-// Venture data benchmark (issue 7), printed, not asserted.
+// Venture data benchmark, printed, not asserted.
 // 1. Import rate: BENCH_IMPORT_COMPANIES (default 100,000) generated companies from a JSON Lines
 //    file into a fresh embedded store (validation, ids, hashes, durable group-committed appends),
 //    then the same file again (every record unchanged: nothing appended), then as CSV. Aim:

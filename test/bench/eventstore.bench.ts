@@ -1,4 +1,4 @@
-// Event store benchmarks (issue 2), printed, not asserted:
+// Event store benchmarks, printed, not asserted:
 //  (a) single-event appends from 64 concurrent writers to distinct streams, durable: events/s
 //      (target >= 20,000/s);
 //  (b) readAll of 1,000,000 events: events/s (target >= 200,000/s) and peak RSS (target < 300 MB),

@@ -1,4 +1,4 @@
-// Keep-alive soak (issue 28): keep-alive clients with random gaps (idle, or busy with their event
+// Keep-alive soak: keep-alive clients with random gaps (idle, or busy with their event
 // loop blocked) beside autocannon load on the real API, default HTTP settings; any request not
 // answered 2xx (a reset connection above all) fails the run. The suite runs a short one
 // (test/api/keep-alive.int.spec.ts); this is the long one.

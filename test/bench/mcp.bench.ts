@@ -1,4 +1,4 @@
-// MCP endpoint benchmark (issue 15), printed, not asserted: a paid MCP tool call against its REST
+// MCP endpoint benchmark, printed, not asserted: a paid MCP tool call against its REST
 // twin in the same run, both through the whole api (agent key, credit hold, TopCompaniesQuery, a
 // DURABLE MeterCharged append per call):
 //   MCP   POST /api/v1/mcp, one JSON-RPC message per request (Streamable HTTP, stateless, no

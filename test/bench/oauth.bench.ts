@@ -1,4 +1,4 @@
-// OAuth benchmark (issue 16), printed, not asserted. In the same run and server: a /v1 read
+// OAuth benchmark, printed, not asserted. In the same run and server: a /v1 read
 // (GET /v1/account) with an OAuth access token against the same read with an API key of the
 // same scope (aim: the token costs at most 1.2x the key, in server CPU per request), and
 // POST /oauth/token with the refresh grant (each request rotates its refresh token: the new one

@@ -1,4 +1,4 @@
-// Platform domain benchmark (issue 4), printed, not asserted. Through the whole api (auth, rate
+// Platform domain benchmark, printed, not asserted. Through the whole api (auth, rate
 // limits, validation, CommandBus, event store, read-your-writes waits for the projections):
 // (a) GET /v1/repositories and GET /v1/events of an account with 20 repositories and a few
 //     hundred events (a full page each), req/s with autocannon in a child process;

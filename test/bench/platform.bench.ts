@@ -1,10 +1,10 @@
-// Platform access benchmark (issue 3), printed, not asserted. The issue's figure: requests/s
+// Platform access benchmark, printed, not asserted. The figure: requests/s
 // of an authenticated, rate-limited no-op route against a bare Fastify route answering the same
 // body, in the same run and on the same machine; aim: ratio >= 50%. The no-op route goes
 // through the whole access layer (Nest on Fastify, the request-id hook, passport bearer
 // strategy, key cache, D7 counters and headers, scope guard, validation) and returns a constant
-// page. When the issue was written `GET /v1/repositories` of an empty account was that no-op;
-// issue 4 made it a real read-model query, so it is measured too, as a fourth figure (access
+// page. `GET /v1/repositories` of an empty account was that no-op once;
+// the platform domain made it a real read-model query, so it is measured too, as a fourth figure (access
 // layer plus CQRS query plus a read of the repositories read model: from the projection read
 // cache, as the projection runs in this process and nothing commits during the run).
 // The account is Enterprise with limits high enough never to throttle, so every request does

@@ -1,4 +1,4 @@
-// Projection benchmark (issue 2), printed, not asserted: rebuild of a simple projection (count
+// Projection benchmark, printed, not asserted: rebuild of a simple projection (count
 // events per stream into documents) over 1,000,000 events, embedded SQLite, durable commits.
 // Target >= 50,000 events/s. Median of several rebuilds of the same seeded file (each one into a
 // fresh generation, switched and the previous one dropped, exactly as `svc projections rebuild`).

@@ -1,4 +1,4 @@
-// Webhook fan-out benchmark (issue 5), printed, not asserted. Embedded SQLite (durable commits),
+// Webhook fan-out benchmark, printed, not asserted. Embedded SQLite (durable commits),
 // the real projection runner, dispatcher and HTTP sender, to a local receiver in a child process
 // (its own core) that verifies every signature (HMAC-SHA256 over the raw body, constant time).
 //

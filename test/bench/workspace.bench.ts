@@ -1,4 +1,4 @@
-// Enterprise workspace benchmark (issue 14), printed, not asserted.
+// Enterprise workspace benchmark, printed, not asserted.
 // (a) GET /api/v1/workspace/events: a tenant's event stream read from the start in pages of 100
 //     (`?limit=100&after=CURSOR`, following next_cursor until has_more is false, then from the
 //     start again), every page a paid call (meter read.workspace.events: key, tenant, hold, read,

@@ -19,7 +19,7 @@ interface Clipboard {
   navigator: { clipboard: { readText(): Promise<string> } };
 }
 
-/** Issue 29, items 6–10: the dashboard's forms, deliveries, webhook secrets, layout and account basics. */
+/** The dashboard's forms, deliveries, webhook secrets, layout and account basics. */
 describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
   let api: TestApi;
   let browser: Browser;

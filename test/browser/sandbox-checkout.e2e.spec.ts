@@ -17,7 +17,7 @@ interface Doc {
   documentElement: Box;
 }
 
-/** Issue 29 item 5: the sandbox checkout page on a phone: nothing overflows, no Cancel once paid. */
+/** The sandbox checkout page on a phone: nothing overflows, no Cancel once paid. */
 describe('the sandbox checkout page in a real browser (Chromium)', { skip }, () => {
   let api: TestApi;
   let browser: Browser;

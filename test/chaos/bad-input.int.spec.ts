@@ -61,7 +61,7 @@ const mcpBody = (companyId: string): Schema => ({
 const KNOWN_BUGS: KnownBug[] = [];
 
 /**
- * Issue 17 item 9, "bad input": every operation of /v1 and /api/v1 in the served OpenAPI
+ * "bad input": every operation of /v1 and /api/v1 in the served OpenAPI
  * document gets property-based bad input (fast-check, fixed seed, bounded runs per category),
  * each with a valid key of its surface and otherwise valid ids. No answer may be a 5xx; an
  * answer >= 400 must leave the event store's head where it was and carry the documented error

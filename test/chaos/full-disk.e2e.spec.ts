@@ -7,7 +7,7 @@ import { run } from '../e2e/support/processes.js';
 const SCENARIO = fileURLToPath(new URL('./scenarios/full-disk.chaos.js', import.meta.url));
 
 /**
- * The quick fault-harness scenario in `npm test` (issue 17, item 10): `chaos full-disk` as
+ * The quick fault-harness scenario in `npm test`: `chaos full-disk` as
  * `npm run chaos full-disk` runs it (a tmpfs in a private mount namespace, filled, then freed).
  * The other quick one, appends under SIGKILL, runs here as test/eventstore/crash.int.spec.ts.
  */

@@ -63,7 +63,7 @@ const FOREIGN_BY_DESIGN: Record<string, string> = {
 type Who = Record<Operation['surface'], Principal>;
 
 /**
- * Issue 17 item 9, "ownership": every route that takes an id, called by account A with the id of
+ * "ownership": every route that takes an id, called by account A with the id of
  * a resource of account B (or tenant B) and with a never-issued id of the same shape, must answer
  * both alike (status, code, body once the ids are written alike, charge), accept neither, and
  * append nothing. Body and query fields that reference resources get the same treatment.

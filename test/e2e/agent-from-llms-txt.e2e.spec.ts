@@ -69,7 +69,7 @@ interface RegisteredTool {
 }
 
 /**
- * An agent with no prior knowledge of this service (issues 15 and 26): it knows the site's
+ * An agent with no prior knowledge of this service: it knows the site's
  * address, reads /llms.txt, and from then on uses only what documents and answers give it (links,
  * next_actions, the published tool schemas). By REST it must reach its first paid answer in at
  * most 4 calls plus the payment; by MCP it registers the tools the agent feed publishes and calls

@@ -24,7 +24,7 @@ interface Service {
 
 /**
  * docker-compose.yml is not run here (no Docker): it is parsed (YAML merge keys resolved, as
- * Compose does) and held to the topology of issue 17 / ADR 0067, and each process's environment
+ * Compose does) and held to the topology of ADR 0067, and each process's environment
  * must pass the service's own configuration check.
  */
 describe('docker-compose.yml: the scaled topology', () => {
@@ -95,7 +95,7 @@ describe('docker-compose.yml: the scaled topology', () => {
 });
 
 /**
- * docker-compose.prod.yml (issue 29): the production variant, held to what the local model leaves
+ * docker-compose.prod.yml: the production variant, held to what the local model leaves
  * out: auth and TLS to the stores, internal networks, a bootstrap key in a file, limits, rotation.
  */
 describe('docker-compose.prod.yml: the production topology', () => {

@@ -16,7 +16,7 @@ interface Push {
 }
 
 /**
- * Journey (b), issue 26: an agent buys the enterprise pack through POST /agents/pay and the
+ * Journey (b): an agent buys the enterprise pack through POST /agents/pay and the
  * sandbox checkout page, then does the whole workspace loop with the same key: companies, a memo
  * with If-Match, a deal, a follow-up, the event stream and a webhook subscription (a signed push
  * arrives). Every paid answer is charged its meter's served price, and the ledger agrees. Only

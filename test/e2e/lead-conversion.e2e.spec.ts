@@ -9,7 +9,7 @@ import { CLI_MAIN, type LiveProcess, run, startApiProcess } from './support/proc
 type Json = Record<string, any>;
 
 /**
- * Journey (c), issue 26: an agent with a paid self-serve key asks for an operator pilot through
+ * Journey (c): an agent with a paid self-serve key asks for an operator pilot through
  * the lead form the service describes (sending its key); the operator lists the leads and
  * converts this one with the CLI; the tenant is on the agent's account, so the credits it bought
  * follow and its own key reaches the workspace. A lead sent without a key gets a new account.

@@ -9,7 +9,7 @@ type Json = Record<string, any>;
 const DAY = 24 * 3600 * 1000;
 
 /**
- * Journey (d), issue 26: an agent buys the operator pilot (pack_2499) and works in its
+ * Journey (d): an agent buys the operator pilot (pack_2499) and works in its
  * workspace; 14 days later by the service's clock the pilot is over: the workspace is read-only
  * (writes 402 PILOT_ENDED, reads still served, data and keys kept), the service records the end
  * by itself, and buying the enterprise pack from the refusal's own link lifts it. The clock is

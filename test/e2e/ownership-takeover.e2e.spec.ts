@@ -81,9 +81,9 @@ async function until<T>(
 }
 
 /**
- * Issue 17 item 4 with real processes: two workers (built mains) and an api without projections
- * on one embedded data directory. Each projection and each webhook dispatcher has one owner;
- * the owner is SIGKILLed, twice (A, then B after A came back): the other takes every job over
+ * One owner per background job (ADR 0067) with real processes: two workers (built mains) and
+ * an api without projections on one embedded data directory. Each projection and each webhook
+ * dispatcher has one owner; the owner is SIGKILLed, twice (A, then B after A came back): the other takes every job over
  * within 10 s (here at once: a process of this host that is gone; the lease-expiry path is in
  * background-ownership.unit.spec.ts). What the api records meanwhile is projected exactly once
  * and every scheduled delivery attempt reaches the receiver exactly once. (A paused owner is not

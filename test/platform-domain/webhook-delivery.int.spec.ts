@@ -17,7 +17,7 @@ import {
   vuln,
 } from './support/domain-client.js';
 
-// The seam with the webhook engine (issue 5): the platform events as an envelope source. The type
+// The seam with the webhook engine: the platform events as an envelope source. The type
 // annotation is the compile-time half of the contract.
 const source: EnvelopeSource = platformEventSource;
 /** The app's own `/v1/webhooks` channel, which reads this source. */

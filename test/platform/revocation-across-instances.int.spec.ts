@@ -4,7 +4,7 @@ import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.j
 import { bearer, createAccountWithKey, createKey, type TestAccount } from './support/platform-fixtures.js';
 
 /**
- * The issue's bound: a revoked key stops working on every other instance within one second (a
+ * The bound: a revoked key stops working on every other instance within one second (a
  * 50 ms poll). Waited for up to five here (a starved CI machine); the time taken is printed.
  */
 const ACROSS_INSTANCES_MS = 5000;

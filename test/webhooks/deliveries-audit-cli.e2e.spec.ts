@@ -27,7 +27,7 @@ async function until<T>(check: () => Promise<T | undefined>, what: string, timeo
 }
 
 /**
- * `svc audit deliveries` (issue 17, item 2): a real run of the built api pushing workspace
+ * `svc audit deliveries`: a real run of the built api pushing workspace
  * webhooks to a receiver audits clean (and so do its credits); an attempt appended straight to a
  * delivery stream, too early for the schedule, makes the audit exit 1 naming the webhook.
  */

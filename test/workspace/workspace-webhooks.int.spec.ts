@@ -11,7 +11,7 @@ import { TestReceiver } from '../webhooks/support/receiver.js';
 type Json = Record<string, any>;
 
 /**
- * Workspace webhook subscriptions (issue 14 item 8): the quickstart "monitor with events and
+ * Workspace webhook subscriptions: the quickstart "monitor with events and
  * webhooks" with its exact charges, refunds of failed pushes, deliveries held for credits and
  * released by a grant, and tenant isolation. Real HTTP both ways.
  */

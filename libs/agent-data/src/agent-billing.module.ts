@@ -87,7 +87,7 @@ class RawBodyInstaller implements OnModuleInit {
 }
 
 /**
- * Agent onboarding, prepaid credits and payments (issue 6, items 1–5): accounts and keys
+ * Agent onboarding, prepaid credits and payments: accounts and keys
  * (/agents/pay, /agents/signup, /agents/keys), the credits ledger with hot-stream state,
  * metering and 402 (`@Metered`), the payment-provider port (Stripe, sandbox), checkout and
  * billing endpoints, autopay. Global, so any feature's controller can use `@Metered(meter)` and

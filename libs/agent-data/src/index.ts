@@ -78,7 +78,7 @@ export {
 export { GetGuidanceQuery } from './catalog/get-guidance/get-guidance.query.js';
 export { GetStatusQuery } from './catalog/get-status/get-status.query.js';
 export { GetRegistryPackQuery } from './catalog/get-registry-pack/get-registry-pack.query.js';
-// Accounts, credits, metering and payments (issue 6, items 1–5).
+// Accounts, credits, metering and payments.
 export { AgentBillingModule, paymentProviderFor } from './agent-billing.module.js';
 export {
   AgentAuth,
@@ -140,7 +140,7 @@ export { type StripeAdapterOptions, stripeClientConfig } from './payments/stripe
 export { openStripePaymentProvider } from './payments/stripe/open-stripe-payment-provider.js';
 export { AutopayRunner } from './billing/autopay.runner.js';
 export { PATHS as AGENT_BILLING_PATHS, checkoutLinkUrl, usdString } from './billing/links.js';
-// Venture data: companies, import, demo data, scoring, discovery (issue 7).
+// Venture data: companies, import, demo data, scoring, discovery.
 export * from './companies/company.profile.js';
 export * from './companies/company.events.js';
 export { companyDecider, type CompanyCommand, type CompanyState } from './companies/company.decider.js';

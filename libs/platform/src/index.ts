@@ -14,7 +14,7 @@ export * from './shared/platform-openapi.js';
 export * from './accounts/account-rate-limits.js';
 export * from './accounts/platform-key-accounts.js';
 export * from './platform.module.js';
-// Users and the browser pages (issue 16): users of platform accounts, sign-in with server-side
+// Users and the browser pages: users of platform accounts, sign-in with server-side
 // sessions, the dashboard.
 export * from './users/user.events.js';
 export * from './users/user.decider.js';
@@ -32,7 +32,7 @@ export { resetLink } from './users/password-reset/password-reset-link.js';
 export * from './sessions/session.store.js';
 export * from './sessions/sign-in-throttle.js';
 export * from './web/platform-web.module.js';
-// Platform domain (issue 4): repositories, agents and runs, security scans, approvals, and the
+// Platform domain: repositories, agents and runs, security scans, approvals, and the
 // platform events they publish. The webhook engine reads platform events through
 // `toPlatformEvent` / `PLATFORM_EVENT_SOURCE_TYPES` (pure, over the stored domain events) or the
 // `platform_events` read model (PLATFORM_EVENTS_PROJECTION / PLATFORM_EVENTS_COLLECTION).
@@ -78,7 +78,7 @@ export * from './platform-domain.module.js';
 export * from './webhooks/platform-events.js';
 export * from './webhooks/webhook-http.schemas.js';
 export * from './webhooks/platform-webhooks.module.js';
-// OAuth 2.0 (issue 16, items 5, 7–10; ADR 0066): clients, the authorization server, tokens on /v1.
+// OAuth 2.0 (ADR 0066): clients, the authorization server, tokens on /v1.
 export * from './oauth/oauth.module.js';
 export * from './oauth/clients/oauth-client.events.js';
 export * from './oauth/clients/oauth-client.decider.js';

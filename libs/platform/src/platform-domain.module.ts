@@ -82,7 +82,7 @@ export const PLATFORM_DOMAIN_PROJECTIONS = [
 ];
 
 /**
- * The platform domain (issue 4): repositories (D8), agents and runs (D9), security scans (D10),
+ * The platform domain: repositories (D8), agents and runs (D9), security scans (D10),
  * approvals (D11) and the platform events they publish (`/v1/events`, and the read model the
  * webhook engine reads). Imported by PlatformModule.
  */

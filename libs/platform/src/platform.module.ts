@@ -22,7 +22,7 @@ import { UserCredentialsLookup } from './users/user-credentials.js';
 import { usersProjection } from './users/users.projection.js';
 
 /**
- * Platform access (issue 3): accounts and plans, API keys, bearer authentication, scopes and
+ * Platform access: accounts and plans, API keys, bearer authentication, scopes and
  * rate limits for `/v1`, and the D4 bootstrap. Registered once in libs/runtime/src/features.ts; API keys,
  * authentication and rate limiting themselves are libs/access (AccessModule), fed by
  * PlatformAccountRateLimits and PlatformKeyAccounts.
@@ -31,7 +31,7 @@ import { usersProjection } from './users/users.projection.js';
   imports: [
     CqrsModule.forRoot(),
     ProjectionsModule.forFeature([accountsProjection, usersProjection]),
-    // Repositories, agents and runs, security, approvals, platform events (issue 4).
+    // Repositories, agents and runs, security, approvals, platform events.
     PlatformDomainModule,
   ],
   controllers: [
@@ -47,7 +47,7 @@ import { usersProjection } from './users/users.projection.js';
     ChangePlanHandler,
     GetAccountHandler,
     PlatformBootstrap,
-    // Users of platform accounts (issue 16): created by the CLI, signing in at /login.
+    // Users of platform accounts: created by the CLI, signing in at /login.
     { provide: PASSWORD_HASHER, useClass: Argon2PasswordHasher },
     UserCredentialsLookup,
     CreateUserHandler,

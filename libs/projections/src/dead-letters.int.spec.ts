@@ -37,7 +37,7 @@ async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boo
   }
 }
 
-// One bad event must never stop a projection for everyone (issue 18): after failing on its own
+// One bad event must never stop a projection for everyone: after failing on its own
 // three times it is set aside with its error, and the events after it are projected.
 describe('a poison event is set aside, not retried forever', () => {
   let dir: string;

@@ -1,4 +1,4 @@
-// The webhook delivery engine (issue 5): shared by the platform's /v1/webhooks and, later, the
+// The webhook delivery engine: shared by the platform's /v1/webhooks and, later, the
 // agent surface's workspace subscriptions. See docs/adr/0047-webhook-channels.md (and 0040-0046).
 
 // Channels: owners, envelopes, sources
@@ -39,7 +39,7 @@ export * from './queries/get-webhook/get-webhook.query.js';
 export * from './queries/list-deliveries/list-deliveries.query.js';
 export * from './queries/get-delivery-request/get-delivery-request.query.js';
 
-// Audit: the deliveries replayed from the event store against the retry schedule (issue 17)
+// Audit: the deliveries replayed from the event store against the retry schedule
 export * from './audit/deliveries-audit.js';
 
 // Modules

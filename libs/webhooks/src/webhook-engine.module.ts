@@ -45,7 +45,7 @@ export function webhookSecretsFor(
 let channelRegistrations = 0;
 
 /**
- * The webhook delivery engine (issue 5), shared by every channel: the sender (signing, SSRF
+ * The webhook delivery engine, shared by every channel: the sender (signing, SSRF
  * guard, timeouts), secrets, leases, dispatchers, and the channel-generic commands and queries
  * (CreateWebhookCommand, UpdateWebhookCommand, DeleteWebhookCommand, SendTestEventCommand,
  * RedeliverDeliveryCommand, ListWebhooksQuery, GetWebhookQuery, ListDeliveriesQuery; each takes

@@ -10,8 +10,8 @@ const failQuery = z.object({ status: z.coerce.number().int().min(400).max(599).d
 export const handlerRuns = { discovery: 0, score: 0, fails: 0 };
 
 /**
- * Test-only paid routes proving the metering contract until real data routes exist (issue 6,
- * item 3): a successful call is charged, a failing one is not.
+ * Test-only paid routes proving the metering contract until real data routes exist: a
+ * successful call is charged, a failing one is not.
  */
 @Controller('api/v1/test-paid')
 export class PaidTestController {

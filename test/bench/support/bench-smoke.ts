@@ -1,4 +1,4 @@
-// npm test's smoke run of the benchmarks (issue 28): every bench, at a size of seconds
+// npm test's smoke run of the benchmarks: every bench, at a size of seconds
 // (scripts/run-bench.mjs --smoke), must still run to the end, so a bench that a new limit or a
 // changed route breaks fails the suite, not months later (two benches died on the per-address
 // limits unnoticed). Their figures mean nothing. The benches are dealt over six spec files

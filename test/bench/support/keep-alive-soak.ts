@@ -1,4 +1,4 @@
-// Keep-alive clients beside load (issue 28): clients on their own event loops (worker threads)
+// Keep-alive clients beside load: clients on their own event loops (worker threads)
 // that idle or are busy for random gaps between requests on kept-alive connections, while
 // autocannon loads the same server. A server that closes idle connections before its clients do
 // shows here as socket errors (ECONNRESET, UND_ERR_SOCKET "other side closed").

@@ -1,4 +1,4 @@
-// chaos appends-sigkill (issue 17, item 8): the event store's appends under SIGKILL, the same
+// chaos appends-sigkill: the event store's appends under SIGKILL, the same
 // check as test/eventstore/crash.int.spec.ts (shared function), with more rounds.
 // Env: CHAOS_ROUNDS (default 12).
 import { appendsUnderSigkill } from '../../eventstore/support/appends-under-sigkill.js';

@@ -1,4 +1,4 @@
-// chaos full-disk (issue 17, item 8): the api's data directory on a small filesystem of its own
+// chaos full-disk: the api's data directory on a small filesystem of its own
 // (a 32 MiB tmpfs mounted in a private user and mount namespace: `unshare --user --map-root-user
 // --mount`, no root or host mount needed), filled up by a ballast file while agents sign up.
 // Then: writes answer 503 (never 500) and the api logs a clear line saying the disk is full,

@@ -1,4 +1,4 @@
-// chaos paid-load-kills (issue 17, item 6): two api processes without projections and one worker
+// chaos paid-load-kills: two api processes without projections and one worker
 // on one data directory; paid reads over 200 funded keys; one api and the worker SIGKILLed mid-load,
 // restarted, the load finished. Then `svc audit credits` is ok for every account, no balance is
 // below zero, and per key: paid 200s the client saw <= charges recorded <= paid 200s + requests

@@ -1,4 +1,4 @@
-// chaos rebuild-while-serving (issue 17, item 8): one api (projections in process, 5,000 demo
+// chaos rebuild-while-serving: one api (projections in process, 5,000 demo
 // companies) serves reads and writes while `svc projections rebuild` (every projection, a
 // separate process) runs several times over the same data directory. Throughout:
 // - every read answers (200): webhook lists, single webhooks, the agent's status, paid discovery;

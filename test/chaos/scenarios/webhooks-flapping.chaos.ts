@@ -1,4 +1,4 @@
-// chaos webhooks-flapping (issue 17, item 7): 1,000 deliveries (test events) to receivers that
+// chaos webhooks-flapping: 1,000 deliveries (test events) to receivers that
 // answer 500, time out, reset the connection, redirect, flap (fail, then succeed) or succeed;
 // the worker (projections and dispatchers) SIGKILLed twice during the run and restarted; one api
 // without projections. The retry schedule is shrunk 1,000 times (SVC_WEBHOOK_RETRY_SCALE=0.001:

@@ -1,4 +1,4 @@
-// The frame of a chaos scenario (issue 17, items 6–10): a bounded run that prints exactly one
+// The frame of a chaos scenario: a bounded run that prints exactly one
 // summary line, `chaos <name>: ok|FAILED <figures>`, and exits non-zero on failure. Details of a
 // failure go to stderr before that line. Children started through the scenario are SIGKILLed
 // when it ends however it ends, and its temporary directories removed.

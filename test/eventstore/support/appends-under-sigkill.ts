@@ -61,7 +61,7 @@ async function runAndKill(path: string, prefix: string): Promise<Ack[]> {
 }
 
 /**
- * Appends under SIGKILL (issue 17, item 8): a writer process appends multi-event batches under
+ * Appends under SIGKILL: a writer process appends multi-event batches under
  * concurrent load to one SQLite file and is SIGKILLed at a random moment, `rounds` times on the
  * same file (each reopen also recovers the WAL the previous kill left). After each kill every
  * acknowledged append is there, no stream has a gap and no append is torn. Throws (an assertion

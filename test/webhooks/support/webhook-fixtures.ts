@@ -7,7 +7,7 @@ import { WebhookDispatchers, type WebhookDispatcher } from '#webhooks';
 let sequence = 0;
 
 /**
- * Publishes a platform event the way the platform features do (issue 4): a PlatformEventPublished
+ * Publishes a platform event the way the platform features do: a PlatformEventPublished
  * in an append of its own stream here. Returns the envelope.
  */
 export async function publishPlatformEvent(

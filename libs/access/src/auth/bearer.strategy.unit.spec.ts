@@ -97,3 +97,24 @@ describe('BearerStrategy.authenticateRequest (passport-http-bearer outcomes)', (
     );
   });
 });
+
+describe("BearerStrategy through the libraries' documented API (an upgrade that changes it fails here)", () => {
+  it("hands the request to passport-http-bearer's verify callback (passReqToCallback): the agent surface asks agent keys only", async () => {
+    const asked: string[] = [];
+    const keys = {
+      authenticate: (token: string, surface: string) => (asked.push(`${surface}:${token}`), principal),
+    } as unknown as ConstructorParameters<typeof BearerStrategy>[1];
+    const s = new BearerStrategy(
+      {
+        resolve: () => {
+          throw new Error('platform resolvers not asked on the agent surface');
+        },
+      } as unknown as BearerTokenResolvers,
+      keys,
+    );
+    const outcome = s.authenticateRequest({ headers: { authorization: 'Bearer svc_test_x' }, surface: 'agent' });
+    assert.ok(!(outcome instanceof Promise), "passport's custom callback runs in the strategy's tick");
+    assert.equal(outcome.principal, principal);
+    assert.deepEqual(asked, ['agent:svc_test_x']);
+  });
+});

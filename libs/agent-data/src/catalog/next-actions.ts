@@ -1,5 +1,5 @@
 /**
- * What an agent can do after a 4xx of the agent surface (issue 15 item 7): every problem+json
+ * What an agent can do after a 4xx of the agent surface: every problem+json
  * 4xx under /api/v1 carries `next_actions`, requests to make with absolute URLs. The rules are
  * one pure function of the error and the request, so the HTTP filter (next-actions.enricher.ts)
  * and the MCP tool errors answer the same.
@@ -81,7 +81,7 @@ const KEY_SENT_CODES: ReadonlySet<string> = new Set(['INVALID_KEY', 'REVOKED_KEY
 
 /**
  * A key sent that does not work is most often a mistyped, revoked or rotated key of an account
- * that exists: the ways back to that account come first, a new account last (issue 29: only
+ * that exists: the ways back to that account come first, a new account last (only
  * "open a new account" was offered, and each retry of it opened another).
  */
 function getAKey({ baseUrl, code }: NextActionsInput): NextAction[] {

@@ -3,7 +3,7 @@
  * /agents/registry-pack/{openai|mcp|generic}. Built from the MCP tool table, so the three packs
  * list the same operations, meters and prices; the OpenAI pack only the functions whose HTTP
  * operation is served, the others every tool with its status. Argument and result schemas are
- * the ones tools/list serves (never restated here: restated, 11 of 13 had drifted, issue 26).
+ * the ones tools/list serves (never restated here: restated, 11 of 13 had drifted).
  */
 import { z } from 'zod';
 import {

@@ -17,7 +17,7 @@ import { GetCompanyProfileController } from './get-company-profile/get-company-p
 import { CompanyImporter } from './import/company-importer.js';
 
 /**
- * Venture data (issue 7): companies as events, import (CLI), demo data, the scoring model as a
+ * Venture data: companies as events, import (CLI), demo data, the scoring model as a
  * projection, and the metered reads GET /api/v1/discovery/top, /companies/{id},
  * /companies/{id}/score plus the free /model/health. The paid routes use `@Metered` from the
  * (global) AgentBillingModule.

@@ -1,5 +1,5 @@
 /**
- * The company profile (issue 7, D20): what an import says about one company, normalised. It is
+ * The company profile (D20): what an import says about one company, normalised. It is
  * the payload of `CompanyImported` and, field by field, of `CompanyUpdated`; read models and the
  * scoring model derive everything else from it. Field meanings: docs/scoring.md, "Profile".
  */

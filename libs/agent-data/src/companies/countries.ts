@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The officially assigned ISO 3166-1 alpha-2 codes (249). A two-letter code outside them (UK for
  * GB, XX) matches no company: the country filter and the import refuse it rather than answer an
- * empty, paid list (issue 29).
+ * empty, paid list.
  */
 export const COUNTRY_CODES: ReadonlySet<string> = new Set(
   (

@@ -12,7 +12,7 @@ import { type MaybePromise, whenReady } from '#kernel';
  * first counts against its caller's budget as a request of its own would (the HTTP request was
  * counted as the first). A request over the budget is answered with `refuse`'s message instead
  * of running; the messages before it run as usual. (Counted once per HTTP request, a batch of 100
- * paid calls cost one request of the key's budget: issue 25.)
+ * paid calls cost one request of the key's budget.)
  */
 export class CountedBatchTransport<Refusal> implements Transport {
   onclose?: () => void;

@@ -7,7 +7,7 @@ import { McpRateLimits } from './mcp-rate-limits.js';
 import { McpService } from './mcp.service.js';
 
 /**
- * The MCP endpoint (`POST /api/v1/mcp`, issue 15): the agent surface's operations as tools,
+ * The MCP endpoint (`POST /api/v1/mcp`): the agent surface's operations as tools,
  * running the same queries and commands through the buses, metered by the (global)
  * AgentBillingModule's MeteringService.
  */

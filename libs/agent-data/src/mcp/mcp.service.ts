@@ -52,7 +52,7 @@ export type McpAdmission = { refusal: McpRefusal } | { caller: McpCaller };
 const RATE_LIMITED = -32000;
 
 /**
- * The MCP endpoint (issue 15): Streamable HTTP, stateless (a server and transport per HTTP
+ * The MCP endpoint: Streamable HTTP, stateless (a server and transport per HTTP
  * request, no session), the thirteen svc.* tools. Each tool runs the same query or command as
  * its REST twin through the buses, with the same order of checks: the key (401), the tenant
  * (403), the arguments by the route's own zod schemas (400, nothing held), the meter's hold
@@ -106,7 +106,7 @@ export class McpService {
   /**
    * A key that does not work here (wrong, revoked, of the other surface) is no key for the
    * endpoint: initialize, tools/list and the free tools answer, counted against the address, and
-   * only a paid tool answers the 401, as a tool error with its next step (issue 29: the official
+   * only a paid tool answers the 401, as a tool error with its next step (the official
    * client's connect() threw on an HTTP 401, so even svc.signup was out of reach).
    */
   private callerOf(request: McpHttpRequest): MaybePromise<McpCaller> {

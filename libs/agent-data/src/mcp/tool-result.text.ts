@@ -1,6 +1,6 @@
 /**
  * The text of a tool result. Many MCP hosts show the model only a result's text content, so a
- * failure's text carries what the model needs to act (issue 29 item 2): the status and code, each
+ * failure's text carries what the model needs to act: the status and code, each
  * field error under the tool's own argument names, and the one next call with its URL.
  */
 import type { PublishedTool } from '../tools/published-tools.js';

@@ -7,7 +7,7 @@ import {
 
 /**
  * The answer to tools/list, serialised once: the tools are fixed when the process starts, and
- * the listing is 42 KB of JSON (issue 25: a batch of 100 listings was 4.25 MB serialised anew,
+ * the listing is 42 KB of JSON (a batch of 100 listings was 4.25 MB serialised anew,
  * from a 5.4 KB request without a key). A lone tools/list is answered with these bytes without
  * building a server; a listing inside a batch gets the same result object.
  */

@@ -1,5 +1,5 @@
 /**
- * The venture score (issue 7, D20): 0–100 from five named components, each a documented function
+ * The venture score (D20): 0–100 from five named components, each a documented function
  * of the profile. Pure and deterministic: the same profile and `computedAt` give the same score
  * on every run, so a projection rebuild reproduces every score exactly. docs/scoring.md is the
  * human description of this file; change both together, and bump MODEL_VERSION and

@@ -3,7 +3,7 @@
  * (tool-definitions.ts), with the meter and the REST twin of each from the endpoint table. The
  * MCP endpoint's tools/list answers these objects, and the agent feed, the registry packs and
  * server.json copy them: one rendering, so a document cannot describe an argument the live tool
- * does not take (issue 26: 11 of 13 published schemas had drifted when they were restated).
+ * does not take (11 of 13 published schemas had drifted when they were restated).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Stored event types of the enterprise workspace (issue 14). Names are stable: never rename.
+ * Stored event types of the enterprise workspace. Names are stable: never rename.
  * Every event carries `tenant_id`: the tenant event stream is built from them (one public event
  * per stored event, its id the stored event's id, so a rebuild changes nothing).
  */

@@ -47,7 +47,7 @@ import { workspaceProjection } from './workspace.projection.js';
 import { WorkspaceReads } from './workspace.reads.js';
 
 /**
- * The enterprise workspace (issue 14): tenants and their keys (CLI), companies, memos, deals,
+ * The enterprise workspace: tenants and their keys (CLI), companies, memos, deals,
  * follow-ups, the tenant event stream and webhook subscriptions, every record route metered through the (global)
  * AgentBillingModule's `@Metered` and reachable only with a tenant-bound key.
  */

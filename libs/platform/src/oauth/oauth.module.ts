@@ -24,7 +24,7 @@ import { OAuthAccessTokenResolver } from './tokens/oauth-access-token.resolver.j
 import { OAuthRevocationWatch } from './tokens/oauth-revocation.watch.js';
 
 /**
- * OAuth 2.0 (issue 16, items 5, 7–10; ADR 0066): client registration (events, CLI, the
+ * OAuth 2.0 (ADR 0066): client registration (events, CLI, the
  * dashboard's Settings → OAuth applications), the authorization server (oidc-provider under
  * Fastify, storage on the document store, our consent page), access tokens on /v1 (a bearer
  * token resolver) and the grants' audit events. The sign-in pages come from PlatformWebModule.

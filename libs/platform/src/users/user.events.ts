@@ -20,7 +20,7 @@ export type UserEvent =
     }
   | {
       /**
-       * A new password (issue 29, item 10): `changed` by the user, who gave the current one;
+       * A new password: `changed` by the user, who gave the current one;
        * `reset` through a single-use reset token. Either way the user's other sessions end.
        */
       type: 'UserPasswordChanged';

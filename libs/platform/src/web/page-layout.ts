@@ -99,7 +99,7 @@ export function pageScript(source: string): PageScript {
   return { element: trustedHtml(`<script>${source}</script>`), hash: sha256(source) };
 }
 
-/** Who is signed in: every signed-in page has the same header (issue 29, item 9). */
+/** Who is signed in: every signed-in page has the same header. */
 export interface SignedIn {
   email: string;
   /** For the Sign out form. */

@@ -38,7 +38,7 @@ import { SessionScopeGuard } from './session-scope.guard.js';
 import { SignedInGuard } from './signed-in.guard.js';
 
 /**
- * The platform's browser pages (issue 16): sign-in and sign-out with server-side sessions, and
+ * The platform's browser pages: sign-in and sign-out with server-side sessions, and
  * the dashboard with its settings pages (ADR 0069). Cookies and CSRF tokens come from the Fastify plugins the api
  * registers (registerBrowserForms in libs/http, called by libs/runtime's app factory).
  */

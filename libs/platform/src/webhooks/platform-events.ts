@@ -20,7 +20,7 @@ export interface PlatformEventPublishedData {
 }
 
 /**
- * How a platform feature publishes an event to webhooks (issue 4: repositories, agents,
+ * How a platform feature publishes an event to webhooks (repositories, agents,
  * security, approvals): put this event in the SAME append as the domain event it reports (any
  * stream), so the event exists exactly when the change does:
  *

@@ -12,7 +12,7 @@ import { WebhookChannelModule } from '#webhooks';
 import { platformWebhookChannel } from './platform-events.js';
 
 /**
- * Platform webhooks (issue 5): `/v1/webhooks` (scope admin, D3) over the delivery engine's
+ * Platform webhooks: `/v1/webhooks` (scope admin, D3) over the delivery engine's
  * `platform` channel, fed by PlatformEventPublished events. Registered once in
  * libs/runtime/src/features.ts; its dispatcher runs where the projections run.
  */

@@ -1,5 +1,5 @@
 /**
- * `svc audit deliveries` (issue 17, ADR 0064): replays the webhook engine's events from the event
+ * `svc audit deliveries` (ADR 0064): replays the webhook engine's events from the event
  * store, not from its read models, and checks every delivery's recorded attempts against the
  * retry schedule (D12, retry-schedule.ts).
  *

@@ -113,8 +113,9 @@ export { SECRET_RETRY_MS } from './delivery-inputs.reader.js';
  * so pending retries survive restarts and fire on time after one. Due deliveries wait in memory
  * in one queue per target host and are started round-robin over hosts, at most `perHost` per
  * host and `concurrency` in all: a slow receiver holds its own slots only. Before each send:
- * - a lease on that very attempt (DeliveryLeases: in memory embedded, a document when several
- *   dispatchers share MongoDB), so two dispatchers never send one attempt;
+ * - a lease on that very attempt (DeliveryLeases: `webhook-leases.sqlite` in the data directory
+ *   when embedded, a document when several dispatchers share MongoDB), so two dispatchers never
+ *   send one attempt;
  * - the delivery stream's revision must equal the one the document reflects, so a read model
  *   that is behind (lag, a rebuild in progress) never causes a resend.
  * After each send the attempt is appended to `webhookdelivery-{id}` (status, duration, error,

@@ -24,7 +24,7 @@ export interface SendRequest {
   headers: Record<string, string>;
 }
 
-/** The first 2 KiB of an answer are kept (issue 16: Recent deliveries show the first 2 KB). */
+/** The first 2 KiB of an answer are kept (Recent deliveries show the first 2 KB). */
 export const RESPONSE_BODY_LIMIT = 2048;
 /** A response body is read up to this to keep the connection; past it the socket is dropped. */
 const DRAIN_LIMIT = 64 * 1024;

@@ -39,8 +39,8 @@ function mac(secret: Buffer, keyId: string, exp: string): string {
 }
 
 /**
- * Signs and checks the key binding of checkout links (issue 18; since issue 26 a bare key_id
- * binds too, and a signature, when present, still has to hold). The secret is derived from the
+ * Signs and checks the key binding of checkout links (a bare key_id binds
+ * too, and a signature, when present, still has to hold). The secret is derived from the
  * secrets key, so links signed before a key rotation are refused (the agent asks for a new one, or drops exp and sig).
  */
 @Injectable()

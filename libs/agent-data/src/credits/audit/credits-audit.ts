@@ -1,5 +1,5 @@
 /**
- * `svc audit credits` (issue 17, ADR 0064): replays the credits ledger from the event store and
+ * `svc audit credits` (ADR 0064): replays the credits ledger from the event store and
  * compares it with every other place the service keeps a balance (its "read model"):
  *
  * - the ledger snapshot document (`credits_snapshots`, one per account): a state at a revision,

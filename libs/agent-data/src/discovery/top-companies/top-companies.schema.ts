@@ -18,7 +18,7 @@ const slugify = (s: unknown) =>
 /**
  * A filter of published values: the enum is in the OpenAPI document and the tool's input schema
  * (a preprocess, unlike a transform, keeps it there), and a value outside it is a free 400 naming
- * them, never an empty paid page (issue 29).
+ * them, never an empty paid page.
  */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess(slugify, z.enum(values, { message: `expected one of ${values.join(', ')}` }));

@@ -9,7 +9,7 @@ export const WORKSPACE_CHANNEL = 'workspace';
 const CREDIT_ARRIVALS = ['CreditsPurchased', 'CreditsGranted', 'MeterChargeSettled'];
 
 /**
- * The workspace subscriptions (issue 14, ADR 0062): the webhook engine's second channel. Owners
+ * The workspace subscriptions (ADR 0062): the webhook engine's second channel. Owners
  * are tenants; each event of the tenant event stream (GET /workspace/events) is pushed as the
  * spec's envelope with the same id, type and data, so a receiver and a reader of the stream see
  * one event the same way. Pushes are charged `deliver.workspace.webhook` to the tenant

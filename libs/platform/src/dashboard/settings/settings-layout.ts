@@ -8,7 +8,7 @@ export const SETTINGS_PAGES = [
   { id: 'api-keys', label: 'API keys', path: '/dashboard/settings/api-keys' },
   { id: 'webhooks', label: 'Webhooks', path: '/dashboard/settings/webhooks' },
   { id: 'users', label: 'Users', path: '/dashboard/settings/users' },
-  // Built beside this one (issue 16 item 5); linked from here.
+  // Built beside this one; linked from here.
   { id: 'oauth-applications', label: 'OAuth applications', path: '/dashboard/settings/oauth-applications' },
 ] as const;
 

@@ -44,9 +44,9 @@ function field(body: unknown, name: string): string {
 }
 
 /**
- * Settings → OAuth applications (issue 16, item 5): list, register (credentials shown once),
+ * Settings → OAuth applications: list, register (credentials shown once),
  * rotate a secret (shown once), delete after a confirmation page. Forms only, CSRF on each.
- * Register and rotate answer 303 to …/credentials (Post/Redirect/Get, issue 29 item 6): a
+ * Register and rotate answer 303 to …/credentials (Post/Redirect/Get): a
  * reload there neither registers again nor rotates again, and shows the secret no more.
  */
 @Controller('dashboard/settings/oauth-applications')

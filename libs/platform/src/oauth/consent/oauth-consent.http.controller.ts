@@ -36,7 +36,7 @@ export class OAuthConsentController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const consent = await this.interactions.pending(request, reply, uid, session);
-    // Who stands behind the application: the account that registered it (issue 29, item 10).
+    // Who stands behind the application: the account that registered it.
     const owner = await this.queries.execute(new GetAccountQuery(consent.clientAccountId)).catch(() => null);
     sendPage(
       reply,

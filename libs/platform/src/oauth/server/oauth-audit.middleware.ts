@@ -5,8 +5,11 @@ import { OAUTH_TTL } from './oauth-settings.js';
 
 interface AuditNotes {
   revokedGrants: string[];
-  reuse?: 'authorization_code' | 'refresh_token';
+  /** A used code or refresh token was found while this token request was handled. */
+  consumedFound?: ReuseOf;
 }
+
+type ReuseOf = 'authorization_code' | 'refresh_token';
 
 const notes = new WeakMap<object, AuditNotes>();
 
@@ -17,24 +20,31 @@ function notesOf(ctx: object): AuditNotes {
 }
 
 /**
- * What oidc-provider only tells through its events: a grant revoked (by a revocation request, or
- * because a code or a rotated refresh token came back) and why a grant request failed. Noted on
- * the request's context; recordAudit turns them into events.
+ * What oidc-provider tells through its documented `grant.revoked` event: a grant revoked (by a
+ * revocation request, or because a used code or rotated refresh token came back). Noted on the
+ * request's context; recordAudit turns the notes into events.
  */
 export function watchForAudit(provider: Provider): void {
   provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
     notesOf(ctx).revokedGrants.push(grantId);
   });
-  provider.on('grant.error', (ctx: KoaContextWithOIDC, error: { error_detail?: string }) => {
-    const detail = error.error_detail ?? '';
-    // oidc-provider's own words when a consumed code or a rotated refresh token is presented again.
-    if (detail === 'authorization code already consumed') notesOf(ctx).reuse = 'authorization_code';
-    if (detail === 'refresh token already used') notesOf(ctx).reuse = 'refresh_token';
-  });
 }
 
-/** A grant revoked by us rather than by the provider (a redemption that lost its race: ADR 0076). */
-export function noteRevokedGrant(ctx: KoaContextWithOIDC, grantId: string): void {
+/**
+ * The storage found a code or refresh token that was already used (OAuthStorageHooks), in the
+ * request `ctx` (the provider's `Provider.ctx`). At the token endpoint, a grant revoked in the
+ * same request is then a reuse: the provider revokes a grant when a used code or refresh token is
+ * presented (RFC 6749 §4.1.2, RFC 9700 §4.14.2). Read from the provider's adapter and events, not
+ * from the words of its error (ADR 0091).
+ */
+export function noteConsumedFound(ctx: KoaContextWithOIDC | undefined, model: string): void {
+  if (!ctx || ctx.oidc?.route !== 'token') return;
+  notesOf(ctx).consumedFound = model === 'RefreshToken' ? 'refresh_token' : 'authorization_code';
+}
+
+/** A reuse answered by us rather than by the provider (a redemption that lost its race: ADR 0076). */
+export function noteReuse(ctx: KoaContextWithOIDC, model: string, grantId: string): void {
+  noteConsumedFound(ctx, model);
   notesOf(ctx).revokedGrants.push(grantId);
 }
 
@@ -54,9 +64,9 @@ export async function recordAudit(
   const n = notes.get(ctx);
   const clientId = ctx.oidc.client?.clientId ?? '';
   try {
-    if (n?.reuse) {
+    if (route === 'token' && n?.consumedFound && n.revokedGrants.length > 0) {
       for (const grantId of n.revokedGrants) {
-        await audit.record({ type: 'RecordTokenReuse', grantId, clientId, tokenType: n.reuse });
+        await audit.record({ type: 'RecordTokenReuse', grantId, clientId, tokenType: n.consumedFound });
         await audit.record({ type: 'RevokeGrant', grantId, clientId, reason: 'reuse_detected' });
       }
       return;

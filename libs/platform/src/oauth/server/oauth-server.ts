@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,22 +6,19 @@ import { BearerTokenResolvers, SCOPES } from '#access';
 import { APP_CONFIG, type AppConfig, BoundedCache, type LoadedSecretBox, SECRET_BOX } from '#kernel';
 import { OpenApiService, publicBaseUrl } from '#http';
 import { OAuthClientLookup } from '../clients/oauth-client-lookup.js';
-import { hashClientSecret } from '../clients/oauth-client.events.js';
 import { OAuthAudit } from '../grants/oauth-audit.js';
 import { OAuthAccessTokenResolver } from '../tokens/oauth-access-token.resolver.js';
 import { oauthErrorPage } from '../consent/oauth-error.page.js';
 import { authorizationParamsProblem } from './oauth-authorization-params.js';
 import { oauthKeys } from './oauth-keys.js';
 import { OAuthThrottle } from './oauth-throttle.js';
-import { type OidcAdapter, OAuthStorage } from './oauth-storage.js';
+import { OAuthStorage } from './oauth-storage.js';
+import { OAuthClientAdapter, PKCE_METADATA } from './oauth-client.adapter.js';
 import { OAuthUsers } from './oauth-users.js';
-import { recordAudit, watchForAudit } from './oauth-audit.middleware.js';
+import { noteConsumedFound, recordAudit, watchForAudit } from './oauth-audit.middleware.js';
 import { answerLostRedemption } from './oauth-redemption.js';
 import { OAUTH_ENDPOINTS } from './oauth-endpoints.js';
 import { interactionPath, OAUTH_ROUTES, OAUTH_TTL, resourceOf } from './oauth-settings.js';
-
-/** The client metadata property that says whether a client must use PKCE (`required`, `optional`). */
-const PKCE_METADATA = 'svc_pkce';
 
 /** At most this many issuers (only without SVC_PUBLIC_URL, where the issuer is the request's host). */
 const MAX_ISSUERS = 8;
@@ -31,7 +27,9 @@ const MAX_ISSUERS = 8;
  * The OAuth 2.0 authorization server: oidc-provider (certified, maintained; ADR 0066), a Koa
  * app, mounted under Fastify for its own paths, with its storage on the document store
  * (OAuthStorage), its keys derived from the secrets key, and our sign-in and consent pages as
- * its interactions. The api only: the CLI and worker never build it.
+ * its interactions. The api only: the CLI and worker never build it. Only the provider's
+ * documented extension points are used (configuration, adapters, `Provider.ctx`, events,
+ * middleware: ADR 0091); oidc-provider-extension-points.int.spec pins the ones we rely on.
  */
 @Injectable()
 export class OAuthServer implements OnModuleInit {
@@ -123,14 +121,20 @@ export class OAuthServer implements OnModuleInit {
         ),
       );
     const configuration: Configuration = {
-      // A lost race for a single-use entry is answered in the request being handled (the
-      // provider's documented AsyncLocalStorage context).
+      // Client authentication against the stored secret hash happens in the Client adapter, and
+      // reuse is heard from the storage; both read the request being handled through the
+      // provider's documented AsyncLocalStorage context (`Provider.ctx`).
       adapter: (name: string) =>
         name === 'Client'
-          ? new OAuthClientAdapter(this.clients)
-          : this.storage.adapterFor(name, (model, grantId) =>
-              answerLostRedemption(Provider.ctx, errors.InvalidGrant, model, grantId),
-            ),
+          ? new OAuthClientAdapter(
+              (id) => this.clients.active(id),
+              () => Provider.ctx,
+            )
+          : this.storage.adapterFor(name, {
+              consumedAlready: (model, grantId) =>
+                answerLostRedemption(Provider.ctx, errors.InvalidGrant, model, grantId),
+              consumedFound: (model) => noteConsumedFound(Provider.ctx, model),
+            }),
       clients: [],
       findAccount: async (_ctx, sub) => {
         const user = await this.users.byId(sub);
@@ -212,7 +216,6 @@ export class OAuthServer implements OnModuleInit {
     };
     const provider = new Provider(issuer, configuration);
     provider.proxy = Boolean(this.config.trustedProxies);
-    this.patchClients(provider);
     // Before the provider reads anything: an authorization request with a parameter over its
     // bound is refused (400 invalid_request, the provider's own error page) and writes nothing.
     provider.use(async (ctx, next) => {
@@ -227,21 +230,6 @@ export class OAuthServer implements OnModuleInit {
     provider.use((ctx, next) => recordAudit(ctx as KoaContextWithOIDC, next, this.audit, this.logger));
     return provider;
   }
-
-  /**
-   * The secret is stored as its SHA-256 only (OAuthClientAdapter hands the hash to the provider
-   * as `client_secret`), so the provider's comparison of the presented secret is replaced by one
-   * of hashes, in constant time. Nothing else reads a client's secret: client_secret_jwt and
-   * HS* signing are not enabled.
-   */
-  private patchClients(provider: Provider): void {
-    const ClientClass = provider.Client as unknown as {
-      prototype: { compareClientSecret(actual: string): Promise<boolean> };
-    };
-    ClientClass.prototype.compareClientSecret = function (this: { clientSecret?: string }, actual: string) {
-      return Promise.resolve(matchesSecretHash(this.clientSecret, actual));
-    };
-  }
 }
 
 /** An authorization error that cannot go back to the client: our page. */
@@ -255,51 +243,4 @@ function renderErrorPage(
   ctx.status = status;
   ctx.set(page.headers);
   ctx.body = page.body;
-}
-
-function matchesSecretHash(storedHash: string | undefined, presented: string): boolean {
-  if (!storedHash || typeof presented !== 'string') return false;
-  const a = Buffer.from(storedHash, 'hex');
-  const b = Buffer.from(hashClientSecret(presented), 'hex');
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** oidc-provider's Client model, read from the clients' event streams (no copy to keep in step). */
-class OAuthClientAdapter implements OidcAdapter {
-  constructor(private readonly clients: OAuthClientLookup) {}
-
-  async find(id: string): Promise<Record<string, unknown> | undefined> {
-    const client = await this.clients.active(id);
-    if (!client) return undefined;
-    return {
-      client_id: client.clientId,
-      client_name: client.name,
-      redirect_uris: client.redirectUris,
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      [PKCE_METADATA]: client.pkce,
-      ...(client.clientType === 'public' || !client.secretHash
-        ? { token_endpoint_auth_method: 'none' }
-        : { token_endpoint_auth_method: 'client_secret_basic', client_secret: client.secretHash }),
-    };
-  }
-
-  upsert(): Promise<void> {
-    return Promise.reject(new Error('OAuth clients are registered through their own commands'));
-  }
-  findByUid(): Promise<undefined> {
-    return Promise.resolve(undefined);
-  }
-  findByUserCode(): Promise<undefined> {
-    return Promise.resolve(undefined);
-  }
-  consume(): Promise<void> {
-    return Promise.resolve();
-  }
-  destroy(): Promise<void> {
-    return Promise.resolve();
-  }
-  revokeByGrantId(): Promise<void> {
-    return Promise.resolve();
-  }
 }

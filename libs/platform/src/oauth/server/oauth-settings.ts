@@ -1,4 +1,4 @@
-/** Lifetimes (issue 16, items 7 and 8). */
+/** Lifetimes. */
 export const OAUTH_TTL = {
   AccessToken: 3600,
   AuthorizationCode: 60,

@@ -61,7 +61,9 @@ describe("oidc-provider's storage on the document store (OAuthStorage)", () => {
         told.length = 0;
         await storage.adapterFor(model).upsert('once', { jti: 'once', grantId: 'g9' }, 600);
         // As the provider does: each redemption finds the entry unused, then consumes it.
-        const adapters = Array.from({ length: 8 }, (_, i) => storages[i % 2]!.adapterFor(model, lost));
+        const adapters = Array.from({ length: 8 }, (_, i) =>
+          storages[i % 2]!.adapterFor(model, { consumedAlready: lost }),
+        );
         for (const found of await Promise.all(adapters.map((x) => x.find('once'))))
           assert.equal(found?.consumed, undefined);
         const outcomes = await Promise.allSettled(adapters.map((x) => x.consume('once')));
@@ -73,7 +75,7 @@ describe("oidc-provider's storage on the document store (OAuthStorage)", () => {
         );
       }
       // An entry consumed before consumed_at existed (the mark in its payload only) stays used.
-      const codes = storage.adapterFor('AuthorizationCode', lost);
+      const codes = storage.adapterFor('AuthorizationCode', { consumedAlready: lost });
       await documents.collection(oauthCollection('AuthorizationCode')).upsert({
         id: tokenHash('old'),
         payload: { grantId: 'g8', consumed: 1 },

@@ -5,6 +5,8 @@ import { type Doc, DOCUMENT_STORE, type DocumentStore } from '#documents';
 
 /** oidc-provider's models whose ids are bearer secrets: stored under their SHA-256, never as is. */
 const SECRET_IDS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']);
+/** The models used once (a code, a rotated refresh token): `consume` marks them. */
+const SINGLE_USE = new Set(['RefreshToken', 'AuthorizationCode']);
 /**
  * Expired access tokens stay this long (so /v1 can tell an expired token from an unknown one),
  * then go. Every other entry goes at its own expiry: once expired it is never found anyway, and
@@ -38,10 +40,18 @@ export interface OAuthRevocationListener {
 }
 
 /**
- * What a redemption that lost the race for a code or refresh token answers (oauth-server: the
- * provider's answer to a reuse); `grantId` is the entry's grant, null when it is gone.
+ * What the integration with oidc-provider hears from its storage (oauth-server), through the
+ * adapter interface the provider documents rather than its error messages (ADR 0091).
  */
-export type ConsumedAlready = (model: string, grantId: string | null) => Promise<never>;
+export interface OAuthStorageHooks {
+  /**
+   * A redemption lost the race for a code or refresh token to a concurrent one: what it answers
+   * (the provider's answer to a reuse); `grantId` is the entry's grant, null when it is gone.
+   */
+  consumedAlready?: (model: string, grantId: string | null) => Promise<never>;
+  /** A code or refresh token already used was found (the provider answers a reuse when presented). */
+  consumedFound?: (model: string) => void;
+}
 
 export const oauthCollection = (model: string) => `oauth_${model.toLowerCase()}`;
 
@@ -71,8 +81,8 @@ export class OAuthStorage {
   }
 
   /** oidc-provider's Adapter for one model (its constructor takes the model's name). */
-  adapterFor(model: string, consumedAlready: ConsumedAlready = rejectConsumed): OidcAdapter {
-    return new DocumentStoreOidcAdapter(model, this, consumedAlready);
+  adapterFor(model: string, hooks: OAuthStorageHooks = {}): OidcAdapter {
+    return new DocumentStoreOidcAdapter(model, this, hooks);
   }
 
   now(): number {
@@ -157,7 +167,7 @@ class DocumentStoreOidcAdapter implements OidcAdapter {
   constructor(
     private readonly model: string,
     private readonly storage: OAuthStorage,
-    private readonly consumedAlready: ConsumedAlready,
+    private readonly hooks: OAuthStorageHooks,
   ) {}
 
   async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> {
@@ -179,7 +189,10 @@ class DocumentStoreOidcAdapter implements OidcAdapter {
 
   async find(id: string): Promise<Record<string, unknown> | undefined> {
     const doc = await (await this.storage.collection(this.model)).get(this.storage.storedId(this.model, id));
-    return this.live(doc, id);
+    const entry = this.live(doc, id);
+    if (entry?.consumed !== undefined && entry.consumed !== null && SINGLE_USE.has(this.model))
+      this.hooks.consumedFound?.(this.model);
+    return entry;
   }
 
   async findByUid(uid: string): Promise<Record<string, unknown> | undefined> {
@@ -205,7 +218,10 @@ class DocumentStoreOidcAdapter implements OidcAdapter {
     const used = Math.floor(this.storage.now() / 1000);
     if (await collection.updateIf(storedId, { consumed_at: null, 'payload.consumed': null }, { consumed_at: used }))
       return;
-    await this.consumedAlready(this.model, (await collection.get(storedId))?.grant_id ?? null);
+    await (this.hooks.consumedAlready ?? rejectConsumed)(
+      this.model,
+      (await collection.get(storedId))?.grant_id ?? null,
+    );
   }
 
   async destroy(id: string): Promise<void> {

@@ -17,7 +17,7 @@ interface PasswordResetDoc extends Doc {
 }
 
 /**
- * Single-use, expiring password reset tokens (issue 29, item 10; ADR 0083): secrets only ever
+ * Single-use, expiring password reset tokens (ADR 0083): secrets only ever
  * looked up, so in the document store with expiry (DESIGN §2), not events. Using one is one
  * atomic `updateIf` (unused and unexpired → used): of two uses at once, exactly one wins.
  */

@@ -42,7 +42,7 @@ export class ListWorkspaceCompaniesHandler implements IQueryHandler<
 
   /**
    * stage and owner are the tenant's own words: a value no company of the workspace has is a
-   * typo, refused for free with the values there are (issue 29), never an empty, paid page. A
+   * typo, refused for free with the values there are, never an empty, paid page. A
    * prefix search (q) with no match is an answer.
    */
   private async refuseUnknownValues(tenantId: string, params: ListWorkspaceCompaniesQuery['params']): Promise<void> {

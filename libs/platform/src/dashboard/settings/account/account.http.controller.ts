@@ -50,7 +50,7 @@ export class AccountPageController {
   }
 
   /**
-   * POST …/account/password: "Change password" (issue 29, item 10): the current password, the
+   * POST …/account/password: "Change password": the current password, the
    * new one twice; the other sessions of the user end, this one stays; 303 back (PRG).
    */
   @Post('account/password')

@@ -27,7 +27,7 @@ const roleForm = z.object({ role: z.enum(['admin', 'member']), ...csrfInput });
 const USER_ID = /^usr_[A-Za-z0-9_-]{1,64}$/;
 
 /**
- * User management for admins (issue 29, item 10; ADR 0083): add a user (a one-time reset link,
+ * User management for admins (ADR 0083): add a user (a one-time reset link,
  * shown once after the redirect), change a role, remove. Members get 403. Refusals (the last
  * admin: 409) show on the page with their reason.
  */

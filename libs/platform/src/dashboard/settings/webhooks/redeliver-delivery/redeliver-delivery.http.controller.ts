@@ -13,7 +13,7 @@ import { sessionOwner, webhookPath } from '../webhook-pages.js';
 /**
  * POST …/{id}/deliveries/{delivery_id}/redeliver: "Redeliver", the command of its /v1 twin. The
  * command returns once the read model shows the redelivery asked for, so the page it redirects
- * to shows at least the pending attempt (issue 29, item 7).
+ * to shows at least the pending attempt.
  */
 @Controller('dashboard/settings/webhooks')
 @UseFilters(BrowserErrorFilter)
