@@ -1,4 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
 import passport from 'passport';
 import { Strategy } from 'passport-http-bearer';
 import { ApiKeyAuthenticator } from '../api-keys/api-key-authenticator.js';
@@ -10,27 +11,29 @@ const STRATEGY = 'svc-bearer';
 
 /**
  * passport-http-bearer over the resolver chain, for both surfaces (`surface` on the request),
- * used only through the two libraries' documented API: the strategy's options and verify
- * callback, and passport's `authenticate` with a custom callback (ADR 0091). Registered in a
- * Passport instance of its own (not passport's process-wide registry), so two apps in one process
- * (tests, several API instances) never answer each other's requests; PlatformAuthGuard and the
- * agent surface run it per request (`authenticateRequest`).
+ * through the stack's `@nestjs/passport` mixin and only its documented hooks (ADR 0091): the
+ * strategy's options, `validate` as the verify step, `getPassportInstance` to register in a
+ * Passport instance of its own (not passport's process-wide registry, so two apps in one process
+ * — tests, several API instances — never answer each other's requests), and passport's
+ * `authenticate` with a custom callback. PlatformAuthGuard and the agent surface run it per
+ * request (`authenticateRequest`).
  */
 @Injectable()
-export class BearerStrategy {
-  private readonly passport = new passport.Passport();
+export class BearerStrategy extends PassportStrategy(Strategy, STRATEGY) {
+  private passportInstance?: passport.PassportStatic;
 
   constructor(
     private readonly resolvers: BearerTokenResolvers,
     @Optional() private readonly keys?: ApiKeyAuthenticator,
   ) {
     // passReqToCallback: the verify step reads which surface the request is for.
-    this.passport.use(
-      STRATEGY,
-      new Strategy({ realm: 'svc', passReqToCallback: true }, (req: BearerRequest, token: string, done: VerifyDone) =>
-        this.verify(req, token, done),
-      ),
-    );
+    super({ realm: 'svc', passReqToCallback: true });
+  }
+
+  getPassportInstance(): passport.PassportStatic {
+    // Called from the mixin's constructor, before this class's fields are set.
+    this.passportInstance ??= new passport.Passport() as passport.PassportStatic;
+    return this.passportInstance;
   }
 
   /**
@@ -38,15 +41,15 @@ export class BearerStrategy {
    * every resolver (API keys, and OAuth tokens when registered); the agent surface takes agent
    * API keys only (a platform key there gets KEY_WRONG_SURFACE, D1).
    */
-  validate(token: string, surface: KeySurface = 'platform'): Principal | Promise<Principal> {
-    if (surface === 'agent' && this.keys) return this.keys.authenticate(token, 'agent');
+  validate(req: BearerRequest, token: string): Principal | Promise<Principal> {
+    if (req.surface === 'agent' && this.keys) return this.keys.authenticate(token, 'agent');
     return this.resolvers.resolve(token);
   }
 
   /**
-   * Runs the strategy for one request: resolves the principal or passport's failure. The outcome
-   * comes back synchronously when the strategy finished synchronously (a cached key: passport and
-   * the strategy call back in the same tick), else as a promise, so a cached key costs no promise.
+   * Runs the strategy for one request: resolves the principal or passport's failure (a challenge
+   * without a usable token, status 400 for a malformed header). A missing or malformed header is
+   * answered in the same tick; a token goes through the mixin's asynchronous verify callback.
    */
   authenticateRequest(request: BearerRequest): PassportOutcome | Promise<PassportOutcome> {
     let settled: Settled | undefined;
@@ -56,10 +59,10 @@ export class BearerStrategy {
       settled = s;
       settle?.(s);
     };
-    const middleware = this.passport.authenticate(
+    const middleware = this.getPassportInstance().authenticate(
       STRATEGY,
       { session: false },
-      (error: unknown, user: Principal | false, challenge?: unknown, status?: number) =>
+      (error: unknown, user: Principal | false | null, challenge?: unknown, status?: number) =>
         finish(
           error
             ? { error }
@@ -81,23 +84,6 @@ export class BearerStrategy {
       settle = (s) => ('error' in s ? reject(s.error) : resolve(s.outcome));
     });
   }
-
-  /** `done` is called in the same tick when `validate` answers synchronously (a cached key). */
-  private verify(req: BearerRequest, token: string, done: VerifyDone): void {
-    let result: Principal | Promise<Principal>;
-    try {
-      result = this.validate(token, req.surface ?? 'platform');
-    } catch (error) {
-      done(error, false);
-      return;
-    }
-    if (result instanceof Promise)
-      result.then(
-        (principal) => done(null, principal),
-        (error: unknown) => done(error, false),
-      );
-    else done(null, result);
-  }
 }
 
 /**
@@ -110,8 +96,6 @@ export interface BearerRequest {
 }
 
 type Settled = { outcome: PassportOutcome } | { error: unknown };
-
-type VerifyDone = (error: unknown, user: Principal | false) => void;
 
 const NO_OUTCOME: PassportOutcome = Object.freeze({ principal: undefined, challenge: undefined, status: undefined });
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import passport from 'passport';
+import { Strategy } from 'passport-http-bearer';
 import type { BearerTokenResolvers } from './bearer-token-resolvers.js';
 import { BearerStrategy } from './bearer.strategy.js';
 import type { Principal } from './principal.js';
@@ -65,17 +67,19 @@ describe('BearerStrategy.authenticateRequest (passport-http-bearer outcomes)', (
     );
   });
 
-  it('answers in the same tick when the resolver does (a cached key), and throws its error the same way', () => {
+  it("answers a missing header in the same tick, and a synchronous resolver's error as a rejection", async () => {
     const s = strategy((token) => {
       if (token === 'bad') throw new Error('invalid');
       return principal;
     });
-    const outcome = s.authenticateRequest({ headers: { authorization: 'Bearer tok' } });
-    assert.ok(!(outcome instanceof Promise), 'no promise for a synchronous resolver');
-    assert.deepEqual(outcome, { principal, challenge: undefined, status: undefined });
-    assert.throws(() => s.authenticateRequest({ headers: { authorization: 'Bearer bad' } }), /invalid/);
+    assert.deepEqual(await s.authenticateRequest({ headers: { authorization: 'Bearer tok' } }), {
+      principal,
+      challenge: undefined,
+      status: undefined,
+    });
+    await assert.rejects(async () => s.authenticateRequest({ headers: { authorization: 'Bearer bad' } }), /invalid/);
     const missing = s.authenticateRequest({ headers: {} });
-    assert.ok(!(missing instanceof Promise));
+    assert.ok(!(missing instanceof Promise), 'passport-http-bearer fails a missing header synchronously');
     assert.match(String(missing.challenge), /^Bearer realm="svc"/);
   });
 
@@ -112,9 +116,16 @@ describe("BearerStrategy through the libraries' documented API (an upgrade that 
       } as unknown as BearerTokenResolvers,
       keys,
     );
-    const outcome = s.authenticateRequest({ headers: { authorization: 'Bearer svc_test_x' }, surface: 'agent' });
-    assert.ok(!(outcome instanceof Promise), "passport's custom callback runs in the strategy's tick");
+    const outcome = await s.authenticateRequest({ headers: { authorization: 'Bearer svc_test_x' }, surface: 'agent' });
     assert.equal(outcome.principal, principal);
     assert.deepEqual(asked, ['agent:svc_test_x']);
+  });
+
+  it("is a @nestjs/passport strategy registered under its name in a Passport instance of its own, not passport's global one", async () => {
+    const s = strategy(() => principal);
+    const other = strategy(() => principal);
+    assert.ok(s instanceof Strategy, 'extends passport-http-bearer through the PassportStrategy mixin');
+    assert.notEqual(s.getPassportInstance(), other.getPassportInstance());
+    assert.notEqual(s.getPassportInstance(), passport);
   });
 });
