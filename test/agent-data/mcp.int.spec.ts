@@ -296,6 +296,24 @@ describe('MCP endpoint: the svc.* tools through the SDK client, each against its
     assert.ok(selfServe.structuredContent.next_actions.some((a: Json) => /\/agents\/leads$/.test(a.url)));
   });
 
+  it('a tool validates its arguments as its REST twin does: every problem of the call in one 400, nothing charged', async () => {
+    // The same pipeline validates both: a call wrong in two parts (the id in the path, the stage
+    // in the body) lists both, where a copy parsing part by part stopped at the first.
+    const key = tenant.key.api_key;
+    const before = (await status(api.url, key)).balance_usd;
+    const viaRest = await rest(key, 'PATCH', '/workspace/deals/not-a-deal', { stage: 'won' });
+    assert.equal(viaRest.status, 400);
+    const viaMcp = await call(await connect(key), 'svc.workspace.update_deal', { deal_id: 'not-a-deal', stage: 'won' });
+    assert.equal(viaMcp.isError, true);
+    assert.equal(viaMcp.structuredContent.code, 'VALIDATION_FAILED');
+    assert.deepEqual(
+      viaMcp.structuredContent.details.map((d: Json) => d.path),
+      ['params.id', 'body.stage'],
+    );
+    assert.deepEqual(viaMcp.structuredContent.details, viaRest.body.details);
+    assert.equal((await status(api.url, key)).balance_usd, before);
+  });
+
   it("a tool's charge names the server's request id, not the client's x-request-id or JSON-RPC id", async () => {
     const hostileId = `"><script>${'x'.repeat(5000)}`;
     const res = await fetch(`${api.url}/api/v1/mcp`, {
