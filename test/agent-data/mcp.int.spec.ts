@@ -314,6 +314,46 @@ describe('MCP endpoint: the svc.* tools through the SDK client, each against its
     assert.equal((await status(api.url, key)).balance_usd, before);
   });
 
+  it("a lone tools/call (answered without a per-request SDK Server) gets what the SDK's Server answers", async () => {
+    // A batch of one goes through the SDK's transport and Server: the reference answer.
+    const post = async (body: unknown) => {
+      const res = await fetch(`${api.url}/api/v1/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-api-key': funded,
+        },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 200);
+      return (await res.json()) as Json;
+    };
+    const compare = async (params: unknown, id: number) => {
+      const message = { jsonrpc: '2.0', id, method: 'tools/call', params };
+      // The SDK's transport answers a batch of one with the one response, not an array.
+      const viaServer = await post([message]);
+      return { lone: await post(message), viaServer: Array.isArray(viaServer) ? (viaServer[0] as Json) : viaServer };
+    };
+    // A success: the same answer, but for the balance the second charge left.
+    const paid = await compare({ name: 'svc.get_top_discovery', arguments: { limit: 2 } }, 1);
+    assert.equal(paid.lone.result.isError, undefined);
+    const withoutBalance = ({ result, ...rest }: Json) => ({
+      ...rest,
+      result: { ...result, _meta: { ...result._meta, credits_balance_usd: 'the balance' } },
+    });
+    assert.deepEqual(withoutBalance(paid.lone), withoutBalance(paid.viaServer));
+    // A tool error, an unknown tool, a call the SDK's schema refuses: the very same answers.
+    for (const [params, id] of [
+      [{ name: 'svc.get_top_discovery', arguments: { limit: 1000, extra: true } }, 2],
+      [{ name: 'svc.no_such_tool', arguments: {} }, 3],
+      [{ arguments: { limit: 1 } }, 4],
+    ] as const) {
+      const { lone, viaServer } = await compare(params, id);
+      assert.deepEqual(lone, viaServer, JSON.stringify(params));
+    }
+  });
+
   it("a tool's charge names the server's request id, not the client's x-request-id or JSON-RPC id", async () => {
     const hostileId = `"><script>${'x'.repeat(5000)}`;
     const res = await fetch(`${api.url}/api/v1/mcp`, {
