@@ -39,8 +39,20 @@ describe('MCP endpoint: the svc.* tools through the SDK client, each against its
     const commands = api.app.get(CommandBus);
     tenant = await commands.execute(new CreateTenantCommand('Acme Ventures'));
     other = await commands.execute(new CreateTenantCommand('Other Capital'));
-    await commands.execute(new GrantCreditsCommand({ keyId: tenant.key.id, creditsCents: 500_00, reference: 'PO-1' }));
-    await commands.execute(new GrantCreditsCommand({ keyId: other.key.id, creditsCents: 50_00, reference: 'PO-1' }));
+    // A grant finds the key in the api-keys read model, which a loaded machine fills a moment
+    // after the tenant's key is created: retried until the key is there (a refused grant grants nothing).
+    const grant = (keyId: string, creditsCents: number) =>
+      waitUntil(
+        () =>
+          commands.execute(new GrantCreditsCommand({ keyId, creditsCents, reference: 'PO-1' })).catch((error) => {
+            if ((error as { code?: string }).code === 'KEY_NOT_FOUND') return undefined;
+            throw error;
+          }),
+        10_000,
+        `the key ${keyId} in the read model`,
+      );
+    await grant(tenant.key.id, 500_00);
+    await grant(other.key.id, 50_00);
     const issued = await pay(api.url);
     assert.equal((await payInSandbox(issued.starter_checkout.url)).status, 303);
     funded = issued.key.api_key;
