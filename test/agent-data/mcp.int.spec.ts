@@ -39,8 +39,20 @@ describe('MCP endpoint: the svc.* tools through the SDK client, each against its
     const commands = api.app.get(CommandBus);
     tenant = await commands.execute(new CreateTenantCommand('Acme Ventures'));
     other = await commands.execute(new CreateTenantCommand('Other Capital'));
-    await commands.execute(new GrantCreditsCommand({ keyId: tenant.key.id, creditsCents: 500_00, reference: 'PO-1' }));
-    await commands.execute(new GrantCreditsCommand({ keyId: other.key.id, creditsCents: 50_00, reference: 'PO-1' }));
+    // A grant finds the key in the api-keys read model, which a loaded machine fills a moment
+    // after the tenant's key is created: retried until the key is there (a refused grant grants nothing).
+    const grant = (keyId: string, creditsCents: number) =>
+      waitUntil(
+        () =>
+          commands.execute(new GrantCreditsCommand({ keyId, creditsCents, reference: 'PO-1' })).catch((error) => {
+            if ((error as { code?: string }).code === 'KEY_NOT_FOUND') return undefined;
+            throw error;
+          }),
+        10_000,
+        `the key ${keyId} in the read model`,
+      );
+    await grant(tenant.key.id, 500_00);
+    await grant(other.key.id, 50_00);
     const issued = await pay(api.url);
     assert.equal((await payInSandbox(issued.starter_checkout.url)).status, 303);
     funded = issued.key.api_key;
@@ -294,6 +306,64 @@ describe('MCP endpoint: the svc.* tools through the SDK client, each against its
     assert.equal(selfServe.structuredContent.status, 403);
     assert.equal(selfServe.structuredContent.code, 'WORKSPACE_REQUIRES_ENTERPRISE');
     assert.ok(selfServe.structuredContent.next_actions.some((a: Json) => /\/agents\/leads$/.test(a.url)));
+  });
+
+  it('a tool validates its arguments as its REST twin does: every problem of the call in one 400, nothing charged', async () => {
+    // The same pipeline validates both: a call wrong in two parts (the id in the path, the stage
+    // in the body) lists both, where a copy parsing part by part stopped at the first.
+    const key = tenant.key.api_key;
+    const before = (await status(api.url, key)).balance_usd;
+    const viaRest = await rest(key, 'PATCH', '/workspace/deals/not-a-deal', { stage: 'won' });
+    assert.equal(viaRest.status, 400);
+    const viaMcp = await call(await connect(key), 'svc.workspace.update_deal', { deal_id: 'not-a-deal', stage: 'won' });
+    assert.equal(viaMcp.isError, true);
+    assert.equal(viaMcp.structuredContent.code, 'VALIDATION_FAILED');
+    assert.deepEqual(
+      viaMcp.structuredContent.details.map((d: Json) => d.path),
+      ['params.id', 'body.stage'],
+    );
+    assert.deepEqual(viaMcp.structuredContent.details, viaRest.body.details);
+    assert.equal((await status(api.url, key)).balance_usd, before);
+  });
+
+  it("a lone tools/call (answered without a per-request SDK Server) gets what the SDK's Server answers", async () => {
+    // A batch of one goes through the SDK's transport and Server: the reference answer.
+    const post = async (body: unknown) => {
+      const res = await fetch(`${api.url}/api/v1/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-api-key': funded,
+        },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 200);
+      return (await res.json()) as Json;
+    };
+    const compare = async (params: unknown, id: number) => {
+      const message = { jsonrpc: '2.0', id, method: 'tools/call', params };
+      // The SDK's transport answers a batch of one with the one response, not an array.
+      const viaServer = await post([message]);
+      return { lone: await post(message), viaServer: Array.isArray(viaServer) ? (viaServer[0] as Json) : viaServer };
+    };
+    // A success: the same answer, but for the balance the second charge left.
+    const paid = await compare({ name: 'svc.get_top_discovery', arguments: { limit: 2 } }, 1);
+    assert.equal(paid.lone.result.isError, undefined);
+    const withoutBalance = ({ result, ...rest }: Json) => ({
+      ...rest,
+      result: { ...result, _meta: { ...result._meta, credits_balance_usd: 'the balance' } },
+    });
+    assert.deepEqual(withoutBalance(paid.lone), withoutBalance(paid.viaServer));
+    // A tool error, an unknown tool, a call the SDK's schema refuses: the very same answers.
+    for (const [params, id] of [
+      [{ name: 'svc.get_top_discovery', arguments: { limit: 1000, extra: true } }, 2],
+      [{ name: 'svc.no_such_tool', arguments: {} }, 3],
+      [{ arguments: { limit: 1 } }, 4],
+    ] as const) {
+      const { lone, viaServer } = await compare(params, id);
+      assert.deepEqual(lone, viaServer, JSON.stringify(params));
+    }
   });
 
   it("a tool's charge names the server's request id, not the client's x-request-id or JSON-RPC id", async () => {

@@ -40,6 +40,7 @@ import { CreditsService } from './credits/credits.service.js';
 import { GrantCreditsHandler } from './credits/grant-credits/grant-credits.handler.js';
 import { Idempotency } from './idempotency/idempotency.service.js';
 import { MeteredChargeHooks, MeteredGuard } from './metering/metered.js';
+import { MeteredPipeline } from './metering/metered.pipeline.js';
 import { MeteringService } from './metering/metering.service.js';
 import { CheckoutClaims } from './payments/checkout-claims.js';
 import { PaymentFulfilment } from './payments/payment-fulfilment.js';
@@ -51,6 +52,7 @@ import { ConfirmSandboxSetupIntentController } from './payments/sandbox/confirm-
 import { PaySandboxCheckoutHandler } from './payments/sandbox/pay-checkout/pay-checkout.handler.js';
 import { PaySandboxCheckoutController } from './payments/sandbox/pay-checkout/pay-checkout.http.controller.js';
 import { SandboxPaymentProvider } from './payments/sandbox/sandbox-payment.adapter.js';
+import { TenantDirectory } from './workspace/tenants/tenant-directory.js';
 import { openStripePaymentProvider } from './payments/stripe/open-stripe-payment-provider.js';
 import { FulfilStripeEventHandler } from './payments/stripe/fulfil-event/fulfil-event.handler.js';
 import { StripeWebhookController } from './payments/stripe/fulfil-event/fulfil-event.http.controller.js';
@@ -126,6 +128,10 @@ class RawBodyInstaller implements OnModuleInit {
     AgentKeyGuard,
     OptionalAgentKeyGuard,
     MeteringService,
+    // The metered pipeline and its tenant step: one instance (one tenant cache) for the REST
+    // guards and the MCP tools.
+    MeteredPipeline,
+    TenantDirectory,
     MeteredGuard,
     MeteredChargeHooks,
     CreditsService,
@@ -166,6 +172,8 @@ class RawBodyInstaller implements OnModuleInit {
     AgentKeyGuard,
     OptionalAgentKeyGuard,
     MeteringService,
+    MeteredPipeline,
+    TenantDirectory,
     MeteredGuard,
     CreditsService,
     PaymentFulfilment,

@@ -1,9 +1,13 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  ErrorCode,
   isInitializeRequest,
   isJSONRPCRequest,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  type Result,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { prefersJson } from '#http';
@@ -52,6 +56,38 @@ export class SingleExchangeTransport implements Transport {
     const version = headers['mcp-protocol-version'];
     // The initialize parse last: the common call carries a supported version.
     return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(header(version)) || isInitializeRequest(body);
+  }
+}
+
+/**
+ * A lone tools/call that needs nothing of a per-request SDK `Server` but its registered handler:
+ * the SDK's own request schema parses it (what fails goes to a `Server`, which answers the
+ * error), and it asks for no task (this server has no task capability to refuse it with).
+ */
+export function loneToolCall(message: JSONRPCRequest): CallToolRequest | undefined {
+  if (message.method !== 'tools/call') return undefined;
+  const parsed = CallToolRequestSchema.safeParse(message);
+  return parsed.success && parsed.data.params.task === undefined ? parsed.data : undefined;
+}
+
+/**
+ * The response to request `id` from its handler, built as the SDK's Protocol builds it: the
+ * result, or an error carrying the thrown error's code (-32603 without one), message and data.
+ */
+export async function respond(id: JSONRPCRequest['id'], handle: () => Promise<Result>): Promise<JSONRPCMessage> {
+  try {
+    return { result: await handle(), jsonrpc: '2.0', id };
+  } catch (thrown) {
+    const error = thrown as { code?: unknown; message?: string; data?: unknown };
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: Number.isSafeInteger(error.code) ? (error.code as number) : ErrorCode.InternalError,
+        message: error.message ?? 'Internal error',
+        ...(error.data !== undefined && { data: error.data }),
+      },
+    };
   }
 }
 

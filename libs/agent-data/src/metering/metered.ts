@@ -11,12 +11,12 @@ import {
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { APP_CONFIG, type AppConfig } from '#kernel';
-import { GuardAnswered, publicBaseUrl, type RequestOrigin, toErrorResponse } from '#http';
-import { AgentAuthenticator, AgentKeyGuard, type AgentRequest } from '../auth/agent-auth.js';
+import { GuardAnswered, toErrorResponse } from '#http';
+import { AgentKeyGuard } from '../auth/agent-auth.js';
 import { usdString } from '../billing/links.js';
 import type { MeterName } from '../catalog/meters.js';
-import type { Reservation } from '../credits/credit-ledger.js';
-import { type MeteredCaller, MeteringService } from './metering.service.js';
+import { MeteredPipeline, type PaidCall, type PipelineRequest } from './metered.pipeline.js';
+import { MeteringService } from './metering.service.js';
 
 export const METER_METADATA = 'svc:agent-meter';
 
@@ -26,14 +26,7 @@ const METERED_ROUTE = 'svcMetered';
 /** The paid call a request carries between the guard and the charge (see Metered). */
 const METERED_CALL = Symbol('svc:metered-call');
 
-interface MeteredCall {
-  meter: MeterName;
-  caller: MeteredCaller;
-  hold: Reservation;
-  settled: boolean;
-}
-
-type MeteredRequest = AgentRequest & RequestOrigin & { method?: string; url?: string; [METERED_CALL]?: MeteredCall };
+type MeteredRequest = PipelineRequest & { method?: string; url?: string; [METERED_CALL]?: PaidCall };
 
 interface Reply {
   statusCode: number;
@@ -43,7 +36,8 @@ interface Reply {
 
 /**
  * A paid agent-surface route (D17, D18): needs an agent key, and each SUCCESSFUL call is charged
- * `meter`. The order is what makes "never send data that was not paid for" hold:
+ * `meter`, through the steps of the metered pipeline (`MeteredPipeline`, which MCP tools run
+ * too). The order is what makes "never send data that was not paid for" hold:
  *  1. the guard: the key, then a hold on the price; an exhausted account gets 402 and does no work;
  *  2. the handler runs; if it fails, nothing is charged (the hold is dropped);
  *  3. its 2xx response is charged, durably, in Fastify's `onSend` hook, i.e. after
@@ -75,36 +69,25 @@ export class MeteredGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly auth: AgentAuthenticator,
+    private readonly pipeline: MeteredPipeline,
     private readonly metering: MeteringService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<MeteredRequest>();
-    const principal = await this.auth.require(request);
+    const principal = await this.pipeline.key(request);
     const meter = this.meterOf(context.getHandler());
     if (!meter) return true;
-    const config = this.config;
-    const caller: MeteredCaller = {
-      accountId: principal.accountId,
-      keyId: principal.keyId,
-      // Only a 402 needs absolute links.
-      get baseUrl() {
-        return publicBaseUrl(request, config);
-      },
-    };
     if (request.method === 'HEAD') {
       // A free preflight: no handler, no charge; 402 when a call could not be paid.
-      const quote = await this.metering.quote(caller, meter);
+      const quote = await this.metering.quote(this.pipeline.caller(request, principal), meter);
       throw new GuardAnswered(200, {
         'X-Credits-Required': usdString(quote.priceCents),
         'X-Credits-Balance': usdString(quote.balanceCents),
       });
     }
-    const hold = await this.metering.authorize(caller, meter);
-    request[METERED_CALL] = { meter, caller, hold, settled: false };
+    request[METERED_CALL] = await this.pipeline.hold(request, principal, meter);
     return true;
   }
 
@@ -141,7 +124,7 @@ interface HookTarget {
 @Injectable()
 export class MeteredChargeHooks {
   constructor(
-    private readonly metering: MeteringService,
+    private readonly pipeline: MeteredPipeline,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() adapterHost?: HttpAdapterHost,
   ) {
@@ -161,51 +144,42 @@ export class MeteredChargeHooks {
     add('onSend', ((request: MeteredRequest, reply: Reply, payload: unknown, done: Done) => {
       const call = request[METERED_CALL];
       if (!call || call.settled) return done(null, payload);
+      // Failures (the handler's, or a 402 of the guard) are answered free.
+      if (reply.statusCode < 200 || reply.statusCode >= 300) {
+        this.pipeline.release(call);
+        return done(null, payload);
+      }
       this.charge(call, request, reply, payload).then((sent) => done(null, sent), done);
     }) as Hook);
     // A call that never reached onSend (the client went away, a failure before sending) only
     // has its hold dropped.
-    const release = (request: MeteredRequest) => {
-      const call = request[METERED_CALL];
-      if (call && !call.settled) {
-        call.settled = true;
-        call.hold.release();
-      }
-    };
     add('onResponse', ((request: MeteredRequest, _reply: Reply, done: () => void) => {
-      release(request);
+      this.pipeline.release(request[METERED_CALL]);
       done();
     }) as Hook);
     add('onRequestAbort', ((request: MeteredRequest, done: () => void) => {
-      release(request);
+      this.pipeline.release(request[METERED_CALL]);
       done();
     }) as Hook);
   }
 
-  private async charge(call: MeteredCall, request: MeteredRequest, reply: Reply, payload: unknown): Promise<unknown> {
-    call.settled = true;
+  private async charge(call: PaidCall, request: MeteredRequest, reply: Reply, payload: unknown): Promise<unknown> {
     try {
-      // Failures (the handler's, or a 402 of the guard) are answered free.
-      if (reply.statusCode < 200 || reply.statusCode >= 300) return payload;
-      try {
-        const charge = await this.metering.charge(call.caller, call.meter, String(request.id ?? ''), call.hold);
-        reply.header('X-Credits-Charged', usdString(charge.priceCents));
-        reply.header('X-Credits-Balance', usdString(charge.balanceCents));
-        return payload;
-      } catch (error) {
-        // Not paid (the credits went meanwhile, or the ledger failed): the error, not the data.
-        const path = (request.url ?? '/').split('?')[0] ?? '/';
-        const response = toErrorResponse(
-          error,
-          { method: request.method, path },
-          { problemTypeBase: this.config.publicUrl },
-        );
-        reply.code(response.status);
-        for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
-        return JSON.stringify(response.body);
-      }
-    } finally {
-      call.hold.release();
+      const charge = await this.pipeline.charge(call, String(request.id ?? ''));
+      reply.header('X-Credits-Charged', usdString(charge.priceCents));
+      reply.header('X-Credits-Balance', usdString(charge.balanceCents));
+      return payload;
+    } catch (error) {
+      // Not paid (the credits went meanwhile, or the ledger failed): the error, not the data.
+      const path = (request.url ?? '/').split('?')[0] ?? '/';
+      const response = toErrorResponse(
+        error,
+        { method: request.method, path },
+        { problemTypeBase: this.config.publicUrl },
+      );
+      reply.code(response.status);
+      for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+      return JSON.stringify(response.body);
     }
   }
 }

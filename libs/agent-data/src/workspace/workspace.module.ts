@@ -29,7 +29,6 @@ import { UpdateMemoHandler } from './memo/update-memo/update-memo.handler.js';
 import { UpdateMemoController } from './memo/update-memo/update-memo.http.controller.js';
 import { CreateTenantHandler } from './tenants/create-tenant/create-tenant.handler.js';
 import { IssueTenantKeyHandler } from './tenants/issue-tenant-key/issue-tenant-key.handler.js';
-import { TenantDirectory } from './tenants/tenant-directory.js';
 import { TenantProvisioning } from './tenants/tenant-provisioning.js';
 import { GetAccountWorkspaceHandler } from './tenants/get-account-workspace/get-account-workspace.handler.js';
 import { PilotEndSweeper } from './tenants/end-pilots/pilot-end.sweeper.js';
@@ -79,7 +78,6 @@ import { WorkspaceReads } from './workspace.reads.js';
   providers: [
     ReadYourWrites,
     WorkspaceReads,
-    TenantDirectory,
     TenantProvisioning,
     ProvisionWorkspaceHandler,
     ConvertLeadHandler,

@@ -3,47 +3,33 @@ import {
   type CanActivate,
   createParamDecorator,
   type ExecutionContext,
-  Inject,
   Injectable,
   UseGuards,
 } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '#kernel';
-import { publicBaseUrl, type RequestOrigin } from '#http';
-import { AgentAuthenticator, AgentKeyGuard, type AgentRequest } from '../../auth/agent-auth.js';
+import { AgentKeyGuard } from '../../auth/agent-auth.js';
 import type { MeterName } from '../../catalog/meters.js';
 import { Metered } from '../../metering/metered.js';
-import { type TenantCaller, TenantDirectory } from '../tenants/tenant-directory.js';
+import { MeteredPipeline, type PipelineRequest } from '../../metering/metered.pipeline.js';
+import type { TenantCaller } from '../tenants/tenant-directory.js';
 
 export type { TenantCaller } from '../tenants/tenant-directory.js';
 export { workspaceRequiresEnterprise } from './workspace-access.errors.js';
 
-type WorkspaceRequest = AgentRequest & RequestOrigin & { tenant?: TenantCaller; method?: string };
-
-/**
- * Methods that only read, or remove a subscription (stopping pushes that cost credits): allowed
- * on a workspace whose pilot has ended. Every other method writes and is refused there.
- */
-const ALLOWED_WHEN_READ_ONLY = new Set(['GET', 'HEAD', 'DELETE']);
+type WorkspaceRequest = PipelineRequest & { tenant?: TenantCaller; method?: string };
 
 /**
  * After the key: the key's account must hold a tenant (403 otherwise) and, for a write, the
- * workspace must be writable (402 PILOT_ENDED otherwise), both before any credits are held.
+ * workspace must be writable (402 PILOT_ENDED otherwise), both before any credits are held (the
+ * metered pipeline's tenant step, which MCP's workspace tools take too).
  */
 @Injectable()
 export class TenantGuard implements CanActivate {
-  constructor(
-    private readonly auth: AgentAuthenticator,
-    private readonly tenants: TenantDirectory,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly pipeline: MeteredPipeline) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<WorkspaceRequest>();
-    const principal = await this.auth.require(request);
-    request.tenant = await this.tenants.require(principal, {
-      write: !ALLOWED_WHEN_READ_ONLY.has((request.method ?? 'GET').toUpperCase()),
-      baseUrl: publicBaseUrl(request, this.config),
-    });
+    const principal = await this.pipeline.key(request);
+    request.tenant = await this.pipeline.tenant(request, principal, request.method ?? 'GET');
     return true;
   }
 }
