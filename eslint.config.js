@@ -3,6 +3,7 @@
 // callback's result is ignored, and awaiting a non-promise. Checked by `npm test` (`npm run lint`).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { rulesInsideLibs } from './eslint.rules-inside-libs.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
@@ -37,6 +38,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...rulesInsideLibs,
   {
     // Tests poke at untyped answers (JSON bodies, stubs); production code keeps `any` out.
     files: ['**/*.spec.ts', 'test/**/*.ts', '**/testing/**/*.ts'],

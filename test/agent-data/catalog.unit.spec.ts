@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '#kernel';
-import { publicBaseUrl } from '#http';
+import { AppError, ConfigError, type ErrorKind, loadConfig } from '#kernel';
+import { httpErrorOf, publicBaseUrl } from '#http';
 import {
   AGENT_ERRORS,
   buildCatalog,
@@ -381,19 +381,34 @@ describe('quickstart workflows', () => {
 });
 
 /**
- * Status implied by each way of raising an error (undefined: taken from the call or the
- * catalogue), and the code the helper answers when the call names none (libs/kernel Errors).
+ * The kind of domain error each way of raising one implies ('literal': the call's first argument),
+ * and the code the helper answers when the call names none (libs/kernel Errors). HttpEdgeError
+ * names its status itself.
  */
-const OPENERS: Array<[RegExp, number | 'literal' | undefined, string?]> = [
+const OPENERS: Array<[RegExp, ErrorKind | 'literal' | 'status', string?]> = [
   [/new AppError\(/g, 'literal'],
-  [/super\((?=\s*\d{3})/g, 'literal'],
-  [/Errors\.badRequest\(/g, 400],
-  [/Errors\.notFound\(/g, 404, 'NOT_FOUND'],
-  [/Errors\.conflict\(/g, 409, 'CONFLICT'],
-  [/Errors\.unavailable\(/g, 503, 'SERVICE_UNAVAILABLE'],
-  [/\bunauthorized\(/g, 401],
-  [/\bagentError\(/g, undefined],
+  [/super\((?=\s*'[a-z_]+',\s*')/g, 'literal'],
+  [/new HttpEdgeError\(/g, 'status'],
+  [/Errors\.validation\(/g, 'invalid', 'VALIDATION_FAILED'],
+  [/Errors\.badRequest\(/g, 'invalid'],
+  [/Errors\.unauthenticated\(/g, 'unauthenticated'],
+  [/Errors\.paymentRequired\(/g, 'payment_required'],
+  [/Errors\.forbidden\(/g, 'forbidden'],
+  [/Errors\.notFound\(/g, 'not_found', 'NOT_FOUND'],
+  [/Errors\.conflict\(/g, 'conflict', 'CONFLICT'],
+  [/Errors\.preconditionFailed\(/g, 'precondition_failed'],
+  [/Errors\.payloadTooLarge\(/g, 'too_large', 'PAYLOAD_TOO_LARGE'],
+  [/Errors\.rateLimited\(/g, 'rate_limited'],
+  [/Errors\.upstreamFailed\(/g, 'upstream_failed'],
+  [/Errors\.unavailable\(/g, 'unavailable', 'SERVICE_UNAVAILABLE'],
+  [/\bunauthorized\(/g, 'unauthenticated'],
 ];
+
+/** How HTTP answers a raised code: libs/http's error table for a domain error. */
+interface Answer {
+  status: number;
+  error?: string;
+}
 
 /**
  * The libs the agent surface is built from: agent-data and every lib below it that it imports
@@ -431,18 +446,24 @@ function callArguments(text: string, from: number): string {
 }
 
 /** Codes raised in .ts sources under dir: the first UPPER_SNAKE string literal of each raising call. */
-async function scan(dir: string, raised: Map<string, number | undefined>): Promise<void> {
+async function scan(dir: string, raised: Map<string, Answer>): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) await scan(path, raised);
     else if (entry.name.endsWith('.ts') && !entry.name.includes('.spec.')) {
       const text = await readFile(path, 'utf8');
-      for (const [re, status, byDefault] of OPENERS) {
+      for (const [re, kind, byDefault] of OPENERS) {
         for (const m of text.matchAll(re)) {
           const args = callArguments(text, m.index + m[0].length);
           const code = /'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/.exec(args)?.[1] ?? byDefault;
           if (!code) continue;
-          raised.set(code, status === 'literal' ? Number(/^\s*(\d{3})/.exec(args)?.[1]) : status);
+          if (kind === 'status') {
+            raised.set(code, { status: Number(/^\s*(\d{3})/.exec(args)?.[1]) });
+            continue;
+          }
+          const named = kind === 'literal' ? (/^\s*'([a-z_]+)'/.exec(args)?.[1] as ErrorKind) : kind;
+          const answer = httpErrorOf(new AppError(named, code, ''));
+          raised.set(code, { status: answer.status, error: answer.error });
         }
       }
     }
@@ -463,7 +484,7 @@ describe('error catalogue', () => {
     // Found in the sources (the compiled tree sits next to them: dist/test/agent-data → repo root
     // is three levels up); a call that names no code answers its helper's default.
     const root = join(new URL('.', import.meta.url).pathname, '../../..');
-    const raised = new Map<string, number | undefined>();
+    const raised = new Map<string, Answer>();
     for (const lib of AGENT_SURFACE_LIBS) await scan(join(root, `libs/${lib}/src`), raised);
     assert.ok(raised.size > 5, 'the scan found the raised codes');
     const missing = [...raised.keys()].filter(
@@ -474,12 +495,15 @@ describe('error catalogue', () => {
       [],
       'answered on the agent surface but missing from libs/agent-data/src/catalog/error-catalog.ts',
     );
-    for (const [code, status] of raised) {
+    // The catalogue documents what libs/http's error table answers.
+    for (const [code, answer] of raised) {
       const entry = AGENT_ERRORS.find((e) => e.code === code);
-      if (entry && status !== undefined) assert.equal(entry.status, status, `status of ${code}`);
+      if (!entry) continue;
+      assert.equal(entry.status, answer.status, `status of ${code}`);
+      if (answer.error !== undefined) assert.equal(entry.error, answer.error, `error word of ${code}`);
     }
     // The platform-only codes are raised in the shared libs, never by the agent surface itself.
-    const ownCodes = new Map<string, number | undefined>();
+    const ownCodes = new Map<string, Answer>();
     await scan(join(root, 'libs/agent-data/src'), ownCodes);
     for (const code of Object.keys(PLATFORM_ONLY_CODES)) {
       assert.ok(raised.has(code), `${code} is still raised somewhere (else drop it from PLATFORM_ONLY_CODES)`);

@@ -150,7 +150,8 @@ describe('Stripe adapter: outgoing calls against a local stand-in', () => {
     });
     await assert.rejects(
       down.createCustomer({ accountId: 'acct_x', email: null }),
-      (e: any) => e.status === 502 && e.code === 'PAYMENT_PROVIDER_ERROR' && !/127\.0\.0\.1/.test(e.message),
+      (e: any) =>
+        e.kind === 'upstream_failed' && e.code === 'PAYMENT_PROVIDER_ERROR' && !/127\.0\.0\.1/.test(e.message),
     );
   });
 });

@@ -32,7 +32,7 @@ class LetInGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>();
     if (request.headers['x-let-in'] !== 'yes')
-      throw new AppError(401, 'unauthorized', 'MISSING_AUTH', 'Let me in first.');
+      throw new AppError('unauthenticated', 'MISSING_AUTH', 'Let me in first.');
     return true;
   }
 }

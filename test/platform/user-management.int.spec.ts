@@ -100,7 +100,7 @@ describe('user management commands (roster keeps the last admin, sessions end)',
       new RemoveUserCommand({ accountId: admin.accountId, userId: admin.userId }),
     ]) {
       const error = await refusal(bus().execute(command));
-      assert.equal(error.status, 409);
+      assert.equal(error.kind, 'conflict');
       assert.equal(error.code, 'LAST_ADMIN');
       assert.match(error.message, /last admin of the account/);
     }

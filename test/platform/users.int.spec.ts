@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
-import { AppError, FakeClock } from '#kernel';
+import { AppError, type ErrorKind, FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import {
   CreateUserCommand,
@@ -85,7 +85,7 @@ describe('users (event-sourced, unique emails)', () => {
     for (const o of outcomes) {
       if (o.status === 'rejected') {
         assert.ok(o.reason instanceof AppError, String(o.reason));
-        assert.equal(o.reason.status, 409);
+        assert.equal(o.reason.kind, 'conflict');
         assert.equal(o.reason.code, 'USER_EMAIL_TAKEN');
       }
     }
@@ -98,14 +98,14 @@ describe('users (event-sourced, unique emails)', () => {
 
   it('refuses an unknown account, a bad address, a short password and an unknown role, reserving nothing', async () => {
     const store = api.app.get<EventStore>(EVENT_STORE);
-    const cases: Array<[string, Parameters<typeof create>[1], string, number]> = [
-      ['nobody@example.com', { accountId: 'acct_01JZ0000000000000000000000' }, 'ACCOUNT_NOT_FOUND', 404],
-      ['short@example.com', { password: 'too short' }, 'VALIDATION_FAILED', 400],
-      ['role@example.com', { role: 'owner' as 'admin' }, 'VALIDATION_FAILED', 400],
+    const cases: Array<[string, Parameters<typeof create>[1], string, ErrorKind]> = [
+      ['nobody@example.com', { accountId: 'acct_01JZ0000000000000000000000' }, 'ACCOUNT_NOT_FOUND', 'not_found'],
+      ['short@example.com', { password: 'too short' }, 'VALIDATION_FAILED', 'invalid'],
+      ['role@example.com', { role: 'owner' as 'admin' }, 'VALIDATION_FAILED', 'invalid'],
     ];
-    for (const [email, over, code, status] of cases) {
+    for (const [email, over, code, kind] of cases) {
       const error = await refusal(create(email, over));
-      assert.deepEqual([error.code, error.status], [code, status], email);
+      assert.deepEqual([error.code, error.kind], [code, kind], email);
       assert.equal(await store.streamRevision(userEmailStream(email)), null, email);
     }
     assert.equal((await refusal(create('not an address'))).code, 'VALIDATION_FAILED');

@@ -135,7 +135,7 @@ describe('the engine serves another channel (tenant owners, own event source, me
       api.app
         .get(QueryBus)
         .execute(new ListDeliveriesQuery('platform', { kind: 'platform_account', id: owner.id }, created.id, 10)),
-      (e: { status?: number }) => e.status === 404,
+      (e: { kind?: string }) => e.kind === 'not_found',
     );
   });
 });

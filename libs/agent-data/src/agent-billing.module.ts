@@ -50,6 +50,8 @@ import { SandboxController } from './payments/sandbox/sandbox.http.controller.js
 import { ConfirmSandboxSetupIntentHandler } from './payments/sandbox/confirm-setup-intent/confirm-setup-intent.handler.js';
 import { ConfirmSandboxSetupIntentController } from './payments/sandbox/confirm-setup-intent/confirm-setup-intent.http.controller.js';
 import { PaySandboxCheckoutHandler } from './payments/sandbox/pay-checkout/pay-checkout.handler.js';
+import { GetSandboxCheckoutHandler } from './payments/sandbox/get-checkout-session/get-checkout-session.handler.js';
+import { ShowCheckoutSuccessHandler } from './payments/sandbox/checkout-success/checkout-success.handler.js';
 import { PaySandboxCheckoutController } from './payments/sandbox/pay-checkout/pay-checkout.http.controller.js';
 import { SandboxPaymentProvider } from './payments/sandbox/sandbox-payment.adapter.js';
 import { TenantDirectory } from './workspace/tenants/tenant-directory.js';
@@ -147,6 +149,8 @@ class RawBodyInstaller implements OnModuleInit {
     CreateAgentKeyHandler,
     FulfilStripeEventHandler,
     PaySandboxCheckoutHandler,
+    GetSandboxCheckoutHandler,
+    ShowCheckoutSuccessHandler,
     ConfirmSandboxSetupIntentHandler,
     CreateCheckoutLinkHandler,
     CreateSetupIntentHandler,

@@ -1,6 +1,7 @@
 // The HTTP edge shared by both surfaces: the error shape and filter, @Operation with zod
 // validation, the OpenAPI document, request logging, list pagination, public URLs.
 export * from './http/error-response.js';
+export * from './http/error-table.js';
 export * from './http/all-exceptions.filter.js';
 export * from './http/zod-validation.js';
 export * from './http/operation-validation.guard.js';

@@ -82,14 +82,7 @@ export class TestRoutesController {
 
   @Get('api/v1/test/payment')
   payment(): never {
-    throw new AppError(
-      402,
-      'insufficient_credits',
-      'INSUFFICIENT_CREDITS',
-      'Not enough credits.',
-      { price_usd: 2.5 },
-      { 'x-credits-required': '2.50' },
-    );
+    throw new AppError('payment_required', 'INSUFFICIENT_CREDITS', 'Not enough credits.', { price_usd: 2.5 });
   }
 }
 

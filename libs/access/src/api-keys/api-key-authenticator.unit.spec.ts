@@ -39,7 +39,8 @@ function doc(key: string, over: Partial<ApiKeyDoc> = {}): ApiKeyDoc {
   };
 }
 
-const failsWith = (code: string) => (e: unknown) => e instanceof AppError && e.status === 401 && e.code === code;
+const failsWith = (code: string) => (e: unknown) =>
+  e instanceof AppError && e.kind === 'unauthenticated' && e.code === code;
 
 describe('ApiKeyAuthenticator', () => {
   it('resolves a key to its principal and records the use', async () => {

@@ -16,7 +16,6 @@ export type Creator =
  */
 export function oauthTokenCannotCreateKeys(): AppError {
   return new AppError(
-    403,
     'forbidden',
     'OAUTH_TOKEN_CANNOT_CREATE_KEYS',
     'An OAuth access token cannot create API keys: a key would outlive the grant. Create keys with an API key or in the dashboard.',

@@ -61,13 +61,15 @@ describe('API key decider', () => {
     spec
       .given([])
       .when(create({ scopes: ['write'], creator: reader }))
-      .thenThrows((e) => e.status === 403 && e.code === 'INSUFFICIENT_SCOPE' && e.extra.required_scope === 'write'));
+      .thenThrows(
+        (e) => e.kind === 'forbidden' && e.code === 'INSUFFICIENT_SCOPE' && e.extra.required_scope === 'write',
+      ));
 
   it('refuses any key to an OAuth access token, admin or not (403 OAUTH_TOKEN_CANNOT_CREATE_KEYS)', () =>
     spec
       .given([])
       .when(create({ scopes: ['read'], creator: { ...admin, keyId: 'grant_1', credential: 'oauth_token' } }))
-      .thenThrows((e) => e.status === 403 && e.code === 'OAUTH_TOKEN_CANNOT_CREATE_KEYS'));
+      .thenThrows((e) => e.kind === 'forbidden' && e.code === 'OAUTH_TOKEN_CANNOT_CREATE_KEYS'));
 
   it('lets a write key grant read (write implies read), and the operator grant anything', () => {
     spec
@@ -99,11 +101,11 @@ describe('API key decider', () => {
     spec
       .given([created, revoked])
       .when({ type: 'RevokeApiKey', keyId: 'key_1', requester: admin, now })
-      .thenThrows((e) => e.status === 404);
+      .thenThrows((e) => e.kind === 'not_found');
     spec
       .given([])
       .when({ type: 'RevokeApiKey', keyId: 'key_1', requester: admin, now })
-      .thenThrows((e) => e.status === 404);
+      .thenThrows((e) => e.kind === 'not_found');
     spec
       .given([created])
       .when({ type: 'RevokeApiKey', keyId: 'key_1', requester: { ...admin, accountId: 'acct_2' }, now })

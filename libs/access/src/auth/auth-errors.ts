@@ -1,4 +1,4 @@
-import { AppError } from '#kernel';
+import { type AppError, Errors } from '#kernel';
 
 /** The codes of 401 answers (spec "Errors", D1, D2). */
 export type AuthFailureCode =
@@ -12,21 +12,10 @@ export type AuthFailureCode =
   /** An OAuth access token past its lifetime. */
   | 'EXPIRED_TOKEN';
 
-const REALM = 'svc';
-
-function quote(value: string): string {
-  return `"${value.replace(/["\\]/g, '')}"`;
-}
-
 /**
- * 401 `{error: "unauthorized", message, code}` with the RFC 6750 challenge: a request that
- * carried no credential gets the bare challenge, one whose token failed gets
- * `error="invalid_token"` (RFC 6750 §3.1).
+ * 401 `{error: "unauthorized", message, code}`; HTTP adds the RFC 6750 challenge for these codes
+ * (libs/http's error table).
  */
 export function unauthorized(code: AuthFailureCode, message: string): AppError {
-  const challenge =
-    code === 'MISSING_AUTH'
-      ? `Bearer realm=${quote(REALM)}`
-      : `Bearer realm=${quote(REALM)}, error="invalid_token", error_description=${quote(message)}`;
-  return new AppError(401, 'unauthorized', code, message, {}, { 'WWW-Authenticate': challenge });
+  return Errors.unauthenticated(code, message);
 }

@@ -1,4 +1,4 @@
-import { AppError } from '#kernel';
+import { type AppError, Errors } from '#kernel';
 
 /** The spec's scope values (Authentication, Platform API, item 4), exactly. */
 export const SCOPES = ['read', 'write', 'admin', 'agents:run', 'agents:configure', 'repositories:manage'] as const;
@@ -19,7 +19,7 @@ export function grants(granted: readonly string[], required: Scope): boolean {
 }
 
 export function insufficientScope(required: Scope): AppError {
-  return new AppError(403, 'forbidden', 'INSUFFICIENT_SCOPE', `This action needs the "${required}" scope.`, {
+  return Errors.forbidden('INSUFFICIENT_SCOPE', `This action needs the "${required}" scope.`, {
     required_scope: required,
   });
 }

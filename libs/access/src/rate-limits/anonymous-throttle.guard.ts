@@ -82,8 +82,7 @@ const OWN_BUDGETS: Record<
 function throttled(decision: RateLimitDecision, request: ThrottledRequest, scope: string): AppError {
   const retryAfter = decision.retryAfter ?? 1;
   return new AppError(
-    429,
-    'rate_limit_exceeded',
+    'rate_limited',
     'RATE_LIMIT_EXCEEDED',
     `Too many requests without an API key ${scope}. Retry in ${retryAfter} seconds, or use the key you already have.`,
     {
@@ -93,7 +92,6 @@ function throttled(decision: RateLimitDecision, request: ThrottledRequest, scope
         { action: 'use_existing_key', method: 'GET', url: '/api/v1/agents/status' },
       ],
     },
-    { 'Retry-After': String(retryAfter) },
   );
 }
 

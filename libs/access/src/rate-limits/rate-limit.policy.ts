@@ -151,12 +151,12 @@ function apply(decision: RateLimitDecision, reply: { header(name: string, value:
 export function rateLimitExceeded(decision: RateLimitDecision): AppError {
   const retryAfter = decision.retryAfter ?? 1;
   return new AppError(
-    429,
-    'rate_limit_exceeded',
+    'rate_limited',
     'RATE_LIMIT_EXCEEDED',
     `Rate limit exceeded. Retry in ${retryAfter} seconds.`,
     { retry_after: retryAfter },
-    { ...decision.headers, 'Retry-After': String(retryAfter) },
+    // The window's counters (X-RateLimit-* over HTTP, _meta over MCP); Retry-After from retry_after.
+    decision.headers,
   );
 }
 

@@ -46,14 +46,12 @@ describe('rate limit policy (D7)', () => {
     assert.equal(refused.allowed, false);
     assert.equal(refused.retryAfter, 45);
     const error = rateLimitExceeded(refused);
-    assert.equal(error.status, 429);
-    assert.deepEqual(error.body(), {
-      error: 'rate_limit_exceeded',
-      message: 'Rate limit exceeded. Retry in 45 seconds.',
-      code: 'RATE_LIMIT_EXCEEDED',
-      retry_after: 45,
-    });
-    assert.equal(error.headers['Retry-After'], '45');
+    assert.equal(error.kind, 'rate_limited');
+    assert.equal(error.code, 'RATE_LIMIT_EXCEEDED');
+    assert.equal(error.message, 'Rate limit exceeded. Retry in 45 seconds.');
+    assert.deepEqual(error.extra, { retry_after: 45 });
+    // The window's counters, for the transport (HTTP headers, MCP _meta).
+    assert.deepEqual(error.facts, refused.headers);
 
     clock.set('2026-03-01T10:01:00Z');
     const next = await checkRateLimit(store, 'acct_1', free, clock.now());
@@ -104,7 +102,7 @@ describe('rate limit policy (D7)', () => {
     }
     await assert.rejects(
       enforceDecision(checkKeyRateLimit(remote, 'key_1', 2, clock.now()), reply)!,
-      (e: { status?: number }) => e.status === 429,
+      (e: { kind?: string }) => e.kind === 'rate_limited',
     );
     assert.equal(headers['X-RateLimit-Remaining'], '0', 'the headers go on a refusal too');
     // The in-memory store decides at once: no promise.

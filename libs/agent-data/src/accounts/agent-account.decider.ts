@@ -1,8 +1,7 @@
 import { assertNever, type Decider, Errors } from '#kernel';
-import { type KeyEnvironment } from '#access';
 import type { PackId } from '../catalog/packs.js';
 import type { PaymentProviderName } from '../credits/credits.events.js';
-import type { AccountOrigin, AgentAccountEvent, TenantBindingReason } from './agent-account.events.js';
+import type { AccountOrigin, AgentAccountEvent, KeyEnvironment, TenantBindingReason } from './agent-account.events.js';
 
 export interface SavedPaymentMethod {
   id: string;

@@ -58,7 +58,7 @@ describe('agent account decider', () => {
     spec
       .given([opened])
       .when(open)
-      .thenThrows((e) => e.code === 'ACCOUNT_EXISTS' && e.status === 409);
+      .thenThrows((e) => e.code === 'ACCOUNT_EXISTS' && e.kind === 'conflict');
   });
 
   it('links one payment customer per provider (idempotent; a different one is a conflict)', () => {
@@ -95,7 +95,7 @@ describe('agent account decider', () => {
     spec
       .given([])
       .when(attach)
-      .thenThrows((e) => e.code === 'ACCOUNT_NOT_FOUND' && e.status === 404);
+      .thenThrows((e) => e.code === 'ACCOUNT_NOT_FOUND' && e.kind === 'not_found');
   });
 
   describe('a tenant bound to an open account (ADR 0078)', () => {
@@ -111,7 +111,7 @@ describe('agent account decider', () => {
       spec
         .given([opened, bound])
         .when(bind('tn_2'))
-        .thenThrows((e) => e.code === 'ACCOUNT_HAS_TENANT' && e.status === 409 && e.extra.tenant_id === 'tn_1');
+        .thenThrows((e) => e.code === 'ACCOUNT_HAS_TENANT' && e.kind === 'conflict' && e.extra.tenant_id === 'tn_1');
     });
 
     it('refuses an account opened for a tenant already, and an account that does not exist', () => {
@@ -172,7 +172,7 @@ describe('agent account decider', () => {
       spec
         .given([...two, revoked('key_a', ['key_b'])])
         .when(revoke('key_b'))
-        .thenThrows((e) => e.code === 'LAST_ACTIVE_KEY' && e.status === 409);
+        .thenThrows((e) => e.code === 'LAST_ACTIVE_KEY' && e.kind === 'conflict');
     });
 
     it('two keys revoking each other: whichever is decided second sees the first and is refused', () => {

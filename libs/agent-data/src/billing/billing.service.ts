@@ -161,19 +161,12 @@ export class BillingService {
       const actions = fundingActions(baseUrl, this.links.sign(agent.keyId), pack.pack_id).filter(
         (a) => a.action === 'buy_credits',
       );
-      throw new AppError(
-        402,
-        'payment_failed',
-        'PAYMENT_DECLINED',
-        `The payment was not completed: ${outcome.message}`,
-        {
-          decline_code: outcome.code,
-          payment_intent_id: outcome.paymentIntentId,
-          pack_id: pack.pack_id,
-          next_actions: actions,
-        },
-        { 'X-Next-Action': actions[0]!.url, Link: `<${actions[0]!.url}>; rel="payment"` },
-      );
+      throw new AppError('payment_required', 'PAYMENT_DECLINED', `The payment was not completed: ${outcome.message}`, {
+        decline_code: outcome.code,
+        payment_intent_id: outcome.paymentIntentId,
+        pack_id: pack.pack_id,
+        next_actions: actions,
+      });
     }
     let balanceCents: number;
     let credited = false;

@@ -1,14 +1,14 @@
 /**
  * The error catalogue of the agent surface (served at /api/v1/agents/errors). Every problem+json
  * answer under /api/v1 has `type` = {base}/api/v1/agents/errors#{code}; each code here is that
- * anchor. `agentError(code, ...)` builds an AppError whose status and word come from this table,
- * so a code cannot be answered without being documented (a test also scans the sources).
+ * anchor. Status, word and headers of an answer come from libs/http's error table; a test scans
+ * the sources so a code cannot be answered without being documented here.
  * Every 4xx body also carries `next_actions[{action, method, url, description}]` with absolute
  * URLs (next-actions.ts; an error with its own, like the 402, keeps them): `action` below says
  * the same in words. The entries are data (error-catalog.data.yaml), checked when this module loads.
  */
 import { z } from 'zod';
-import { AppError, loadDataFile } from '#kernel';
+import { loadDataFile } from '#kernel';
 
 export interface AgentErrorEntry {
   code: string;
@@ -56,15 +56,4 @@ export type AgentErrorCode = string;
 
 export function findAgentError(code: string): AgentErrorEntry | undefined {
   return AGENT_ERRORS.find((x) => x.code === code);
-}
-
-/** An AppError for a catalogued code: status and word come from the catalogue. */
-export function agentError(
-  code: AgentErrorCode,
-  message: string,
-  extra: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
-): AppError {
-  const entry = findAgentError(code)!;
-  return new AppError(entry.status, entry.error, entry.code, message, extra, headers);
 }

@@ -52,8 +52,7 @@ export const companyDecider: Decider<CompanyCommand, CompanyEvent, CompanyState>
         const { companyId, profile, source } = command;
         if (companyId !== companyIdFor(profile.domain)) {
           throw new AppError(
-            400,
-            'bad_request',
+            'invalid',
             'VALIDATION_FAILED',
             `Company id ${companyId} does not belong to the domain ${profile.domain}.`,
           );

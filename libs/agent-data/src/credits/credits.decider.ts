@@ -111,8 +111,7 @@ export class InsufficientCreditsError extends AppError {
     readonly balanceCents: number,
   ) {
     super(
-      402,
-      'insufficient_credits',
+      'payment_required',
       'INSUFFICIENT_CREDITS',
       `The ${meter} call costs ${usd(requiredCents)} USD; the balance is ${usd(balanceCents)} USD.`,
     );

@@ -199,7 +199,10 @@ describe('credits decider', () => {
       .when(charge(350))
       .thenThrows(
         (e) =>
-          e instanceof InsufficientCreditsError && e.status === 402 && e.balanceCents === 0 && e.requiredCents === 350,
+          e instanceof InsufficientCreditsError &&
+          e.kind === 'payment_required' &&
+          e.balanceCents === 0 &&
+          e.requiredCents === 350,
       );
     spec
       .given([purchased(700), charged(350), charged(350)])

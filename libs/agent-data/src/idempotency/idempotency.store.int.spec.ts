@@ -58,7 +58,7 @@ describe('IdempotencyStore (embedded document store)', () => {
     await store.run({ scope: 's', key: 'k-2', fingerprint: 'a' }, async () => ({ status: 200, body: 1 }));
     await assert.rejects(
       store.run({ scope: 's', key: 'k-2', fingerprint: 'b' }, async () => ({ status: 200, body: 2 })),
-      (e: any) => e.code === 'IDEMPOTENCY_KEY_REUSED' && e.status === 409,
+      (e: any) => e.code === 'IDEMPOTENCY_KEY_REUSED' && e.kind === 'conflict',
     );
     await assert.rejects(
       store.run({ scope: 's', key: 'has space', fingerprint: 'a' }, async () => ({ status: 200, body: 2 })),

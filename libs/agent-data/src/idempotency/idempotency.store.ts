@@ -133,12 +133,9 @@ export class IdempotencyStore {
       const remaining = deadline - performance.now();
       if (remaining <= 0) {
         throw new AppError(
-          409,
           'conflict',
           'IDEMPOTENCY_KEY_IN_PROGRESS',
           'A request with this Idempotency-Key is still in progress; retry shortly.',
-          {},
-          { 'retry-after': '1' },
         );
       }
       await this.waitForChange(id, Math.min(remaining, 25));

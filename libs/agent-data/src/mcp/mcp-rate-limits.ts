@@ -44,12 +44,11 @@ export class McpRateLimits {
     if ('keyId' in caller) return rateLimitExceeded(decision);
     const retryAfter = decision.retryAfter ?? 1;
     return new AppError(
-      429,
-      'rate_limit_exceeded',
+      'rate_limited',
       'RATE_LIMIT_EXCEEDED',
       `Too many MCP messages without an API key from your address (${this.config.mcp.anonymousPerMinute} a minute, each message of a batch counting). Retry in ${retryAfter} seconds, or send your key as x-api-key.`,
       { retry_after: retryAfter },
-      { ...decision.headers, 'Retry-After': String(retryAfter) },
+      decision.headers,
     );
   }
 }

@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { AppError } from '#kernel';
-import { Operation } from '#http';
+import { HttpEdgeError, Operation } from '#http';
 import { refusalBody } from './mcp-request.policy.js';
 import { mcpEventStreamSchema, mcpRequestSchema, mcpResponseSchema } from './mcp.openapi.js';
 import { McpService } from './mcp.service.js';
@@ -106,12 +105,10 @@ export class McpController {
   }
 
   private other(): never {
-    throw new AppError(
+    throw new HttpEdgeError(
       405,
-      'method_not_allowed',
-      'METHOD_NOT_ALLOWED',
       'This MCP endpoint is stateless: POST each JSON-RPC message; there is no stream to open with GET and no session to end.',
-      {},
+      'METHOD_NOT_ALLOWED',
       { Allow: 'POST' },
     );
   }

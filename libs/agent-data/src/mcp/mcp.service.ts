@@ -109,7 +109,7 @@ export class McpService {
     const anonymous = { address: request.ip ?? 'unknown' };
     if (agentAuthorization(request.headers) === undefined) return anonymous;
     const notWorking = (error: unknown): McpCaller => {
-      if (error instanceof AppError && error.status === 401) return anonymous;
+      if (error instanceof AppError && error.kind === 'unauthenticated') return anonymous;
       throw error;
     };
     try {
@@ -321,7 +321,7 @@ export class McpService {
     }
     const meta: Record<string, unknown> = { credits_charged_usd: 0, http_status: body.status };
     // No HTTP headers of its own: a call refused for the rate limit carries them here.
-    const limit = error instanceof AppError ? error.headers : {};
+    const limit = response.headers;
     if (limit['X-RateLimit-Limit'] !== undefined)
       meta.rate_limit = {
         limit: Number(limit['X-RateLimit-Limit']),

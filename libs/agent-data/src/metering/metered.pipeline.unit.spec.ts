@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type AppConfig, AppError, Errors } from '#kernel';
+import { type AppConfig, Errors } from '#kernel';
 import { unauthorized } from '#access';
 import type { AgentAuthenticator } from '../auth/agent-auth.js';
 import type { TenantDirectory } from '../workspace/tenants/tenant-directory.js';
@@ -22,7 +22,7 @@ function pipelineWith(p: { key?: 'ok' | '401'; tenant?: 'ok' | '403' } = {}) {
   const tenants = {
     require: async (_principal: unknown, { write }: { write: boolean }) => {
       steps.push(`tenant ${write ? 'write' : 'read'}`);
-      if (p.tenant === '403') throw new AppError(403, 'forbidden', 'WORKSPACE_REQUIRES_ENTERPRISE', 'no tenant');
+      if (p.tenant === '403') throw Errors.forbidden('WORKSPACE_REQUIRES_ENTERPRISE', 'no tenant');
       return { tenantId: 'tn_1', ...principal };
     },
   } as unknown as TenantDirectory;
@@ -72,13 +72,13 @@ describe('MeteredPipeline: one order of steps for every metered use case', () =>
   });
 
   it('refusals before the work hold nothing and charge nothing: 401, 403, 400', async () => {
-    for (const [setup, route, fails, status, ran] of [
-      [{ key: '401' }, paid, false, 401, ['key']],
-      [{ tenant: '403' }, workspaceWrite, false, 403, ['key', 'tenant write']],
-      [{}, paid, true, 400, ['key', 'validate']],
+    for (const [setup, route, fails, kind, ran] of [
+      [{ key: '401' }, paid, false, 'unauthenticated', ['key']],
+      [{ tenant: '403' }, workspaceWrite, false, 'forbidden', ['key', 'tenant write']],
+      [{}, paid, true, 'invalid', ['key', 'validate']],
     ] as const) {
       const { pipeline, steps, validate, work } = pipelineWith(setup);
-      await assert.rejects(pipeline.run({ headers: {} }, route, validate(fails), work(), 'r'), { status });
+      await assert.rejects(pipeline.run({ headers: {} }, route, validate(fails), work(), 'r'), { kind });
       assert.deepEqual(steps, ran);
     }
   });

@@ -67,11 +67,10 @@ export function insufficientCredits(p: {
   baseUrl: string;
   binding: CheckoutLinkBinding | null;
 }): AppError {
+  // The headers (X-Credits-*, X-Next-Action, Link: the first action) are libs/http's error table's.
   const actions = fundingActions(p.baseUrl, p.binding);
-  const checkout = actions[0]!.url;
   return new AppError(
-    402,
-    'insufficient_credits',
+    'payment_required',
     'INSUFFICIENT_CREDITS',
     `The ${p.meter} call costs ${usdString(p.priceCents)} USD and the balance is ${usdString(p.balanceCents)} USD. Buy credits and retry; nothing was charged.`,
     {
@@ -80,12 +79,6 @@ export function insufficientCredits(p: {
       balance_usd: p.balanceCents / 100,
       required_usd: Math.max(0, p.priceCents - p.balanceCents) / 100,
       next_actions: actions,
-    },
-    {
-      'X-Credits-Balance': usdString(p.balanceCents),
-      'X-Credits-Required': usdString(p.priceCents),
-      'X-Next-Action': checkout,
-      Link: `<${checkout}>; rel="payment"`,
     },
   );
 }

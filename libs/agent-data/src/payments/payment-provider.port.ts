@@ -97,14 +97,8 @@ export class PaymentProviderError extends AppError {
     readonly detail: string,
     options?: { cause?: unknown },
   ) {
-    super(
-      502,
-      'bad_gateway',
-      'PAYMENT_PROVIDER_ERROR',
-      'The payment provider failed to answer; retry later.',
-      {},
-      { 'retry-after': '5' },
-    );
+    // HTTP adds Retry-After (libs/http's error table).
+    super('upstream_failed', 'PAYMENT_PROVIDER_ERROR', 'The payment provider failed to answer; retry later.');
     this.name = 'PaymentProviderError';
     if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }

@@ -23,12 +23,11 @@ export type MemoCommand = {
 /** 412 with the current version: the writer read an older memo. */
 export function memoVersionConflict(current: number): AppError {
   return new AppError(
-    412,
     'precondition_failed',
     'MEMO_VERSION_CONFLICT',
     `The memo is at version ${current}: read it again (its ETag) and apply your change to it.`,
+    // HTTP sends current_version as the ETag too (libs/http's error table).
     { current_version: current },
-    { ETag: `"${current}"` },
   );
 }
 

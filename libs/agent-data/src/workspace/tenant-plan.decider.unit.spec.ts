@@ -74,7 +74,7 @@ describe('tenant plan: the operator pilot and enterprise access (ADR 0078)', () 
     spec
       .given([])
       .when(startPilot(start))
-      .thenThrows((e) => e.code === 'TENANT_NOT_FOUND' && e.status === 404);
+      .thenThrows((e) => e.code === 'TENANT_NOT_FOUND' && e.kind === 'not_found');
     spec
       .given([])
       .when(activate(start))

@@ -86,7 +86,7 @@ describe('memo decider', () => {
     const v1 = given(memoDecider, []).when(update('a')).events;
     const stale = given(memoDecider, v1).when(update('b', 0));
     assert.equal(stale.code, 'MEMO_VERSION_CONFLICT');
-    assert.equal((stale.error as AppError).status, 412);
+    assert.equal((stale.error as AppError).kind, 'precondition_failed');
     assert.deepEqual((stale.error as AppError).extra, { current_version: 1 });
   });
   it('given version 1, when written without If-Match, then version 2 (last writer wins); the same body writes nothing', () => {

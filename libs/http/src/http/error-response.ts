@@ -4,6 +4,7 @@ import { ConcurrentModificationError, DuplicateKeyError } from '#documents';
 import { EventStoreUnavailableError, WrongExpectedRevisionError } from '#eventstore';
 import { ProjectionTimeoutError } from '#projections';
 import { AppError, Errors } from '#kernel';
+import { HttpEdgeError, type HttpError, httpErrorBody, httpErrorOf } from './error-table.js';
 
 /** The request body limit of every app (DESIGN D5): larger bodies get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -57,54 +58,19 @@ export interface ErrorResponseOptions {
 }
 
 /** 405 for a path that exists with other methods; `Allow` lists them (RFC 9110 §15.5.6). */
-export function methodNotAllowed(method: string, path: string, allow: readonly string[]): AppError {
-  return new AppError(
+export function methodNotAllowed(method: string, path: string, allow: readonly string[]): HttpEdgeError {
+  return new HttpEdgeError(
     405,
-    'method_not_allowed',
-    'METHOD_NOT_ALLOWED',
     `${path} does not take ${method}; it takes ${allow.join(', ')}.`,
-    {},
-    { Allow: allow.join(', ') },
+    'METHOD_NOT_ALLOWED',
+    {
+      Allow: allow.join(', '),
+    },
   );
 }
 
-const ERROR_WORDS: Record<number, string> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  402: 'payment_required',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  406: 'not_acceptable',
-  408: 'request_timeout',
-  409: 'conflict',
-  410: 'gone',
-  411: 'length_required',
-  412: 'precondition_failed',
-  413: 'payload_too_large',
-  414: 'uri_too_long',
-  415: 'unsupported_media_type',
-  422: 'unprocessable_entity',
-  429: 'too_many_requests',
-  431: 'request_header_fields_too_large',
-  500: 'internal_error',
-  501: 'not_implemented',
-  502: 'bad_gateway',
-  503: 'service_unavailable',
-  504: 'gateway_timeout',
-};
-
-function errorWord(status: number): string {
-  return ERROR_WORDS[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
-}
-
-function fromStatus(status: number, message: string, code?: string): AppError {
-  const word = errorWord(status);
-  return new AppError(status, word, code ?? word.toUpperCase(), message);
-}
-
 /** Fastify's own errors (content-type parsing, body limit, URL) by code, as the adapter hands them on. */
-function fromFastifyCode(code: string, method?: string, path?: string): AppError | undefined {
+function fromFastifyCode(code: string, method?: string, path?: string): AppError | HttpEdgeError | undefined {
   switch (code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -113,18 +79,13 @@ function fromFastifyCode(code: string, method?: string, path?: string): AppError
       return Errors.payloadTooLarge(BODY_LIMIT_BYTES);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':
-      return new AppError(
-        415,
-        'unsupported_media_type',
-        'UNSUPPORTED_MEDIA_TYPE',
-        'The request content type is not supported; send application/json.',
-      );
+      return new HttpEdgeError(415, 'The request content type is not supported; send application/json.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return Errors.badRequest('INVALID_CONTENT_LENGTH', 'The Content-Length header does not match the body.');
     case 'FST_ERR_BAD_URL':
       return Errors.badRequest('MALFORMED_URL', `The request URL is not valid${path ? `: ${path}` : ''}.`);
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new AppError(414, 'uri_too_long', 'URI_TOO_LONG', 'A path segment of the request is too long.');
+      return new HttpEdgeError(414, 'A path segment of the request is too long.');
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return Errors.notFound(`No route matches ${method ?? ''} ${path ?? ''}`.trim() + '.', 'ROUTE_NOT_FOUND');
     default:
@@ -140,23 +101,29 @@ function causeCode(e: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** What toHttpError maps: the domain's error through the table, the edge's as it is. */
+function answer(error: AppError | HttpEdgeError): HttpError {
+  return error instanceof AppError ? httpErrorOf(error) : error;
+}
+
 /**
  * Maps anything thrown while serving a request to the documented error (DESIGN D5), storage
- * errors included (the storage libs sit below this one).
+ * errors included (the storage libs sit below this one); domain errors through the error table.
  */
-export function toAppError(
+export function toHttpError(
   exception: unknown,
   request?: { method?: string; path?: string },
-): { error: AppError; unexpected: boolean } {
+): { error: HttpError; unexpected: boolean } {
   if (exception instanceof AppError)
-    return { error: exception, unexpected: exception.status >= 500 && exception.code === 'INTERNAL_ERROR' };
+    return { error: httpErrorOf(exception), unexpected: exception.kind === 'internal' };
+  if (exception instanceof HttpEdgeError) return { error: exception, unexpected: exception.status >= 500 };
   if (
     exception instanceof WrongExpectedRevisionError ||
     exception instanceof ConcurrentModificationError ||
     exception instanceof DuplicateKeyError
   ) {
     return {
-      error: Errors.conflict('The resource was changed by another request; retry.', 'CONCURRENT_MODIFICATION'),
+      error: answer(Errors.conflict('The resource was changed by another request; retry.', 'CONCURRENT_MODIFICATION')),
       unexpected: false,
     };
   }
@@ -167,11 +134,11 @@ export function toAppError(
       'The change was recorded, but the read models did not catch up in time to answer with it. Read it again shortly; repeating the request would repeat the change.',
       'READ_MODEL_BEHIND',
     );
-    return { error: new AppError(e.status, e.error, e.code, e.message, {}, { 'retry-after': '1' }), unexpected: true };
+    return { error: answer(e), unexpected: true };
   }
   if (exception instanceof EventStoreUnavailableError) {
     const e = Errors.unavailable('The event store is unavailable; retry later.', 'STORE_UNAVAILABLE');
-    return { error: new AppError(e.status, e.error, e.code, e.message, {}, { 'retry-after': '1' }), unexpected: true };
+    return { error: answer(e), unexpected: true };
   }
   const code = causeCode(exception);
   if (code !== undefined && STORAGE_UNAVAILABLE_CODES.test(code)) {
@@ -179,40 +146,48 @@ export function toAppError(
     // was acknowledged, and the same request may work once the store recovers. Found by
     // `chaos full-disk`: the document store's SQLITE_FULL answered 500 where the event store's 503.
     const e = Errors.unavailable('The data store cannot write now; retry later.', 'STORE_UNAVAILABLE');
-    return { error: new AppError(e.status, e.error, e.code, e.message, {}, { 'retry-after': '1' }), unexpected: true };
+    return { error: answer(e), unexpected: true };
   }
   if (code === 'ECONNRESET' || (exception instanceof Error && exception.message === 'aborted')) {
     // The client went away mid-request: nothing to answer and nothing wrong here.
-    return { error: Errors.badRequest('REQUEST_ABORTED', 'The request was aborted by the client.'), unexpected: false };
+    return {
+      error: answer(Errors.badRequest('REQUEST_ABORTED', 'The request was aborted by the client.')),
+      unexpected: false,
+    };
   }
   const fastifyCode = code ?? causeCode((exception as { cause?: unknown } | null)?.cause);
   if (fastifyCode?.startsWith('FST_')) {
     const mapped = fromFastifyCode(fastifyCode, request?.method, request?.path);
-    if (mapped) return { error: mapped, unexpected: false };
+    if (mapped) return { error: answer(mapped), unexpected: false };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     if (status >= 500)
       return {
-        error: status === 500 ? Errors.internal() : fromStatus(status, STATUS_CODES[status] ?? 'Server error.'),
+        error:
+          status === 500
+            ? answer(Errors.internal())
+            : new HttpEdgeError(status, STATUS_CODES[status] ?? 'Server error.'),
         unexpected: true,
       };
     // Nest's not-found handler throws `Cannot GET /path` when no route matches.
     if (status === 404 && /^Cannot [A-Z]+ /.test(exception.message)) {
       return {
-        error: Errors.notFound(
-          `No route matches ${request?.method ?? ''} ${request?.path ?? ''}`.replace(/\s+$/, '') + '.',
-          'ROUTE_NOT_FOUND',
+        error: answer(
+          Errors.notFound(
+            `No route matches ${request?.method ?? ''} ${request?.path ?? ''}`.replace(/\s+$/, '') + '.',
+            'ROUTE_NOT_FOUND',
+          ),
         ),
         unexpected: false,
       };
     }
     return {
-      error: fromStatus(status, exception.message || STATUS_CODES[status] || 'Request failed.'),
+      error: new HttpEdgeError(status, exception.message || STATUS_CODES[status] || 'Request failed.'),
       unexpected: false,
     };
   }
-  return { error: Errors.internal(), unexpected: true };
+  return { error: answer(Errors.internal()), unexpected: true };
 }
 
 /**
@@ -223,18 +198,18 @@ export function clientErrorResponse(
   error: { code?: string; rawPacket?: unknown },
   options: ErrorResponseOptions = {},
 ): string {
-  const [status, word, code, message] =
+  const [status, code, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'request_header_fields_too_large', 'HEADERS_TOO_LARGE', 'The request headers are too large.']
+      ? ([431, 'HEADERS_TOO_LARGE', 'The request headers are too large.'] as const)
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'request_timeout', 'REQUEST_TIMEOUT', 'The request took too long to arrive.']
-        : [400, 'bad_request', 'MALFORMED_REQUEST', 'The request is not valid HTTP.'];
+        ? ([408, 'REQUEST_TIMEOUT', 'The request took too long to arrive.'] as const)
+        : ([400, 'MALFORMED_REQUEST', 'The request is not valid HTTP.'] as const);
   // The request line, when Node got that far: an /api/v1 request gets its problem+json shape.
   const line = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.subarray(0, 8192).toString('latin1') : '';
   // (The path only: the rest of an oversized request line may be past what is looked at.)
   const [, method, path = '/'] = /^([A-Z]+) (\/[^\s?#]*)/.exec(line) ?? [];
   const response = toErrorResponse(
-    new AppError(status, word, code, message),
+    new HttpEdgeError(status, message, code),
     { method: method ?? 'GET', path, url: path },
     options,
   );
@@ -260,14 +235,14 @@ export function toErrorResponse(
   request: { method?: string; path: string; url?: string; raw?: unknown },
   options: ErrorResponseOptions = {},
 ): ErrorResponse {
-  const mapped = toAppError(exception, request);
+  const mapped = toHttpError(exception, request);
   const { unexpected } = mapped;
   let { error } = mapped;
   if (error.code === 'ROUTE_NOT_FOUND' && options.allowedMethods) {
     const allow = options.allowedMethods(request.path);
     if (allow.length) error = methodNotAllowed(request.method ?? 'GET', request.path, allow);
   }
-  let body = error.body();
+  let body = httpErrorBody(error);
   const headers: Record<string, string> = { ...error.headers };
   let enrichFailure: unknown;
   if (isProblemPath(request.path, options.problemPrefixes)) {

@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError, Errors } from '#kernel';
-import { type ProblemContext, toAppError, toErrorResponse } from './error-response.js';
+import { type ProblemContext, toHttpError, toErrorResponse } from './error-response.js';
 
 describe('toErrorResponse with a problem enricher', () => {
   it('passes the request and the response headers to the enricher, and sends what it added', () => {
     const seen: ProblemContext[] = [];
     const raw = { id: 'req-1' };
-    const limited = new AppError(
-      429,
-      'rate_limit_exceeded',
-      'RATE_LIMIT_EXCEEDED',
-      'slow down',
-      {},
-      { 'Retry-After': '7' },
-    );
+    const limited = new AppError('rate_limited', 'RATE_LIMIT_EXCEEDED', 'slow down', { retry_after: 7 });
     const response = toErrorResponse(
       limited,
       { method: 'GET', path: '/api/v1/things', url: '/api/v1/things?limit=2', raw },
@@ -68,18 +61,18 @@ describe('toErrorResponse with a problem enricher', () => {
   });
 });
 
-describe('toAppError for a store that cannot write now', () => {
+describe('toHttpError for a store that cannot write now', () => {
   it('answers 503 STORE_UNAVAILABLE with Retry-After for a full disk or an I/O error (not 500)', () => {
     for (const code of ['SQLITE_FULL', 'SQLITE_IOERR_WRITE', 'SQLITE_BUSY', 'ENOSPC']) {
       const thrown = Object.assign(new Error('database or disk is full'), { code });
-      const { error, unexpected } = toAppError(thrown);
+      const { error, unexpected } = toHttpError(thrown);
       assert.deepEqual([error.status, error.code, error.headers['retry-after']], [503, 'STORE_UNAVAILABLE', '1'], code);
       assert.equal(unexpected, true, 'logged at error level');
     }
   });
 
   it('leaves other coded errors to the generic 500', () => {
-    const { error } = toAppError(Object.assign(new Error('constraint'), { code: 'SQLITE_CONSTRAINT_CHECK' }));
+    const { error } = toHttpError(Object.assign(new Error('constraint'), { code: 'SQLITE_CONSTRAINT_CHECK' }));
     assert.equal(error.status, 500);
   });
 });

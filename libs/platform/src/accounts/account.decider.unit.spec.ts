@@ -65,7 +65,7 @@ describe('account decider', () => {
     spec
       .given([created('team', 300, 10000)])
       .when({ type: 'CreateAccount', accountId: 'acct_1', name: 'Acme', plan: 'team', now })
-      .thenThrows((e) => e.status === 409 && e.code === 'ACCOUNT_EXISTS'));
+      .thenThrows((e) => e.kind === 'conflict' && e.code === 'ACCOUNT_EXISTS'));
 
   it('changes plan, and changing to the same plan records nothing', () => {
     spec
@@ -92,5 +92,5 @@ describe('account decider', () => {
     spec
       .given([])
       .when({ type: 'ChangePlan', accountId: 'acct_1', plan: 'free', now })
-      .thenThrows((e) => e.status === 404));
+      .thenThrows((e) => e.kind === 'not_found'));
 });

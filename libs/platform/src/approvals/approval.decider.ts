@@ -95,7 +95,6 @@ export const approvalDecider: Decider<ApprovalCommand, ApprovalEvent, ApprovalSt
         // Separation of duties: whoever asked cannot answer (a key approving its own push).
         if (command.by !== null && command.by === state.request.requested_by) {
           throw new AppError(
-            403,
             'forbidden',
             'SELF_APPROVAL_FORBIDDEN',
             'The credential that requested an approval cannot decide it; use another key.',

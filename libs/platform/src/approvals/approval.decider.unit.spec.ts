@@ -1,5 +1,5 @@
 import { describe, it } from 'node:test';
-import { AppError } from '#kernel';
+import { AppError, type ErrorKind } from '#kernel';
 import { deciderSpec } from '#kernel/testing';
 import { type ApprovalCommand, approvalDecider } from './approval.decider.js';
 import { APPROVAL_TTL_MS, type ApprovalEvent, type ApprovalRequestData } from './approval.events.js';
@@ -8,8 +8,7 @@ const spec = deciderSpec(approvalDecider);
 const t0 = new Date('2026-03-01T10:00:00.000Z');
 const deadline = new Date(t0.getTime() + APPROVAL_TTL_MS);
 const justBefore = new Date(deadline.getTime() - 1);
-const code = (c: string, status: number) => (e: unknown) =>
-  e instanceof AppError && e.code === c && e.status === status;
+const code = (c: string, kind: ErrorKind) => (e: unknown) => e instanceof AppError && e.code === c && e.kind === kind;
 
 const request: ApprovalCommand = {
   type: 'RequestApproval',
@@ -69,29 +68,29 @@ describe('approval decider', () => {
 
   it('deciding twice → 409 APPROVAL_ALREADY_DECIDED, whichever way', () => {
     for (const past of [approved, rejected]) {
-      spec.given([requested, past]).when(decide('approve')).thenThrows(code('APPROVAL_ALREADY_DECIDED', 409));
-      spec.given([requested, past]).when(decide('reject')).thenThrows(code('APPROVAL_ALREADY_DECIDED', 409));
+      spec.given([requested, past]).when(decide('approve')).thenThrows(code('APPROVAL_ALREADY_DECIDED', 'conflict'));
+      spec.given([requested, past]).when(decide('reject')).thenThrows(code('APPROVAL_ALREADY_DECIDED', 'conflict'));
     }
   });
 
   it('at or after the deadline it cannot be decided (409 APPROVAL_EXPIRED), recorded or not', () => {
-    spec.given([requested]).when(decide('approve', deadline)).thenThrows(code('APPROVAL_EXPIRED', 409));
-    spec.given([requested, expired]).when(decide('approve')).thenThrows(code('APPROVAL_EXPIRED', 409));
-    spec.given([requested, expired]).when(decide('reject', t0)).thenThrows(code('APPROVAL_EXPIRED', 409));
+    spec.given([requested]).when(decide('approve', deadline)).thenThrows(code('APPROVAL_EXPIRED', 'conflict'));
+    spec.given([requested, expired]).when(decide('approve')).thenThrows(code('APPROVAL_EXPIRED', 'conflict'));
+    spec.given([requested, expired]).when(decide('reject', t0)).thenThrows(code('APPROVAL_EXPIRED', 'conflict'));
   });
 
   it('the requester cannot decide its own request (403 SELF_APPROVAL_FORBIDDEN)', () =>
     spec
       .given([requested])
       .when(decide('approve', justBefore, 'key_agent'))
-      .thenThrows(code('SELF_APPROVAL_FORBIDDEN', 403)));
+      .thenThrows(code('SELF_APPROVAL_FORBIDDEN', 'forbidden')));
 
   it("unknown approvals and other accounts' are 404", () => {
-    spec.given([]).when(decide('approve')).thenThrows(code('APPROVAL_NOT_FOUND', 404));
+    spec.given([]).when(decide('approve')).thenThrows(code('APPROVAL_NOT_FOUND', 'not_found'));
     spec
       .given([requested])
       .when(decide('approve', justBefore, 'key_admin', 'acct_2'))
-      .thenThrows(code('APPROVAL_NOT_FOUND', 404));
+      .thenThrows(code('APPROVAL_NOT_FOUND', 'not_found'));
   });
 
   it('the sweeper expires a pending approval at its deadline, once, and nothing else', () => {
@@ -103,5 +102,5 @@ describe('approval decider', () => {
   });
 
   it('requesting twice is refused', () =>
-    spec.given([requested]).when(request).thenThrows(code('APPROVAL_EXISTS', 409)));
+    spec.given([requested]).when(request).thenThrows(code('APPROVAL_EXISTS', 'conflict')));
 });

@@ -57,7 +57,7 @@ describe('repository decider', () => {
     spec
       .given([connected()])
       .when(connect('repo_2'))
-      .thenThrows((e) => code('REPOSITORY_EXISTS')(e) && e.status === 409 && e.extra.repository_id === 'repo_1');
+      .thenThrows((e) => code('REPOSITORY_EXISTS')(e) && e.kind === 'conflict' && e.extra.repository_id === 'repo_1');
   });
 
   it('connects a name again after its disconnection, with the new id', () =>

@@ -13,7 +13,7 @@ const code = (c: string, status?: RunStatus) => (e: unknown) =>
   e instanceof AppError &&
   e.code === c &&
   (status === undefined || e.extra.run_status === status) &&
-  e.status === (c === 'RUN_NOT_FOUND' ? 404 : c === 'VALIDATION_FAILED' ? 400 : 409);
+  e.kind === (c === 'RUN_NOT_FOUND' ? 'not_found' : c === 'VALIDATION_FAILED' ? 'invalid' : 'conflict');
 
 const base: RunEventBase = {
   run_id: 'run_1',

@@ -30,7 +30,7 @@ describe('user email reservation decider', () => {
     spec
       .given([reserved('usr_1')])
       .when(reserve(true, later(365 * 24 * 3600_000)))
-      .thenThrows((e) => e.status === 409 && e.code === 'USER_EMAIL_TAKEN'));
+      .thenThrows((e) => e.kind === 'conflict' && e.code === 'USER_EMAIL_TAKEN'));
 
   it('refuses an address whose user is still being created (within the grace)', () =>
     spec

@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { toAppError } from '#http';
+import { toHttpError } from '#http';
 import { errorPage } from './error.page.js';
 import { redirect, sendPage } from './page-layout.js';
 import { safeNext } from './safe-next.js';
@@ -19,7 +19,7 @@ export class BrowserErrorFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const path = request.url.split('?')[0] ?? '/';
-    const { error, unexpected } = toAppError(exception, { method: request.method, path });
+    const { error, unexpected } = toHttpError(exception, { method: request.method, path });
     if (unexpected) {
       const stack = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
       this.logger.error(`${request.method} ${path} failed (request ${request.id}): ${stack}`);

@@ -8,7 +8,6 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** A form whose token is missing or was not made for this browser's secret. */
 export function csrfRefused(): AppError {
   return new AppError(
-    403,
     'forbidden',
     'CSRF_TOKEN_INVALID',
     'This form is out of date or was sent from another site. Reload the page and send it again.',

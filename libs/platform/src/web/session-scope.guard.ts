@@ -17,7 +17,6 @@ const PAGE_SCOPE = 'svc:page-scope';
 /** A page (or form) that needs a scope of its signed-in user, as its API twin needs it of a key. */
 export function pageNeedsScope(scope: Scope): AppError {
   return new AppError(
-    403,
     'forbidden',
     'INSUFFICIENT_SCOPE',
     scope === 'admin'

@@ -10,7 +10,7 @@ const sessions = new WeakMap<object, Session>();
 
 /** Answered by BrowserErrorFilter with a redirect to the sign-in page. */
 export function signInRequired(): AppError {
-  return new AppError(401, 'unauthorized', 'SIGN_IN_REQUIRED', 'Sign in to see this page.');
+  return new AppError('unauthenticated', 'SIGN_IN_REQUIRED', 'Sign in to see this page.');
 }
 
 /** Pages for signed-in people: the browser's session, or off to /login (and back after). */

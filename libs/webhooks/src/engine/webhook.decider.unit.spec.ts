@@ -73,15 +73,15 @@ describe('webhook decider', () => {
     spec
       .given([created])
       .when({ type: 'UpdateWebhook', owner: other, active: false, now: t1 })
-      .thenThrows((e) => e.status === 404 && e.code === 'WEBHOOK_NOT_FOUND');
+      .thenThrows((e) => e.kind === 'not_found' && e.code === 'WEBHOOK_NOT_FOUND');
     spec
       .given([])
       .when({ type: 'DeleteWebhook', owner, now: t1 })
-      .thenThrows((e) => e.status === 404);
+      .thenThrows((e) => e.kind === 'not_found');
     spec
       .given([created, { type: 'WebhookDeleted', data: { ...base, deleted_at: t1.toISOString() } }])
       .when({ type: 'DeleteWebhook', owner, now: t2 })
-      .thenThrows((e) => e.status === 404);
+      .thenThrows((e) => e.kind === 'not_found');
   });
 
   it('a final failure disables an active webhook once', () => {
@@ -155,7 +155,7 @@ describe('webhook decider', () => {
     spec
       .given([created, disabled])
       .when({ type: 'RequestTestEvent', owner, event, now: t1 })
-      .thenThrows((e) => e.status === 409 && e.code === 'WEBHOOK_DISABLED');
+      .thenThrows((e) => e.kind === 'conflict' && e.code === 'WEBHOOK_DISABLED');
   });
 
   it('the secret itself is never in an event (only its id)', () => {

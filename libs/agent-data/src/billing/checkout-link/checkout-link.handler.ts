@@ -87,7 +87,7 @@ const UNPROVEN_MESSAGES = {
 } as const;
 
 function unproven(code: keyof typeof UNPROVEN_MESSAGES, baseUrl: string): AppError {
-  return new AppError(401, 'unauthorized', code, UNPROVEN_MESSAGES[code], {
+  return new AppError('unauthenticated', code, UNPROVEN_MESSAGES[code], {
     next_actions: [
       {
         action: 'checkout_with_key',

@@ -33,7 +33,7 @@ describe('ledger cursors', () => {
     ] as const) {
       assert.throws(
         () => decodeLedgerCursor(key, account, value),
-        (e: unknown) => e instanceof AppError && e.status === 400 && JSON.stringify(e).includes('query.after'),
+        (e: unknown) => e instanceof AppError && e.kind === 'invalid' && JSON.stringify(e).includes('query.after'),
         `${account} ${value}`,
       );
     }

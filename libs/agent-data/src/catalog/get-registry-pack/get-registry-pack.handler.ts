@@ -2,7 +2,7 @@ import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { REGISTRY_TARGETS, type RegistryTarget } from '../agent-surface.js';
 import type { AgentEnvelope } from '../catalog-context.js';
 import { CatalogContextProvider } from '../catalog-context.provider.js';
-import { agentError } from '../error-catalog.js';
+import { Errors } from '#kernel';
 import { buildRegistryIndex, buildRegistryPack } from '../registry-pack.document.js';
 import { GetRegistryPackQuery } from './get-registry-pack.query.js';
 
@@ -16,12 +16,10 @@ export class GetRegistryPackHandler implements IQueryHandler<GetRegistryPackQuer
     if (target === undefined)
       return Promise.resolve(this.catalog.document('registry-index', origin, buildRegistryIndex));
     if (!isTarget(target)) {
-      throw agentError(
-        'REGISTRY_TARGET_NOT_FOUND',
+      throw Errors.notFound(
         `No registry pack for "${target}"; targets: ${REGISTRY_TARGETS.join(', ')}.`,
-        {
-          targets: [...REGISTRY_TARGETS],
-        },
+        'REGISTRY_TARGET_NOT_FOUND',
+        { targets: [...REGISTRY_TARGETS] },
       );
     }
     return Promise.resolve(

@@ -55,7 +55,7 @@ describe('lead decider', () => {
     spec
       .given(events)
       .when({ type: 'SubmitLead', leadId: 'lead_2', contactEmail: 'a@b.co', now })
-      .thenThrows((e) => e.status === 409);
+      .thenThrows((e) => e.kind === 'conflict');
   });
 
   describe('conversion by an operator (ADR 0078)', () => {
@@ -120,14 +120,16 @@ describe('lead decider', () => {
       spec
         .given([submitted, converted])
         .when({ ...convert, tenantId: 'tn_2', accountId: 'acct_2' })
-        .thenThrows((e) => e.code === 'LEAD_ALREADY_CONVERTED' && e.status === 409 && e.extra.tenant_id === 'tn_1');
+        .thenThrows(
+          (e) => e.code === 'LEAD_ALREADY_CONVERTED' && e.kind === 'conflict' && e.extra.tenant_id === 'tn_1',
+        );
     });
 
     it('given no lead, when converted, then LEAD_NOT_FOUND', () => {
       spec
         .given([])
         .when(convert)
-        .thenThrows((e) => e.code === 'LEAD_NOT_FOUND' && e.status === 404);
+        .thenThrows((e) => e.code === 'LEAD_NOT_FOUND' && e.kind === 'not_found');
     });
   });
 });

@@ -1,22 +1,16 @@
 import { createHash } from 'node:crypto';
 import { Controller, Get, Header, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { z } from 'zod';
-import { QueryBus } from '@nestjs/cqrs';
-import { APP_CONFIG, type AppConfig, Errors } from '#kernel';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { APP_CONFIG, type AppConfig } from '#kernel';
 import { Operation, prefersJson, publicBaseUrl, type RequestOrigin } from '#http';
-import { JSON_OVER_PAGE } from '../../billing/billing.http.js';
-import {
-  type AccountWorkspaceView,
-  GetAccountWorkspaceQuery,
-} from '../../workspace/tenants/get-account-workspace/get-account-workspace.query.js';
+import type { AccountWorkspaceView } from '../../workspace/tenants/get-account-workspace/get-account-workspace.query.js';
 import { PATHS, usdString } from '../../billing/links.js';
-import { CreditsService } from '../../credits/credits.service.js';
-import { CheckoutClaims } from '../checkout-claims.js';
+import { JSON_OVER_PAGE } from '../../billing/billing.http.js';
 import { sessionParams } from './sandbox.schema.js';
 import { accountWorkspaceSchema } from '../../workspace/tenants/workspace-views.schema.js';
-import { sandboxOf } from './sandbox-provider.js';
-import { PAYMENT_PROVIDER, type PaymentProvider } from '../payment-provider.port.js';
-import { type SandboxCheckoutDoc, SandboxPaymentProvider } from './sandbox-payment.adapter.js';
+import { ShowCheckoutSuccessCommand } from './checkout-success/checkout-success.command.js';
+import { GetSandboxCheckoutQuery } from './get-checkout-session/get-checkout-session.query.js';
 
 const successQuery = z.object({ session_id: z.string().min(1).max(255).optional() });
 
@@ -109,9 +103,7 @@ function workspaceBlock(workspace: AccountWorkspaceView | null): string {
 @Controller('api/v1/billing')
 export class SandboxController {
   constructor(
-    @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
-    private readonly credits: CreditsService,
-    private readonly claims: CheckoutClaims,
+    private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -129,7 +121,7 @@ export class SandboxController {
     },
   })
   async checkoutPage(@Param() params: z.output<typeof sessionParams>, @Res() reply: Reply): Promise<void> {
-    const session = await this.session(params.id);
+    const session = await this.queries.execute(new GetSandboxCheckoutQuery(params.id));
     const paid = session.status === 'complete';
     const action = `${PATHS.sandboxCheckout}/${encodeURIComponent(session.id)}/pay`;
     sendPage(
@@ -175,23 +167,15 @@ ${
     @Req() request: HttpRequest,
     @Res() reply: Reply,
   ): Promise<void> {
-    const sessionId = query.session_id;
-    const revealed = sessionId ? await this.claims.reveal(sessionId) : null;
-    let accountId = revealed?.claim.account_id ?? null;
-    let paidLine = '';
-    if (sessionId && this.provider instanceof SandboxPaymentProvider) {
-      const session = await this.provider.checkoutSession(sessionId);
-      if (session?.status === 'complete') {
-        accountId ??= session.account_id;
-        paidLine = `<p id="status" data-status="complete">Paid ${usdString(session.amount_cents)} USD for ${esc(session.pack_name)}.</p>`;
-      }
-    }
-    const balanceCents = accountId ? (await this.credits.state(accountId, { fresh: true })).state.balanceCents : null;
-    const workspace = accountId
-      ? await this.queries.execute(
-          new GetAccountWorkspaceQuery(accountId, publicBaseUrl(request as HttpRequest & RequestOrigin, this.config)),
-        )
-      : null;
+    const { revealed, accountId, paidSession, balanceCents, workspace } = await this.commands.execute(
+      new ShowCheckoutSuccessCommand(
+        query.session_id,
+        publicBaseUrl(request as HttpRequest & RequestOrigin, this.config),
+      ),
+    );
+    const paidLine = paidSession
+      ? `<p id="status" data-status="complete">Paid ${usdString(paidSession.amountCents)} USD for ${esc(paidSession.packName)}.</p>`
+      : '';
     if (prefersJson(request.headers.accept, JSON_OVER_PAGE)) {
       const body = {
         paid: balanceCents !== null,
@@ -241,11 +225,5 @@ ${
         `<div class="card"><h1>Checkout cancelled</h1><p>Nothing was charged. Open a new checkout with <code>GET ${PATHS.checkoutLink}</code>.</p></div>`,
       ),
     );
-  }
-
-  private async session(id: string): Promise<SandboxCheckoutDoc> {
-    const session = await sandboxOf(this.provider).checkoutSession(id);
-    if (!session) throw Errors.notFound('No such checkout session.', 'CHECKOUT_SESSION_NOT_FOUND');
-    return session;
   }
 }

@@ -14,7 +14,6 @@ function enterpriseCheckout(baseUrl: string, source: string, binding: CheckoutLi
  */
 export function workspaceRequiresEnterprise(baseUrl: string, binding: CheckoutLinkBinding | null = null): AppError {
   return new AppError(
-    403,
     'forbidden',
     'WORKSPACE_REQUIRES_ENTERPRISE',
     'The workspace needs an enterprise, tenant-bound key; this key is self-serve. Buying the enterprise pack (or the operator pilot pack) with this key makes it tenant-bound at once; or ask for an enterprise workspace (see next_actions).',
@@ -54,7 +53,6 @@ export function pilotEnded(p: { baseUrl: string; endsAt: string; binding: Checko
   const packId = OBJECTIVE_PACK.enterprise;
   const checkout = enterpriseCheckout(p.baseUrl, 'pilot_ended', p.binding);
   return new AppError(
-    402,
     'payment_required',
     'PILOT_ENDED',
     `The operator pilot of this workspace ended at ${p.endsAt}: the workspace is read-only (reads still work; data and keys are kept). Buy the enterprise pack (${packId}) to write again; nothing was charged.`,

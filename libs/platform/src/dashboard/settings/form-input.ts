@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { CSRF_FIELD } from '#http';
-import { AppError } from '#kernel';
+import { AppError, type ErrorKind } from '#kernel';
+
+/** The refusals a person can fix on the form itself. */
+const FORM_KINDS: ReadonlySet<ErrorKind> = new Set(['invalid', 'forbidden', 'conflict']);
 
 /** A form's checkboxes: absent (none ticked), one value (a string) or several (an array). */
 export const checkboxes = (max: number) =>
@@ -18,7 +21,7 @@ export const listPageQuery = z.object({ cursor: z.string().min(1).max(500).optio
  * business and goes on to the error page.
  */
 export function formErrors(error: unknown, labels: Record<string, string> = {}): string[] | undefined {
-  if (!(error instanceof AppError) || ![400, 403, 409, 422].includes(error.status)) return undefined;
+  if (!(error instanceof AppError) || !FORM_KINDS.has(error.kind)) return undefined;
   const details = error.extra.details;
   if (Array.isArray(details) && details.length) {
     return details.map((d: { path?: string; message?: string }) => {

@@ -30,12 +30,7 @@ const CREDENTIALS_FLASH = 'oauth-credentials';
 
 function adminsOnly(session: Session): void {
   if (session.role !== 'admin')
-    throw new AppError(
-      403,
-      'forbidden',
-      'ADMIN_REQUIRED',
-      'Only admins of this account can change its OAuth applications.',
-    );
+    throw new AppError('forbidden', 'ADMIN_REQUIRED', 'Only admins of this account can change its OAuth applications.');
 }
 
 function field(body: unknown, name: string): string {

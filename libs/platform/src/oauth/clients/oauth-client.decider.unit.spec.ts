@@ -140,16 +140,16 @@ describe('OAuth client decider', () => {
     spec
       .given([publicRegistered])
       .when(setPkce('optional'))
-      .thenThrows((e) => e.status === 409 && e.code === 'OAUTH_CLIENT_PUBLIC');
+      .thenThrows((e) => e.kind === 'conflict' && e.code === 'OAUTH_CLIENT_PUBLIC');
     spec.given([publicRegistered]).when(setPkce('required')).then([]);
     spec
       .given([registered])
       .when(setPkce('optional', { accountId: 'acct_2' }))
-      .thenThrows((e) => e.status === 404 && e.code === 'OAUTH_CLIENT_NOT_FOUND');
+      .thenThrows((e) => e.kind === 'not_found' && e.code === 'OAUTH_CLIENT_NOT_FOUND');
     spec
       .given([registered, deleted])
       .when(setPkce('optional'))
-      .thenThrows((e) => e.status === 404);
+      .thenThrows((e) => e.kind === 'not_found');
   });
 
   it('rotates the secret of its own confidential client only', () => {
@@ -177,7 +177,7 @@ describe('OAuth client decider', () => {
         by: 'usr_2',
         now: later,
       })
-      .thenThrows((e) => e.status === 404 && e.code === 'OAUTH_CLIENT_NOT_FOUND');
+      .thenThrows((e) => e.kind === 'not_found' && e.code === 'OAUTH_CLIENT_NOT_FOUND');
     spec
       .given([publicRegistered])
       .when({
@@ -197,7 +197,7 @@ describe('OAuth client decider', () => {
         by: 'usr_1',
         now: later,
       })
-      .thenThrows((e) => e.status === 404);
+      .thenThrows((e) => e.kind === 'not_found');
   });
 
   it('deletes its own client once; another account or a second delete finds nothing', () => {
@@ -208,11 +208,11 @@ describe('OAuth client decider', () => {
     spec
       .given([registered, deleted])
       .when({ type: 'DeleteOAuthClient', accountId: 'acct_1', by: 'usr_1', now: later })
-      .thenThrows((e) => e.status === 404);
+      .thenThrows((e) => e.kind === 'not_found');
     spec
       .given([registered])
       .when({ type: 'DeleteOAuthClient', accountId: 'acct_2', by: 'usr_2', now: later })
-      .thenThrows((e) => e.status === 404);
+      .thenThrows((e) => e.kind === 'not_found');
   });
 
   it('accepts https and loopback http redirect URIs only, without fragments, user info or wildcards', () => {

@@ -24,8 +24,7 @@ export interface ConsentRequest {
 
 function expired(): AppError {
   return new AppError(
-    400,
-    'bad_request',
+    'invalid',
     'OAUTH_INTERACTION_EXPIRED',
     'This authorization request has expired or was answered already. Go back to the application and start again.',
   );

@@ -7,6 +7,7 @@ import {
   type RateLimitStore,
   rateLimitExceeded,
 } from '#access';
+import { httpErrorBody, httpErrorOf } from '#http';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
 
 /**
@@ -57,12 +58,12 @@ export class OAuthThrottle {
     const decision = await this.check(door, request.ip);
     if (decision.allowed) return undefined;
     // The platform's rate-limit error (the body and headers every other 429 of /v1 has).
-    const refused = rateLimitExceeded(decision);
+    const refused = httpErrorOf(rateLimitExceeded(decision));
     // An async hook that answered returns the reply: Fastify then skips the handler.
     return reply
       .code(refused.status)
       .headers({ ...refused.headers, 'Cache-Control': 'no-store' })
-      .send(refused.body());
+      .send(httpErrorBody(refused));
   }
 }
 

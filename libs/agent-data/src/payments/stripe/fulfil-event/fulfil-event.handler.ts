@@ -1,7 +1,7 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type Stripe from 'stripe';
-import { AppError, APP_CONFIG, type AppConfig, CLOCK, type Clock, Errors } from '#kernel';
+import { AppError, APP_CONFIG, type AppConfig, CLOCK, type Clock, type ErrorKind, Errors } from '#kernel';
 import { PaymentFulfilment } from '../../payment-fulfilment.js';
 import { FulfilStripeEventCommand, type StripeEventOutcome } from './fulfil-event.command.js';
 
@@ -21,6 +21,9 @@ export const HANDLED_STRIPE_EVENTS = [
  * payments that finished later credit on `payment_intent.succeeded`, idempotent by intent id.
  * Anything else is acknowledged and ignored. 2xx means "done, do not resend".
  */
+/** Refusals that are the service's trouble, not the payment's: Stripe should send it again. */
+const SERVICE_FAULTS: ReadonlySet<ErrorKind> = new Set(['internal', 'upstream_failed', 'unavailable']);
+
 @CommandHandler(FulfilStripeEventCommand)
 export class FulfilStripeEventHandler implements ICommandHandler<FulfilStripeEventCommand, StripeEventOutcome> {
   private readonly logger = new Logger('StripeWebhook');
@@ -34,11 +37,9 @@ export class FulfilStripeEventHandler implements ICommandHandler<FulfilStripeEve
   async execute({ rawBody, signature }: FulfilStripeEventCommand): Promise<StripeEventOutcome> {
     const secret = this.config.stripeWebhookSecret;
     if (!secret)
-      throw new AppError(
-        503,
-        'service_unavailable',
-        'STRIPE_WEBHOOK_NOT_CONFIGURED',
+      throw Errors.unavailable(
         'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET).',
+        'STRIPE_WEBHOOK_NOT_CONFIGURED',
       );
     if (!signature || !rawBody)
       throw Errors.badRequest('SIGNATURE_INVALID', 'The Stripe-Signature header or the body is missing.');
@@ -63,7 +64,7 @@ export class FulfilStripeEventHandler implements ICommandHandler<FulfilStripeEve
     } catch (error) {
       // A payment that can never be credited (unknown pack or account, wrong amount): resending
       // will not help, so acknowledge it, and leave it to an operator (the money was taken).
-      if (error instanceof AppError && error.status >= 400 && error.status < 500) {
+      if (error instanceof AppError && !SERVICE_FAULTS.has(error.kind)) {
         this.logger.error(`${event.type} ${event.id} cannot be credited: ${error.code} ${error.message}`);
         return { received: true, id: event.id, type: event.type, handled: false, credited: false, error: error.code };
       }

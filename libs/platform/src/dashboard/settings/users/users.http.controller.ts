@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenFor } from '#http';
+import type { AppError } from '#kernel';
 import { ProjectionStore } from '#projections';
 import type { Session } from '../../../sessions/session.store.js';
 import { ChangeUserRoleCommand } from '../../../users/commands/change-user-role/change-user-role.command.js';
@@ -119,7 +120,8 @@ export class UsersPageController {
   private async refused(error: unknown, session: Session, request: FastifyRequest, reply: FastifyReply) {
     const errors = formErrors(error, LABELS);
     if (!errors) throw error;
-    const status = (error as { status: number }).status === 409 ? 409 : 422;
+    // formErrors answered: a domain error. The last admin is a conflict (409), the rest 422.
+    const status = (error as AppError).kind === 'conflict' ? 409 : 422;
     return this.page(session, request, reply, status, { errors });
   }
 

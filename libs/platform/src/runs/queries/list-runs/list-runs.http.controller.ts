@@ -5,7 +5,6 @@ import { type ListPage, listPageSchema, listQuerySchema, Operation } from '#http
 import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
 import type { Principal } from '#access';
 import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
-import { AgentLookup } from '../../../agents/agent-lookup.js';
 import { agentIdParams } from '../../../agents/agent.view.js';
 import { RUN_STATUSES } from '../../run.events.js';
 import { runViewSchema, type RunView } from '../../run.view.js';
@@ -23,10 +22,7 @@ const runList = listPageSchema(runViewSchema).meta({ id: 'RunList' });
 @Controller('v1')
 @PlatformAuth()
 export class ListRunsController {
-  constructor(
-    private readonly queries: QueryBus,
-    private readonly agents: AgentLookup,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('runs')
   @RequireScope('read')
@@ -73,18 +69,18 @@ export class ListRunsController {
     },
     security: ['bearer'],
   })
-  async listForAgent(
+  listForAgent(
     @Param() params: z.output<typeof agentIdParams>,
     @Query() query: z.output<typeof listAgentRunsQuery>,
     @CurrentPrincipal() principal: Principal,
   ): Promise<ListPage<RunView>> {
-    const agent = await this.agents.get(principal.accountId, params.id);
     return this.queries.execute(
       new ListRunsQuery(
         principal.accountId,
-        { status: query.status, agentId: agent.id, repositoryId: query.repository_id },
+        { status: query.status, agentId: params.id, repositoryId: query.repository_id },
         query.limit,
         query.cursor,
+        true,
       ),
     );
   }

@@ -13,6 +13,8 @@ export class ListRunsQuery extends Query<ListPage<RunView>> {
     },
     readonly limit: number,
     readonly cursor?: string,
+    /** GET /v1/agents/{id}/runs: an unknown agent is 404, not an empty page. */
+    readonly agentMustExist = false,
   ) {
     super();
   }

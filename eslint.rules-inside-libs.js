@@ -1,0 +1,94 @@
+// The rules inside a lib (DESIGN §3–4, STYLE 3, ADR 0093), which the lib graph of
+// .dependency-cruiser.cjs cannot see: deciders and kernel stay framework-free, and controllers
+// talk only to the buses. Proven by probes: test/architecture/rules-inside-libs.unit.spec.ts
+// lints a violating file for each and expects the rule's message.
+
+/** What a decider may import: kernel and files of its own lib (its events, pure helpers). */
+const deciderImports = {
+  regex: '^(?!#kernel$|\\.{1,2}/)',
+  message:
+    'A decider is pure: it imports #kernel and its own events and helpers only, never a framework, a store or another lib (ADR 0093).',
+};
+
+/**
+ * What kernel may import: its own files, Node's modules, zod (config, data files) and yaml (the
+ * catalogue's data files, ADR 0094: a parser, no framework or store), nothing else.
+ */
+const kernelImports = {
+  regex: '^(?!zod$|yaml$|node:|\\.{1,2}/)',
+  message: 'libs/kernel is pure TypeScript: no framework, no storage client, no package but zod and yaml (ADR 0093).',
+};
+
+/** Storage a controller must not reach around the buses. */
+const controllerImports = {
+  regex: '^(#eventstore|#documents|#projections|mongodb|better-sqlite3|@eventstore/)',
+  message: 'A controller sends a command or a query through the buses; it reads no store (ADR 0093).',
+};
+
+/**
+ * What a controller may be given: the buses, and what the HTTP edge itself needs (the clock and
+ * configuration for the envelope and links, ids, the session cookie, flash messages between a
+ * redirect and its page).
+ */
+const CONTROLLER_INJECTABLES = [
+  'CommandBus',
+  'QueryBus',
+  'Clock',
+  'AppConfig',
+  'IdGenerator',
+  'SessionCookie',
+  'OneTimeFlashStore',
+  'NewKeyFlashStore',
+];
+
+const controllerInjection = {
+  selector: `MethodDefinition[kind='constructor'] TSParameterProperty TSTypeReference > Identifier.typeName:not([name=/^(${CONTROLLER_INJECTABLES.join('|')})$/])`,
+  message:
+    'A controller talks to the buses only: send a command or a query instead of injecting a read model, service or store (ADR 0093).',
+};
+
+/**
+ * Controllers not yet behind the buses, each with why. Shrink this list; never add to it
+ * without an ADR.
+ */
+export const CONTROLLERS_ALLOWED_TO_INJECT = [
+  // Health probes the stores and leases themselves: there is no domain behind it to ask.
+  'libs/runtime/src/health/health.controller.ts',
+  // The OpenAPI document is rendered from route metadata, not from domain state.
+  'libs/http/src/openapi/docs.controller.ts',
+  // MCP is a transport for the tools (each a bus operation); its service runs the JSON-RPC exchange.
+  'libs/agent-data/src/mcp/mcp.http.controller.ts',
+  // oidc-provider's metadata and interaction pages (the provider is the "bus" there).
+  'libs/platform/src/oauth/server/oauth-metadata.http.controller.ts',
+  'libs/platform/src/oauth/consent/oauth-consent.http.controller.ts',
+  // Still to route through handlers: the reset-token mailer, the users page's read model, the
+  // lead form's catalogue context.
+  'libs/platform/src/users/password-reset/password-reset.http.controller.ts',
+  'libs/platform/src/dashboard/settings/users/users.http.controller.ts',
+  'libs/agent-data/src/catalog/leads/submit-lead/submit-lead.http.controller.ts',
+  // Idempotency-Key replays (the Idempotency service) wrap the command in the controller; to move
+  // into an interceptor or the handlers. pay also picks the pack and answers its dry run itself.
+  'libs/agent-data/src/accounts/http/pay.http.controller.ts',
+  'libs/agent-data/src/accounts/create-key/create-key.http.controller.ts',
+  'libs/agent-data/src/billing/charge-topup/charge-topup.http.controller.ts',
+];
+
+/** Flat-config entries; spread into eslint.config.js after the general rules. */
+export const rulesInsideLibs = [
+  {
+    files: ['**/*.decider.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [deciderImports] }] },
+  },
+  {
+    files: ['libs/kernel/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [kernelImports] }] },
+  },
+  {
+    files: ['**/*.controller.ts'],
+    ignores: CONTROLLERS_ALLOWED_TO_INJECT,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [controllerImports] }],
+      'no-restricted-syntax': ['error', controllerInjection],
+    },
+  },
+];
