@@ -6,6 +6,12 @@ import type { AuditCliCommand } from './audit.args.js';
 
 type Write = (line: string) => Promise<void>;
 
+/** Stdout for the lines, stderr for the rest. */
+export interface AuditIo {
+  readonly out: Write;
+  readonly err: Write;
+}
+
 /**
  * `svc audit credits`: one JSON line per account on stdout, a sentence per disagreement on
  * stderr; 1 when an account is not ok. The replay and the checks are the lib's (credits-audit.ts).
@@ -13,10 +19,10 @@ type Write = (line: string) => Promise<void>;
 export async function auditCreditsCommand(
   stores: { events: EventStore; documents: DocumentStore },
   cmd: Extract<AuditCliCommand, { kind: 'audit-credits' }>,
-  write: Write,
-  writeError: Write,
+  io: AuditIo,
   now: Date,
 ): Promise<number> {
+  const { out: write, err: writeError } = io;
   let lines = 0;
   let failed = 0;
   for await (const line of auditCredits(stores, {
@@ -41,11 +47,11 @@ export async function auditDeliveriesCommand(
   events: EventStore,
   channels: readonly WebhookChannel[],
   cmd: Extract<AuditCliCommand, { kind: 'audit-deliveries' }>,
-  write: Write,
-  writeError: Write,
+  io: AuditIo,
   /** SVC_WEBHOOK_RETRY_SCALE: the schedule the deliveries were made with. */
   retryScale = 1,
 ): Promise<number> {
+  const { out: write, err: writeError } = io;
   const lines = await auditDeliveries(events, channels, {
     retryScale,
     ...(cmd.webhookId !== undefined ? { webhookId: cmd.webhookId } : {}),
