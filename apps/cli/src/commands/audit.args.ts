@@ -14,7 +14,8 @@ const CREDITS_USAGE = `  audit credits [--account ID] [--as-of ISO_TIME]
                                  instant (events the store recorded at or before it; accounts
                                  with none print nothing); the service is not compared then
                                  (read_model_balance_usd null), a snapshot only when its
-                                 revision was recorded by then. Exit 1 when a line is not ok`;
+                                 revision was recorded by then. Progress on stderr (position in
+                                 $all of its head). Exit 1 when a line is not ok`;
 
 const DELIVERIES_USAGE = `  audit deliveries [--webhook ID]
                                  replay the webhook engine's events (every channel) and print
@@ -24,8 +25,9 @@ const DELIVERIES_USAGE = `  audit deliveries [--webhook ID]
                                  is an automatic attempt started over 1 s before it was due
                                  (early), a sixth one (too_many), one while the webhook was
                                  disabled (while_disabled) or one after the delivery had ended
-                                 (not_due); manual redeliveries are outside the schedule. Exit 1
-                                 on any break`;
+                                 (not_due); manual redeliveries are outside the schedule.
+                                 Progress on stderr (position in $all of its head). Exit 1 on
+                                 any break`;
 
 export type AuditCliCommand =
   { kind: 'audit-credits'; accountId?: string; asOf?: Date } | { kind: 'audit-deliveries'; webhookId?: string };
