@@ -6,6 +6,12 @@
 // package's sources, with those headers (no download: its prebuilt binaries come from GitHub), in
 // a copy under .cache/node24, and every process of the run resolves `better-sqlite3` to that copy
 // through a resolve hook (NODE_OPTIONS --import), so node_modules keeps the machine's own build.
+//
+// The headers are Node 24.18.1's, not the newest 24's: from 24.19.0 on, node::ObjectWrap's
+// destructor removes an environment cleanup hook and aborts when a garbage collection finalizes
+// an object outside a JavaScript context (nodejs/node#65446); better-sqlite3 12 derives its
+// Statement from ObjectWrap, so a build against those headers aborts (SIGABRT) at random GCs.
+// The crash follows the headers the addon was compiled with, not the runtime it loads into.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -18,6 +24,8 @@ const platform = process.platform === 'win32' ? 'win' : process.platform;
 const nodePackage = `node-${platform}-${process.arch}`;
 const nodeDir = join(cache, 'node_modules', nodePackage);
 const node = join(nodeDir, 'bin', 'node');
+const HEADERS = '24.18.1';
+const headersDir = join(cache, `headers-${HEADERS}`, 'node_modules', nodePackage);
 
 const say = (line) => console.error(`test-node24: ${line}`);
 
@@ -42,25 +50,38 @@ if (!existsSync(node)) {
     `${nodePackage}@${LINE}`,
   ]);
 }
+if (!existsSync(join(headersDir, 'include', 'node', 'node.h'))) {
+  say(`installing ${nodePackage}@${HEADERS} (its headers) into ${cache}`);
+  npm([
+    'install',
+    '--no-save',
+    '--no-package-lock',
+    '--no-audit',
+    '--no-fund',
+    '--prefix',
+    join(cache, `headers-${HEADERS}`),
+    `${nodePackage}@${HEADERS}`,
+  ]);
+}
 const version = execFileSync(node, ['-p', 'process.version + " " + process.versions.modules']).toString().trim();
 const [nodeVersion, abi] = version.split(' ');
 if (!nodeVersion.startsWith(`v${LINE}.`)) throw new Error(`${node} is ${nodeVersion}, not Node ${LINE}`);
 
-const sqlite = join(cache, `better-sqlite3-abi${abi}`, 'node_modules', 'better-sqlite3');
+const sqlite = join(cache, `better-sqlite3-abi${abi}-headers-${HEADERS}`, 'node_modules', 'better-sqlite3');
 if (!existsSync(join(sqlite, 'build', 'Release', 'better_sqlite3.node'))) {
   const source = dirname(
     execFileSync(process.execPath, ['-p', 'require.resolve("better-sqlite3/package.json")'], { cwd: root })
       .toString()
       .trim(),
   );
-  say(`building better-sqlite3 for ${nodeVersion} (ABI ${abi}) in ${sqlite}`);
+  say(`building better-sqlite3 for ABI ${abi} with Node ${HEADERS}'s headers in ${sqlite}`);
   rmSync(sqlite, { recursive: true, force: true });
   cpSync(source, sqlite, { recursive: true, filter: (from) => !from.startsWith(join(source, 'build')) });
-  // node-gyp as npm ships it; --nodedir: the headers of the Node package, nothing downloaded.
+  // node-gyp as npm ships it; --nodedir: the headers of a Node package, nothing downloaded.
   const npmCli =
     process.env.npm_execpath ?? execFileSync('npm', ['root', '-g']).toString().trim() + '/npm/bin/npm-cli.js';
   const gyp = resolve(dirname(npmCli), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
-  execFileSync(node, [gyp, 'rebuild', '--release', '--loglevel=warn', `--nodedir=${nodeDir}`], {
+  execFileSync(node, [gyp, 'rebuild', '--release', '--loglevel=warn', `--nodedir=${headersDir}`], {
     cwd: sqlite,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}` },
