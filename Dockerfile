@@ -1,8 +1,8 @@
 # The service image for docker-compose.yml: the same image runs the API and the worker
-# (`node dist/apps/worker/src/main.js`). Node 20, as the project's engines field requires.
-FROM node:20-bookworm-slim AS build
+# (`node dist/apps/worker/src/main.js`). Node 24, the LTS the project runs on (ADR 0090).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 downloads a prebuilt binary for Node 20 on linux x64/arm64; the toolchain is
+# better-sqlite3 downloads a prebuilt binary for Node 24 on linux x64/arm64; the toolchain is
 # only its fallback when none fits the platform.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
@@ -12,7 +12,7 @@ RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     SVC_DATA_DIR=/app/data

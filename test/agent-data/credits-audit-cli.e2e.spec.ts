@@ -131,6 +131,9 @@ describe('svc audit credits (built CLI on a data directory)', () => {
 
     const r = await audit();
     assert.equal(r.code, 0, r.stderr);
+    // Progress on stderr: the total first, the closing line last.
+    assert.match(r.stderr, /^svc audit credits: replaying the credits streams found in \$all, \d+ events\n/);
+    assert.match(r.stderr, /svc audit credits: done, 2 account\(s\) replayed, 0 disagree\n$/);
     const [a, b, ...rest] = lines(r.stdout);
     assert.equal(rest.length, 0);
     assert.ok(Number.isFinite(Date.parse(a!.as_of)));

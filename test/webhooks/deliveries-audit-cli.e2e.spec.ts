@@ -95,6 +95,7 @@ describe('svc audit deliveries (built api and CLI on one data directory)', () =>
 
     const clean = await run(CLI_MAIN, ['audit', 'deliveries'], env);
     assert.equal(clean.code, 0, clean.stderr);
+    assert.match(clean.stderr, /^svc audit deliveries: replaying the webhook engine's events in \$all, \d+ events\n/);
     assert.deepEqual(lines(clean.stdout), [
       {
         webhook_id: webhookId,

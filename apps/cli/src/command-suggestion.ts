@@ -1,6 +1,6 @@
 /**
- * "Did you mean": the commands are read from the usage text itself (an entry starts at two
- * spaces and a lower-case word), so a command added to the usage is suggested with no list
+ * "Did you mean": the nearest commands of the command table (command-table.ts) to words that
+ * name none, with their usage entries; a command added to the table is suggested with no list
  * to keep in step.
  */
 export interface UsageEntry {
@@ -8,19 +8,6 @@ export interface UsageEntry {
   readonly command: string;
   /** The entry's lines: its synopsis, description and options. */
   readonly text: string;
-}
-
-export function usageEntries(usage: string): UsageEntry[] {
-  const entries: Array<{ command: string; lines: string[] }> = [];
-  for (const line of usage.split('\n')) {
-    const start = /^ {2}([a-z][a-z-]*(?: [a-z][a-z-]*)*)(?= |$)/.exec(line);
-    if (start) entries.push({ command: start[1]!, lines: [line] });
-    else if (/^ {3,}\S/.test(line) && entries.length) entries.at(-1)!.lines.push(line);
-    else if (line.trim() !== '' && entries.length) entries.push({ command: '', lines: [] }); // end of the list
-  }
-  return entries
-    .filter((e) => e.command && e.command !== 'help')
-    .map((e) => ({ command: e.command, text: e.lines.join('\n') }));
 }
 
 function distance(a: string, b: string): number {
@@ -43,11 +30,10 @@ function distance(a: string, b: string): number {
  * `projections`. Undefined when nothing is close.
  */
 export function suggestCommand(
-  usage: string,
+  entries: readonly UsageEntry[],
   words: readonly string[],
 ): { commands: string[]; usage: string } | undefined {
   const [first = '', second] = words;
-  const entries = usageEntries(usage);
   const group = (e: UsageEntry) => e.command.split(' ')[0]!;
   const action = (e: UsageEntry) => e.command.split(' ').slice(1).join(' ');
   // `svc import`: a known action without its group.

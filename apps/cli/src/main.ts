@@ -1,22 +1,29 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
-import { parseCliArgs, USAGE, usageFor, UsageError } from './cli-args.js';
+import * as nodeModule from 'node:module';
+import type { CommitInfo } from '#projections';
+import { resolveCliArgs, USAGE, usageFor, UsageError } from './cli-args.js';
 
-/** Writes one line to stdout, honouring back-pressure. */
-function writeLine(line: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (process.stdout.write(`${line}\n`)) resolve();
-    else process.stdout.once('drain', resolve);
-  });
+/** Writes one line, honouring back-pressure. */
+function writer(stream: NodeJS.WriteStream): (line: string) => Promise<void> {
+  return (line) =>
+    new Promise((resolve) => {
+      if (stream.write(`${line}\n`)) resolve();
+      else stream.once('drain', resolve);
+    });
 }
 
 async function main(args: string[]): Promise<number> {
+  // Node 22.1+ keeps the compiled code of the ~2,000 modules a store command loads on disk (in the
+  // OS temp directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off): later starts skip compiling.
+  // Node 20 has no such cache.
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   // `--create` is the CLI's own option, taken before the command's arguments are parsed.
   const create = args.includes('--create');
   const argv = args.filter((a) => a !== '--create');
-  let command;
+  let resolved;
   try {
-    command = parseCliArgs(argv);
+    resolved = resolveCliArgs(argv);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`svc: ${error.message}\n\n${usageFor(error, argv)}\n`);
@@ -24,16 +31,15 @@ async function main(args: string[]): Promise<number> {
     }
     throw error;
   }
-  if (command.kind === 'help') {
+  if (!('entry' in resolved)) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (command.kind === 'companies-generate') {
-    // Needs no store: print and leave.
-    const companies = await import('./commands/companies.command.js');
-    await companies.generateCompanies(command, writeLine, new Date());
-    return 0;
-  }
+  const { entry, command } = resolved;
+  const abort = new AbortController();
+  const io = { out: writer(process.stdout), err: writer(process.stderr), signal: abort.signal, now: () => new Date() };
+  if (!entry.store) return (await entry.run(command, io)) ?? 0;
+
   const [{ loadConfig }, { missingStore }] = await Promise.all([import('#kernel'), import('./data-dir-check.js')]);
   const config = loadConfig();
   const refusal = missingStore(config, create);
@@ -42,185 +48,31 @@ async function main(args: string[]): Promise<number> {
     return 1;
   }
   // Loaded only now, so usage errors, help and a wrong data directory answer at once.
-  const [
-    { NestFactory },
-    { AppLogger },
-    { EVENT_STORE },
-    { ProjectionRunner, OWNERSHIP_LEASES },
-    { CliModule },
-    tail,
-    projections,
-  ] = await Promise.all([
+  const [{ NestFactory }, { AppLogger }, { CliModule }] = await Promise.all([
     import('@nestjs/core'),
     import('#http'),
-    import('#eventstore'),
-    import('#projections'),
     import('#runtime'),
-    import('./commands/events-tail.command.js'),
-    import('./commands/projections.command.js'),
   ]);
   // Quiet by default: stdout is the command's output, logs go to stderr.
   const logLevel = process.env.LOG_LEVEL ? config.logLevel : 'warn';
-  // Rebuild progress goes to stderr, so stdout stays the command's own lines.
-  let head = 0;
-  const onCommit =
-    command.kind === 'projections-rebuild'
-      ? projections.rebuildProgress(
-          (line) => void process.stderr.write(`${line}\n`),
-          () => head,
-        )
-      : undefined;
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, { logLevel, onCommit }), {
-    bufferLogs: true,
-    abortOnError: false,
-  });
+  let commitListener: ((info: CommitInfo) => void) | undefined;
+  const app = await NestFactory.createApplicationContext(
+    CliModule.forRoot(config, { logLevel, onCommit: (info) => commitListener?.(info) }),
+    { bufferLogs: true, abortOnError: false },
+  );
   app.useLogger(app.get(AppLogger));
   await app.init();
-  const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    switch (command.kind) {
-      case 'events-tail':
-        await tail.tailEvents(app.get(EVENT_STORE), command, writeLine, abort.signal);
-        break;
-      case 'projections-status':
-        await projections.projectionsStatus(app.get(ProjectionRunner), app.get(OWNERSHIP_LEASES), writeLine);
-        break;
-      case 'projections-rebuild':
-        head = await app.get(EVENT_STORE).headPosition();
-        await projections.rebuildProjections(app.get(ProjectionRunner), command.name, writeLine);
-        break;
-      case 'accounts-create':
-      case 'accounts-plan': {
-        const [{ CommandBus }, accounts] = await Promise.all([
-          import('@nestjs/cqrs'),
-          import('./commands/accounts.command.js'),
-        ]);
-        await accounts.runAccounts(app.get(CommandBus), command, writeLine);
-        break;
-      }
-      case 'companies-import': {
-        const [{ CompanyImporter }, companies] = await Promise.all([
-          import('#agent-data'),
-          import('./commands/companies.command.js'),
-        ]);
-        const writeError = (line: string) =>
-          new Promise<void>((resolve) =>
-            process.stderr.write(`${line}\n`) ? resolve() : process.stderr.once('drain', resolve),
-          );
-        // Rejected records are skipped, not fatal: the exit code says some were.
-        return await companies.importCompanies(
-          app.get(CompanyImporter, { strict: false }),
-          command,
-          writeLine,
-          writeError,
-          abort.signal,
-        );
-      }
-      case 'secrets-reseal': {
-        const { WebhookSecrets } = await import('#webhooks');
-        const summary = await app.get(WebhookSecrets, { strict: false }).reseal();
-        await writeLine(
-          JSON.stringify({ resealed: summary.resealed, current: summary.current, failed: summary.failed }),
-        );
-        // Secrets that would not open stay as they were: say so in the exit code.
-        if (summary.failed.length > 0) return 1;
-        break;
-      }
-      case 'keys-create':
-      case 'keys-revoke': {
-        const [{ CommandBus }, keys] = await Promise.all([
-          import('@nestjs/cqrs'),
-          import('./commands/keys.command.js'),
-        ]);
-        await keys.runKeys(app.get(CommandBus), command, writeLine);
-        break;
-      }
-      case 'users-create':
-      case 'users-reset-password': {
-        const [{ CommandBus }, users] = await Promise.all([
-          import('@nestjs/cqrs'),
-          import('./commands/users.command.js'),
-        ]);
-        await users.runUsers(
-          app.get(CommandBus),
-          command,
-          writeLine,
-          config.publicUrl ?? `http://localhost:${config.port}`,
-        );
-        break;
-      }
-      case 'oauth-clients-create': {
-        const [{ CommandBus }, oauthClients] = await Promise.all([
-          import('@nestjs/cqrs'),
-          import('./commands/oauth-clients.command.js'),
-        ]);
-        await oauthClients.runOAuthClients(app.get(CommandBus), command, writeLine);
-        break;
-      }
-      case 'credits-grant': {
-        const [{ CommandBus }, credits] = await Promise.all([
-          import('@nestjs/cqrs'),
-          import('./commands/credits.command.js'),
-        ]);
-        await credits.runCredits(app.get(CommandBus), command, writeLine);
-        break;
-      }
-      case 'workspaces-create':
-      case 'workspaces-keys-create': {
-        const [{ CommandBus }, workspaces] = await Promise.all([
-          import('@nestjs/cqrs'),
-          import('./commands/workspaces.command.js'),
-        ]);
-        await workspaces.runWorkspaces(app.get(CommandBus), command, writeLine);
-        break;
-      }
-      case 'leads-list':
-      case 'leads-convert': {
-        const [{ CommandBus, QueryBus }, leads] = await Promise.all([
-          import('@nestjs/cqrs'),
-          import('./commands/leads.command.js'),
-        ]);
-        await leads.runLeads({ commands: app.get(CommandBus), queries: app.get(QueryBus) }, command, writeLine);
-        break;
-      }
-      case 'audit-credits':
-      case 'audit-deliveries': {
-        const [{ DOCUMENT_STORE }, { WebhookChannels }, audit] = await Promise.all([
-          import('#documents'),
-          import('#webhooks'),
-          import('./commands/audit.command.js'),
-        ]);
-        const events = app.get(EVENT_STORE);
-        const writeError = (line: string) =>
-          new Promise<void>((resolve) =>
-            process.stderr.write(`${line}\n`) ? resolve() : process.stderr.once('drain', resolve),
-          );
-        // A replay that found a disagreement or a schedule break exits 1, like a failed reseal.
-        return command.kind === 'audit-credits'
-          ? await audit.auditCreditsCommand(
-              { events, documents: app.get(DOCUMENT_STORE) },
-              command,
-              writeLine,
-              writeError,
-              new Date(),
-            )
-          : await audit.auditDeliveriesCommand(
-              events,
-              app
-                .get(WebhookChannels, { strict: false })
-                .all()
-                .map((c) => c.channel),
-              command,
-              writeLine,
-              writeError,
-              config.webhookRetryScale,
-            );
-      }
-    }
-    return 0;
+    const context = {
+      ...io,
+      app,
+      config,
+      onCommit: (listener: (info: CommitInfo) => void) => (commitListener = listener),
+    };
+    return (await entry.run(command, context)) ?? 0;
   } catch (error) {
     // Arguments the domain refuses (an unknown scope, ...) are bad usage too.
     if (error instanceof UsageError) {

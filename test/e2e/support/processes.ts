@@ -17,9 +17,18 @@ export interface Finished {
   stderr: string;
 }
 
-/** Environment for a child: only what it needs plus `env` (no inherited SVC_* or URLs). */
+/**
+ * Environment for a child: only what it needs plus `env` (no inherited SVC_* or URLs). Node's own
+ * options pass on, with the better-sqlite3 build they name when the suite runs on another Node
+ * (`npm run test:node24`, ADR 0090).
+ */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...env };
+  const runtime = Object.fromEntries(
+    (['NODE_OPTIONS', 'BETTER_SQLITE3_PACKAGE'] as const).flatMap((k) =>
+      process.env[k] === undefined ? [] : [[k, process.env[k]]],
+    ),
+  );
+  return { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...runtime, ...env };
 }
 
 /** Runs a built entry point to completion (bounded by `timeoutMs`). */

@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
+import { type CommandArgs, stringOptions } from '../command-options.js';
 import { UsageError } from '../usage-error.js';
 
-export const ACCOUNTS_USAGE = `  accounts create --plan free|team|enterprise [--name NAME] [--per-minute N --per-hour N]
+const CREATE_USAGE = `  accounts create --plan free|team|enterprise [--name NAME] [--per-minute N --per-hour N]
                                  create a platform account; enterprise needs both limits.
-                                 Prints {account_id, name, plan, limits} as one JSON line
-  accounts plan --id ACCOUNT_ID --plan free|team|enterprise [--per-minute N --per-hour N]
+                                 Prints {account_id, name, plan, limits} as one JSON line`;
+const PLAN_USAGE = `  accounts plan --id ACCOUNT_ID --plan free|team|enterprise [--per-minute N --per-hour N]
                                  move an account to another plan (limits apply at once)`;
 
 const PLAN_NAMES = ['free', 'team', 'enterprise'] as const;
@@ -44,42 +44,25 @@ function limits(
   return { ...(perMinute !== undefined ? { perMinute } : {}), ...(perHour !== undefined ? { perHour } : {}) };
 }
 
-function parse(args: string[], options: NonNullable<Parameters<typeof parseArgs>[0]>['options']) {
-  try {
-    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-    if (positionals.length) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
-    return values as Record<string, string | undefined>;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
-export function parseAccountsArgs(action: string | undefined, rest: string[]): AccountsCliCommand {
-  if (action === 'create') {
-    const v = parse(rest, {
-      plan: { type: 'string' },
-      name: { type: 'string' },
-      'per-minute': { type: 'string' },
-      'per-hour': { type: 'string' },
-    });
+export const accountsCreate: CommandArgs<Extract<AccountsCliCommand, { kind: 'accounts-create' }>> = {
+  name: 'accounts create',
+  usage: CREATE_USAGE,
+  parse(args) {
+    const v = stringOptions(args, ['plan', 'name', 'per-minute', 'per-hour']);
     const p = plan(v.plan);
     const name = v.name ?? `${p[0]!.toUpperCase()}${p.slice(1)} account`;
     if (name.trim() === '' || name.length > 100) throw new UsageError('--name must be 1 to 100 characters');
     return { kind: 'accounts-create', plan: p, name, ...limits(p, v) };
-  }
-  if (action === 'plan') {
-    const v = parse(rest, {
-      id: { type: 'string' },
-      plan: { type: 'string' },
-      'per-minute': { type: 'string' },
-      'per-hour': { type: 'string' },
-    });
+  },
+};
+
+export const accountsPlan: CommandArgs<Extract<AccountsCliCommand, { kind: 'accounts-plan' }>> = {
+  name: 'accounts plan',
+  usage: PLAN_USAGE,
+  parse(args) {
+    const v = stringOptions(args, ['id', 'plan', 'per-minute', 'per-hour']);
     if (!v.id) throw new UsageError('--id ACCOUNT_ID is required');
     const p = plan(v.plan);
     return { kind: 'accounts-plan', accountId: v.id, plan: p, ...limits(p, v) };
-  }
-  throw new UsageError(
-    action === undefined ? 'accounts needs a subcommand: create or plan' : `unknown accounts subcommand: ${action}`,
-  );
-}
+  },
+};

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
+import { type CommandArgs, stringOptions } from '../command-options.js';
 import { UsageError } from '../usage-error.js';
 
-export const AUDIT_USAGE = `  audit credits [--account ID] [--as-of ISO_TIME]
+const CREDITS_USAGE = `  audit credits [--account ID] [--as-of ISO_TIME]
                                  replay every account's credits ledger (the credits-* streams,
                                  found in $all) and print one JSON line per account: {account_id,
                                  balance_usd, purchased_usd, granted_usd, charged_usd,
@@ -14,8 +14,10 @@ export const AUDIT_USAGE = `  audit credits [--account ID] [--as-of ISO_TIME]
                                  instant (events the store recorded at or before it; accounts
                                  with none print nothing); the service is not compared then
                                  (read_model_balance_usd null), a snapshot only when its
-                                 revision was recorded by then. Exit 1 when a line is not ok
-  audit deliveries [--webhook ID]
+                                 revision was recorded by then. Progress on stderr (position in
+                                 $all of its head). Exit 1 when a line is not ok`;
+
+const DELIVERIES_USAGE = `  audit deliveries [--webhook ID]
                                  replay the webhook engine's events (every channel) and print
                                  one JSON line per webhook: {webhook_id, channel, owner_id,
                                  status, deliveries: {succeeded, failed, pending, held,
@@ -23,23 +25,12 @@ export const AUDIT_USAGE = `  audit credits [--account ID] [--as-of ISO_TIME]
                                  is an automatic attempt started over 1 s before it was due
                                  (early), a sixth one (too_many), one while the webhook was
                                  disabled (while_disabled) or one after the delivery had ended
-                                 (not_due); manual redeliveries are outside the schedule. Exit 1
-                                 on any break`;
+                                 (not_due); manual redeliveries are outside the schedule.
+                                 Progress on stderr (position in $all of its head). Exit 1 on
+                                 any break`;
 
 export type AuditCliCommand =
   { kind: 'audit-credits'; accountId?: string; asOf?: Date } | { kind: 'audit-deliveries'; webhookId?: string };
-
-function parse(args: string[], names: string[]): Record<string, string | undefined> {
-  try {
-    const options = Object.fromEntries(names.map((n) => [n, { type: 'string' as const }]));
-    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-    if (positionals.length) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
-    return values as Record<string, string | undefined>;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
 
 function id(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -60,18 +51,22 @@ function instant(value: string | undefined): Date | undefined {
   return new Date(ms);
 }
 
-export function parseAuditArgs(action: string | undefined, rest: string[]): AuditCliCommand {
-  if (action === 'credits') {
-    const v = parse(rest, ['account', 'as-of']);
+export const auditCredits: CommandArgs<Extract<AuditCliCommand, { kind: 'audit-credits' }>> = {
+  name: 'audit credits',
+  usage: CREDITS_USAGE,
+  parse(args) {
+    const v = stringOptions(args, ['account', 'as-of']);
     const accountId = id('--account', v.account);
     const asOf = instant(v['as-of']);
     return { kind: 'audit-credits', ...(accountId ? { accountId } : {}), ...(asOf ? { asOf } : {}) };
-  }
-  if (action === 'deliveries') {
-    const webhookId = id('--webhook', parse(rest, ['webhook']).webhook);
+  },
+};
+
+export const auditDeliveries: CommandArgs<Extract<AuditCliCommand, { kind: 'audit-deliveries' }>> = {
+  name: 'audit deliveries',
+  usage: DELIVERIES_USAGE,
+  parse(args) {
+    const webhookId = id('--webhook', stringOptions(args, ['webhook']).webhook);
     return { kind: 'audit-deliveries', ...(webhookId ? { webhookId } : {}) };
-  }
-  throw new UsageError(
-    action === undefined ? 'audit needs a subcommand: credits or deliveries' : `unknown audit subcommand: ${action}`,
-  );
-}
+  },
+};

@@ -1,28 +1,20 @@
-import { parseArgs } from 'node:util';
+import { type CommandArgs, parseOptions } from '../command-options.js';
 import { UsageError } from '../usage-error.js';
 
-export const COMPANIES_USAGE = `  companies import FILE [--format jsonl|csv] [--source NAME]
+const IMPORT_USAGE = `  companies import FILE [--format jsonl|csv] [--source NAME]
                                  import companies from JSON Lines or CSV (format from the
                                  extension .jsonl/.ndjson/.json/.csv unless given); a bad record
                                  is reported on stderr as "line N: reason" and skipped; prints
                                  the summary {read, imported, updated, unchanged, rejected, ...}
                                  as one JSON line, progress and a closing line on stderr; exits 1
-                                 when records were rejected. Columns and fields: docs/scoring.md
-  companies generate [--count N] [--seed S] [--as-of YYYY-MM-DD] [--format jsonl|csv]
+                                 when records were rejected. Columns and fields: docs/scoring.md`;
+
+const GENERATE_USAGE = `  companies generate [--count N] [--seed S] [--as-of YYYY-MM-DD] [--format jsonl|csv]
                                  print generated demo companies (default: the demo set, 5000)`;
 
 export type CompaniesCliCommand =
   | { kind: 'companies-import'; file: string; format: 'jsonl' | 'csv'; source?: string }
   | { kind: 'companies-generate'; count: number; seed?: number; asOf?: string; format: 'jsonl' | 'csv' };
-
-function parse(args: string[], options: NonNullable<Parameters<typeof parseArgs>[0]>['options']) {
-  try {
-    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-    return { values: values as Record<string, string | undefined>, positionals };
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
 
 function format(value: string | undefined): 'jsonl' | 'csv' | undefined {
   if (value === undefined) return undefined;
@@ -45,9 +37,11 @@ function integer(flag: string, value: string, min: number, max: number): number 
   return Number(value);
 }
 
-export function parseCompaniesArgs(action: string | undefined, rest: string[]): CompaniesCliCommand {
-  if (action === 'import') {
-    const { values, positionals } = parse(rest, { format: { type: 'string' }, source: { type: 'string' } });
+export const companiesImport: CommandArgs<Extract<CompaniesCliCommand, { kind: 'companies-import' }>> = {
+  name: 'companies import',
+  usage: IMPORT_USAGE,
+  parse(args) {
+    const { values, positionals } = parseOptions(args, { format: { type: 'string' }, source: { type: 'string' } });
     if (positionals.length !== 1) throw new UsageError('companies import takes one FILE');
     const fmt = format(values.format) ?? formatFromName(positionals[0]!);
     if (!fmt)
@@ -61,9 +55,14 @@ export function parseCompaniesArgs(action: string | undefined, rest: string[]): 
       format: fmt,
       ...(values.source ? { source: values.source.trim() } : {}),
     };
-  }
-  if (action === 'generate') {
-    const { values, positionals } = parse(rest, {
+  },
+};
+
+export const companiesGenerate: CommandArgs<Extract<CompaniesCliCommand, { kind: 'companies-generate' }>> = {
+  name: 'companies generate',
+  usage: GENERATE_USAGE,
+  parse(args) {
+    const { values, positionals } = parseOptions(args, {
       count: { type: 'string' },
       seed: { type: 'string' },
       'as-of': { type: 'string' },
@@ -81,10 +80,5 @@ export function parseCompaniesArgs(action: string | undefined, rest: string[]): 
       ...(asOf ? { asOf } : {}),
       format: format(values.format) ?? 'jsonl',
     };
-  }
-  throw new UsageError(
-    action === undefined
-      ? 'companies needs a subcommand: import or generate'
-      : `unknown companies subcommand: ${action}`,
-  );
-}
+  },
+};

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
+import { type CommandArgs, stringOptions } from '../command-options.js';
 import { UsageError } from '../usage-error.js';
 
-export const CREDITS_USAGE = `  credits grant --key KEY_ID --usd AMOUNT --reference TEXT
+const GRANT_USAGE = `  credits grant --key KEY_ID --usd AMOUNT --reference TEXT
                                  grant prepaid credits to the account of an agent key (a
                                  commit paid outside the service): AMOUNT in USD, at most two
                                  decimals and 1000000; TEXT (1 to 200 characters) names the
@@ -16,17 +16,6 @@ export type CreditsCliCommand = { kind: 'credits-grant'; keyId: string; creditsC
 const MAX_GRANT_USD = 1_000_000;
 const MAX_REFERENCE_LENGTH = 200;
 
-function parse(args: string[], options: NonNullable<Parameters<typeof parseArgs>[0]>['options']) {
-  try {
-    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-    if (positionals.length) throw new UsageError(`unexpected argument ${positionals.join(' ')}`);
-    return values as Record<string, string | undefined>;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
 /** USD with at most two decimals, to integer cents without floating-point rounding. */
 function usdToCents(value: string | undefined): number {
   if (value === undefined) throw new UsageError('--usd AMOUNT is required, e.g. --usd 250');
@@ -39,9 +28,11 @@ function usdToCents(value: string | undefined): number {
   return cents;
 }
 
-export function parseCreditsArgs(action: string | undefined, rest: string[]): CreditsCliCommand {
-  if (action === 'grant') {
-    const v = parse(rest, { key: { type: 'string' }, usd: { type: 'string' }, reference: { type: 'string' } });
+export const creditsGrant: CommandArgs<CreditsCliCommand> = {
+  name: 'credits grant',
+  usage: GRANT_USAGE,
+  parse(args) {
+    const v = stringOptions(args, ['key', 'usd', 'reference']);
     if (!v.key) throw new UsageError('--key KEY_ID is required (an agent key of the account to credit)');
     const creditsCents = usdToCents(v.usd);
     const reference = v.reference?.trim() ?? '';
@@ -49,8 +40,5 @@ export function parseCreditsArgs(action: string | undefined, rest: string[]): Cr
     if (reference.length > MAX_REFERENCE_LENGTH)
       throw new UsageError(`--reference must be at most ${MAX_REFERENCE_LENGTH} characters, got ${reference.length}`);
     return { kind: 'credits-grant', keyId: v.key, creditsCents, reference };
-  }
-  throw new UsageError(
-    action === undefined ? 'credits needs a subcommand: grant' : `unknown credits subcommand: ${action}`,
-  );
-}
+  },
+};

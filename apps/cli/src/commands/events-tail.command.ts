@@ -1,7 +1,7 @@
 import { type AllFilter, type EventStore, matchesFilter, type RecordedEvent } from '#eventstore';
-import type { CliCommand } from '../cli-args.js';
+import type { EventsTailCliCommand } from './events-tail.args.js';
 
-type TailCommand = Extract<CliCommand, { kind: 'events-tail' }>;
+type TailCommand = EventsTailCliCommand;
 
 /** The default number of events `events tail` prints without --from (like tail(1)). */
 export const DEFAULT_TAIL = 10;

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteEventStore } from '#eventstore';
-import type { CliCommand } from '../cli-args.js';
+import type { EventsTailCliCommand } from './events-tail.args.js';
 import { tailEvents } from './events-tail.command.js';
 
-type Tail = Extract<CliCommand, { kind: 'events-tail' }>;
+type Tail = EventsTailCliCommand;
 const base: Tail = { kind: 'events-tail', streamPrefixes: [], typePrefixes: [], follow: false };
 
 describe('tailEvents (embedded store)', () => {

@@ -1,11 +1,12 @@
+import { type CommandArgs, stringOptions } from '../command-options.js';
 import { UsageError } from '../usage-error.js';
-import { stringOptions } from './string-options.js';
 import { accountOption } from './workspaces.args.js';
 
-export const LEADS_USAGE = `  leads list [--status received|converted]
+const LIST_USAGE = `  leads list [--status received|converted]
                                  the leads of POST /api/v1/agents/leads, oldest first, one JSON
-                                 line each (the read model as the server or worker last wrote it)
-  leads convert --lead ID [--account acct_…]
+                                 line each (the read model as the server or worker last wrote it)`;
+
+const CONVERT_USAGE = `  leads convert --lead ID [--account acct_…]
                                  the lead becomes a tenant: on --account, else on the account of
                                  the key the lead was sent with (its credits follow), else on a
                                  new account with a first key; an operator_pilot lead starts the
@@ -19,20 +20,24 @@ export type LeadsCliCommand =
 
 const LEAD_ID = /^lead_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export function parseLeadsArgs(action: string | undefined, rest: string[]): LeadsCliCommand {
-  if (action === 'list') {
-    const { status } = stringOptions(rest, ['status']);
+export const leadsList: CommandArgs<Extract<LeadsCliCommand, { kind: 'leads-list' }>> = {
+  name: 'leads list',
+  usage: LIST_USAGE,
+  parse(args) {
+    const { status } = stringOptions(args, ['status']);
     if (status !== undefined && status !== 'received' && status !== 'converted')
       throw new UsageError('--status must be received or converted');
     return { kind: 'leads-list', ...(status ? { status } : {}) };
-  }
-  if (action === 'convert') {
-    const v = stringOptions(rest, ['lead', 'account']);
+  },
+};
+
+export const leadsConvert: CommandArgs<Extract<LeadsCliCommand, { kind: 'leads-convert' }>> = {
+  name: 'leads convert',
+  usage: CONVERT_USAGE,
+  parse(args) {
+    const v = stringOptions(args, ['lead', 'account']);
     if (!v.lead || !LEAD_ID.test(v.lead)) throw new UsageError('--lead ID is required (a lead id, lead_…)');
     const accountId = accountOption(v.account);
     return { kind: 'leads-convert', leadId: v.lead, ...(accountId ? { accountId } : {}) };
-  }
-  throw new UsageError(
-    action === undefined ? 'leads needs a subcommand: list, convert' : `unknown leads subcommand: ${action}`,
-  );
-}
+  },
+};

@@ -1,13 +1,14 @@
+import { type CommandArgs, stringOptions } from '../command-options.js';
 import { UsageError } from '../usage-error.js';
-import { stringOptions } from './string-options.js';
 
-export const USERS_USAGE = `  users create --account ACCOUNT_ID --email E [--password P] [--role admin|member]
+const CREATE_USAGE = `  users create --account ACCOUNT_ID --email E [--password P] [--role admin|member]
                                  a user of a platform account who signs in at /login (role
                                  default member). Prints {user_id, account_id, email, role} as
                                  one JSON line; without --password one is generated and printed
                                  there once as password (--password shows in the process list:
-                                 prefer the generated one)
-  users reset-password --email E  a single-use password reset link for the user of E (works once,
+                                 prefer the generated one)`;
+
+const RESET_PASSWORD_USAGE = `  users reset-password --email E  a single-use password reset link for the user of E (works once,
                                  for an hour; on SVC_PUBLIC_URL). Prints {user_id, email,
                                  reset_url, expires_at} as one JSON line: hand the link to that
                                  user only. Where SVC_SMTP_URL is set, /password/forgot mails it`;
@@ -23,10 +24,12 @@ export type UsersCliCommand =
     }
   | { kind: 'users-reset-password'; email: string };
 
-/** Parses `svc users …`; the email format and the password policy are the domain's (exit 2 too). */
-export function parseUsersArgs(action: string | undefined, rest: string[]): UsersCliCommand {
-  if (action === 'create') {
-    const v = stringOptions(rest, ['account', 'email', 'password', 'role']);
+/** The email format and the password policy are the domain's (a UsageError, exit 2, too). */
+export const usersCreate: CommandArgs<Extract<UsersCliCommand, { kind: 'users-create' }>> = {
+  name: 'users create',
+  usage: CREATE_USAGE,
+  parse(args) {
+    const v = stringOptions(args, ['account', 'email', 'password', 'role']);
     if (!v.account || !/^acct_[0-9A-HJKMNP-TV-Z]{26}$/.test(v.account))
       throw new UsageError('--account ACCOUNT_ID is required (a platform account id, acct_…)');
     if (!v.email || v.email.trim() === '') throw new UsageError('--email E is required');
@@ -41,13 +44,15 @@ export function parseUsersArgs(action: string | undefined, rest: string[]): User
       ...(v.password !== undefined ? { password: v.password } : {}),
       role,
     };
-  }
-  if (action === 'reset-password') {
-    const v = stringOptions(rest, ['email']);
+  },
+};
+
+export const usersResetPassword: CommandArgs<Extract<UsersCliCommand, { kind: 'users-reset-password' }>> = {
+  name: 'users reset-password',
+  usage: RESET_PASSWORD_USAGE,
+  parse(args) {
+    const v = stringOptions(args, ['email']);
     if (!v.email || v.email.trim() === '') throw new UsageError('--email E is required');
     return { kind: 'users-reset-password', email: v.email };
-  }
-  throw new UsageError(
-    action === undefined ? 'users needs a subcommand: create, reset-password' : `unknown users subcommand: ${action}`,
-  );
-}
+  },
+};
