@@ -24,6 +24,15 @@ import {
 import { buildQuickstart } from '../../libs/agent-data/src/catalog/capabilities.documents.js';
 
 const BASE = 'https://api.example.test';
+/** The kind a catalogued status is raised with (the statuses the catalogue lists headers for). */
+const KIND_OF_STATUS = {
+  401: 'unauthenticated',
+  402: 'payment_required',
+  412: 'precondition_failed',
+  409: 'conflict',
+  429: 'rate_limited',
+  503: 'unavailable',
+} as const satisfies Record<number, ErrorKind>;
 const ctx: CatalogContext = {
   baseUrl: BASE,
   prices: meterPrices(),
@@ -508,6 +517,35 @@ describe('error catalogue', () => {
     for (const code of Object.keys(PLATFORM_ONLY_CODES)) {
       assert.ok(raised.has(code), `${code} is still raised somewhere (else drop it from PLATFORM_ONLY_CODES)`);
       assert.ok(!ownCodes.has(code), `${code} is raised in libs/agent-data: catalogue it`);
+    }
+  });
+});
+
+describe('error catalogue and the error table', () => {
+  it('every header a catalogued code lists is answered by libs/http for an error carrying what it reads', () => {
+    const extra = {
+      next_actions: [{ action: 'buy', method: 'GET', url: 'https://svc.example/checkout' }],
+      balance_usd: 1,
+      price_usd: 3.5,
+      retry_after: 2,
+      current_version: 3,
+    };
+    // A rate-limit window's counters travel as facts (the body does not show them).
+    const facts = { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1' };
+    for (const entry of AGENT_ERRORS) {
+      if (!entry.headers?.length) continue;
+      const kind = (Object.keys(KIND_OF_STATUS) as string[]).includes(String(entry.status))
+        ? KIND_OF_STATUS[entry.status as keyof typeof KIND_OF_STATUS]
+        : undefined;
+      if (!kind) continue;
+      const answered = Object.keys(httpErrorOf(new AppError(kind, entry.code, '', extra, facts)).headers).map((h) =>
+        h.toLowerCase(),
+      );
+      for (const header of entry.headers)
+        assert.ok(
+          answered.includes(header.toLowerCase()),
+          `${entry.code} lists ${header}; the table answers ${answered.join(', ') || 'none'}`,
+        );
     }
   });
 });

@@ -47,7 +47,10 @@ describe('webhook sender timeouts', () => {
     }
   });
 
-  it('a sender held up past its deadline before connecting: "not connected … (nothing sent)", and nothing arrives', async () => {
+  it('a sender held up past its deadline while connecting: the timeout says whether the request left, and nothing is answered', async () => {
+    // Which the loop handles first after the hold-up, the expired timer or the connect, differs
+    // between Node versions (Node 20: the timer, so nothing was written; Node 24: the connect, which
+    // writes the request): each outcome must describe what happened.
     const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 50 });
     try {
       const url = receiver.endpoint('/never', SECRET);
@@ -56,9 +59,12 @@ describe('webhook sender timeouts', () => {
       const outcome = await sending;
       assert.equal(outcome.succeeded, false);
       assert.equal(outcome.statusCode, null);
-      assert.equal(outcome.error, 'timeout: not connected within 50 ms (nothing sent)');
+      assert.match(
+        outcome.error ?? '',
+        /^timeout: (not connected within 50 ms \(nothing sent\)|no response within 50 ms)$/,
+      );
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal(receiver.at('/never').length, 0);
+      if (outcome.error?.startsWith('timeout: not connected')) assert.equal(receiver.at('/never').length, 0);
     } finally {
       sender.close();
     }

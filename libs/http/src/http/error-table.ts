@@ -102,6 +102,7 @@ const BY_CODE: Readonly<Record<string, Partial<Row>>> = {
   EXPIRED_TOKEN: bearer,
   INSUFFICIENT_CREDITS: { error: 'insufficient_credits', headers: fundingHeaders },
   PAYMENT_DECLINED: { error: 'payment_failed', headers: paymentLink },
+  PILOT_ENDED: { headers: paymentLink },
   MEMO_VERSION_CONFLICT: { headers: (e) => ({ ETag: `"${String(e.extra.current_version)}"` }) },
   IDEMPOTENCY_KEY_IN_PROGRESS: retryAfter(1),
   READ_MODEL_BEHIND: retryAfter(1),
