@@ -12,7 +12,6 @@ import { ListAgentKeysController } from './accounts/list-keys/list-keys.http.con
 import { RevokeAgentKeyHandler } from './accounts/revoke-key/revoke-key.handler.js';
 import { RevokeAgentKeyController } from './accounts/revoke-key/revoke-key.http.controller.js';
 import { PayController } from './accounts/http/pay.http.controller.js';
-import { AccountStatusService } from './accounts/status/account-status.service.js';
 import { AgentAuthenticator, AgentKeyGuard, AgentRateLimiter, OptionalAgentKeyGuard } from './auth/agent-auth.js';
 import { AutopayRunner } from './billing/autopay.runner.js';
 import { CreateCheckoutLinkHandler } from './billing/checkout-link/checkout-link.handler.js';
@@ -35,7 +34,6 @@ import { LedgerCursors } from './billing/get-ledger/ledger-cursor.js';
 import { BillingService } from './billing/billing.service.js';
 import { CheckoutService } from './billing/checkout.service.js';
 import { CheckoutLinkSigner } from './billing/checkout-link/checkout-link.signature.js';
-import { AGENT_ACCOUNT_STATUS } from './catalog/agent-status.hook.js';
 import { CreditsService } from './credits/credits.service.js';
 import { GrantCreditsHandler } from './credits/grant-credits/grant-credits.handler.js';
 import { Idempotency } from './idempotency/idempotency.service.js';
@@ -54,7 +52,6 @@ import { GetSandboxCheckoutHandler } from './payments/sandbox/get-checkout-sessi
 import { ShowCheckoutSuccessHandler } from './payments/sandbox/checkout-success/checkout-success.handler.js';
 import { PaySandboxCheckoutController } from './payments/sandbox/pay-checkout/pay-checkout.http.controller.js';
 import { SandboxPaymentProvider } from './payments/sandbox/sandbox-payment.adapter.js';
-import { TenantDirectory } from './workspace/tenants/tenant-directory.js';
 import { openStripePaymentProvider } from './payments/stripe/open-stripe-payment-provider.js';
 import { FulfilStripeEventHandler } from './payments/stripe/fulfil-event/fulfil-event.handler.js';
 import { StripeWebhookController } from './payments/stripe/fulfil-event/fulfil-event.http.controller.js';
@@ -130,10 +127,9 @@ class RawBodyInstaller implements OnModuleInit {
     AgentKeyGuard,
     OptionalAgentKeyGuard,
     MeteringService,
-    // The metered pipeline and its tenant step: one instance (one tenant cache) for the REST
-    // guards and the MCP tools.
+    // The metered pipeline: one instance for the REST guards and the MCP tools (its tenant step,
+    // TENANT_LOOKUP, is the workspace's WorkspaceTenantsModule).
     MeteredPipeline,
-    TenantDirectory,
     MeteredGuard,
     MeteredChargeHooks,
     CreditsService,
@@ -164,8 +160,6 @@ class RawBodyInstaller implements OnModuleInit {
     GrantCreditsHandler,
     ListAgentKeysHandler,
     RevokeAgentKeyHandler,
-    AccountStatusService,
-    { provide: AGENT_ACCOUNT_STATUS, useExisting: AccountStatusService },
   ],
   exports: [
     PAYMENT_PROVIDER,
@@ -177,13 +171,11 @@ class RawBodyInstaller implements OnModuleInit {
     OptionalAgentKeyGuard,
     MeteringService,
     MeteredPipeline,
-    TenantDirectory,
     MeteredGuard,
     CreditsService,
     PaymentFulfilment,
     Idempotency,
     AutopayRunner,
-    AGENT_ACCOUNT_STATUS,
   ],
 })
 export class AgentBillingModule {}

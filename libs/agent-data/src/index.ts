@@ -20,7 +20,7 @@ export * from './catalog/catalog-context.js';
 export * from './catalog/catalog-context.provider.js';
 export * from './catalog/error-catalog.js';
 export * from './catalog/agent-status.hook.js';
-export { envelopeSchema } from './catalog/catalog.schemas.js';
+export { envelopeSchema } from './catalog/envelope.schema.js';
 export {
   buildCatalog,
   catalogPackEntries,

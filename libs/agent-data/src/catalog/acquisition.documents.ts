@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { endpointStatus, MCP_TOOLS, REGISTRY_TARGETS, toolStatus } from './agent-surface.js';
 import { endpointUrl, packCheckoutUrl, type CatalogContext } from './catalog-context.js';
-import { envelopeSchema, objective, packId, strings, url } from './catalog.schemas.js';
+import { envelopeSchema } from './envelope.schema.js';
+import { objective, packId, strings, url } from './catalog.schemas.js';
 import {
   attribution,
   attributionParameters,

@@ -14,7 +14,8 @@ import {
 } from './agent-surface.js';
 import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { fastestRevenueBody } from './catalog.document.js';
-import { envelopeSchema, meter, packId, payBodyTemplate, routeStatus, strings, url, usd } from './catalog.schemas.js';
+import { envelopeSchema } from './envelope.schema.js';
+import { meter, packId, payBodyTemplate, routeStatus, strings, url, usd } from './catalog.schemas.js';
 import {
   authEntry,
   authentication,

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { AGENT_API_PREFIX, MCP_TOOLS, pathStatus, toolStatus, type RouteStatus } from './agent-surface.js';
 import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext, type KeyBinding } from './catalog-context.js';
-import { envelopeSchema, meter, packId, payBodyTemplate, routeStatus, strings, url, usd } from './catalog.schemas.js';
+import { envelopeSchema } from './envelope.schema.js';
+import { meter, packId, payBodyTemplate, routeStatus, strings, url, usd } from './catalog.schemas.js';
 import { centsToUsd } from '#kernel';
 import { OBJECTIVE_PACK, PACK_OBJECTIVE, type Objective } from './objectives.js';
 import {

@@ -12,6 +12,8 @@ import { GetGuidanceHandler } from './get-guidance/get-guidance.handler.js';
 import { GetGuidanceController } from './get-guidance/get-guidance.http.controller.js';
 import { GetRegistryPackHandler } from './get-registry-pack/get-registry-pack.handler.js';
 import { GetRegistryPackController } from './get-registry-pack/get-registry-pack.http.controller.js';
+import { AGENT_ACCOUNT_STATUS } from './agent-status.hook.js';
+import { AccountStatusService } from './get-status/account-status.service.js';
 import { GetStatusHandler } from './get-status/get-status.handler.js';
 import { GetStatusController } from './get-status/get-status.http.controller.js';
 import { leadsProjection } from './leads/leads.projection.js';
@@ -42,6 +44,9 @@ import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.contr
     GetInformationDocumentHandler,
     GetGuidanceHandler,
     GetStatusHandler,
+    // The signed-in part of /agents/status: the account, its credits, payment method and workspace.
+    AccountStatusService,
+    { provide: AGENT_ACCOUNT_STATUS, useExisting: AccountStatusService },
     GetRegistryPackHandler,
     SubmitLeadHandler,
     ListLeadsHandler,

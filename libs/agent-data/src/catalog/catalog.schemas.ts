@@ -2,7 +2,8 @@
  * Zod building blocks shared by the catalogue documents' schemas, and the response envelope.
  * Each document's schema sits beside its builder (catalog.document.ts, status.documents.ts, ...):
  * the OpenAPI document takes its response schemas from them, the tests parse every answer with
- * them, and the request schemas are strict (unknown fields and parameters are refused).
+ * them, and the request schemas are strict (unknown fields and parameters are refused). The
+ * response envelope every agent-surface answer shares is envelope.schema.ts.
  */
 import { z } from 'zod';
 import { payBody } from '../accounts/http/pay.schema.js';
@@ -29,12 +30,6 @@ export const meter = z.enum(METER_NAMES);
 export const strings = z.array(z.string().min(1));
 /** Whether a route is served today (agent-surface.ts, RouteStatus). */
 export const routeStatus = z.enum(['available', 'planned']);
-
-/** `{version: "v1", as_of, data}` (spec "Response envelope"). */
-export function envelopeSchema<T extends z.ZodType>(data: T, id?: string) {
-  const schema = z.strictObject({ version: z.literal('v1'), as_of: z.iso.datetime(), data });
-  return id ? schema.meta({ id }) : schema;
-}
 
 /**
  * A request to POST /agents/pay as the documents template it: the operation's own body schema,

@@ -13,17 +13,8 @@ import {
   type EnterpriseUpgrade,
   type PayRequestBody,
 } from './catalog.document.js';
-import {
-  envelopeSchema,
-  meter,
-  objective,
-  packId,
-  payBodyTemplate,
-  strings,
-  url,
-  urlTemplate,
-  usd,
-} from './catalog.schemas.js';
+import { envelopeSchema } from './envelope.schema.js';
+import { meter, objective, packId, payBodyTemplate, strings, url, urlTemplate, usd } from './catalog.schemas.js';
 import { METER_NAMES, type MeterName } from './meters.js';
 import { centsToUsd } from '#kernel';
 import {

@@ -11,7 +11,8 @@ import {
   revenueTierEntries,
   revenueTierSchema,
 } from './catalog.document.js';
-import { envelopeSchema, packId, payBodyTemplate, strings, url, usd } from './catalog.schemas.js';
+import { envelopeSchema } from './envelope.schema.js';
+import { packId, payBodyTemplate, strings, url, usd } from './catalog.schemas.js';
 import { packValue, packValueSchema, stepUpPack, type PackValue } from './guidance.document.js';
 import { usdText, workflow, workflowEntries } from './information.parts.js';
 import { centsToUsd } from '#kernel';

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { endpointUrl, packCheckoutUrl, type CatalogContext } from './catalog-context.js';
-import { envelopeSchema, strings, url } from './catalog.schemas.js';
+import { envelopeSchema } from './envelope.schema.js';
+import { strings, url } from './catalog.schemas.js';
 import { AGENT_ERRORS } from './error-catalog.js';
 import { STARTER_PACK_ID } from './packs.js';
 

@@ -20,7 +20,8 @@ import {
 } from './agent-surface.js';
 import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
 import { callToAction, catalogPackEntries } from './catalog.document.js';
-import { envelopeSchema, meter, packId, routeStatus, strings, url, urlTemplate, usd } from './catalog.schemas.js';
+import { envelopeSchema } from './envelope.schema.js';
+import { meter, packId, routeStatus, strings, url, urlTemplate, usd } from './catalog.schemas.js';
 import { meterEntries, meterPrice, SERVICE_DESCRIPTION, SERVICE_NAME } from './information.parts.js';
 import { METER_NAMES } from './meters.js';
 import { centsToUsd } from '#kernel';

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { DESCRIPTOR_PATHS } from './agent-surface.js';
 import { endpointUrl, type CatalogContext } from './catalog-context.js';
-import { envelopeSchema, packId, strings, url, usd } from './catalog.schemas.js';
+import { envelopeSchema } from './envelope.schema.js';
+import { packId, strings, url, usd } from './catalog.schemas.js';
 import { authEntry, authentication, meterEntries, meterEntry, SERVICE_NAME } from './information.parts.js';
 import { METER_NAMES } from './meters.js';
 import { centsToUsd } from '#kernel';

@@ -5,7 +5,7 @@ import { type AgentPrincipal, AgentAuthenticator, type AgentRequest } from '../a
 import type { EndpointAuth } from '../catalog/agent-surface.js';
 import type { MeterName } from '../catalog/meters.js';
 import type { Reservation } from '../credits/credit-ledger.js';
-import { type TenantCaller, TenantDirectory } from '../workspace/tenants/tenant-directory.js';
+import { TENANT_LOOKUP, type TenantCaller, type TenantLookup } from './tenant-lookup.port.js';
 import { type Charged, type MeteredCaller, MeteringService } from './metering.service.js';
 
 /** What the pipeline reads from a request: its key headers, its id and where it was sent. */
@@ -55,7 +55,7 @@ const ALLOWED_WHEN_READ_ONLY = new Set(['GET', 'HEAD', 'DELETE']);
 export class MeteredPipeline {
   constructor(
     private readonly auth: AgentAuthenticator,
-    private readonly tenants: TenantDirectory,
+    @Inject(TENANT_LOOKUP) private readonly tenants: TenantLookup,
     private readonly metering: MeteringService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}

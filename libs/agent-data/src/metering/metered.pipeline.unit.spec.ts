@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { type AppConfig, Errors } from '#kernel';
 import { unauthorized } from '#access';
 import type { AgentAuthenticator } from '../auth/agent-auth.js';
-import type { TenantDirectory } from '../workspace/tenants/tenant-directory.js';
+import type { TenantLookup } from './tenant-lookup.port.js';
 import { MeteredPipeline, type MeteredRoute } from './metered.pipeline.js';
 import type { MeteringService } from './metering.service.js';
 
@@ -25,7 +25,7 @@ function pipelineWith(p: { key?: 'ok' | '401'; tenant?: 'ok' | '403' } = {}) {
       if (p.tenant === '403') throw Errors.forbidden('WORKSPACE_REQUIRES_ENTERPRISE', 'no tenant');
       return { tenantId: 'tn_1', ...principal };
     },
-  } as unknown as TenantDirectory;
+  } as unknown as TenantLookup;
   const metering = {
     authorize: async () => {
       steps.push('hold');

@@ -30,6 +30,7 @@ import { UpdateMemoController } from './memo/update-memo/update-memo.http.contro
 import { CreateTenantHandler } from './tenants/create-tenant/create-tenant.handler.js';
 import { IssueTenantKeyHandler } from './tenants/issue-tenant-key/issue-tenant-key.handler.js';
 import { TenantProvisioning } from './tenants/tenant-provisioning.js';
+import { WorkspaceTenantsModule } from './tenants/workspace-tenants.module.js';
 import { GetAccountWorkspaceHandler } from './tenants/get-account-workspace/get-account-workspace.handler.js';
 import { PilotEndSweeper } from './tenants/end-pilots/pilot-end.sweeper.js';
 import { ConvertLeadHandler } from './tenants/convert-lead/convert-lead.handler.js';
@@ -53,6 +54,7 @@ import { WorkspaceReads } from './workspace.reads.js';
 @Module({
   imports: [
     CqrsModule.forRoot(),
+    WorkspaceTenantsModule,
     ProjectionsModule.forFeature([workspaceProjection]),
     // Subscriptions: the webhook engine's `workspace` channel, each push metered (ADR 0062).
     WebhookChannelModule.forChannel(workspaceChannel, { hooks: WorkspaceDeliveryMeter }),

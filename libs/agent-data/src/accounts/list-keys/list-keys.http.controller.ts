@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { listPageSchema, listQuerySchema, Operation } from '#http';
-import { envelopeSchema } from '../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../catalog/envelope.schema.js';
 import { CLOCK, type Clock } from '#kernel';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
 import { ListAgentKeysQuery } from './list-keys.query.js';

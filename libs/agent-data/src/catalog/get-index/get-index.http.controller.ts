@@ -2,7 +2,8 @@ import { Controller, Get, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { Operation, type RequestOrigin } from '#http';
 import { apiIndexSchema } from '../api-index.document.js';
-import { envelopeSchema, noQuery } from '../catalog.schemas.js';
+import { envelopeSchema } from '../envelope.schema.js';
+import { noQuery } from '../catalog.schemas.js';
 import { GetApiIndexQuery } from './get-index.query.js';
 
 @Controller('api/v1')

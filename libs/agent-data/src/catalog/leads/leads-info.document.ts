@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { endpointUrl, type CatalogContext } from '../catalog-context.js';
 import { enterprisePageUrl } from '../catalog.document.js';
-import { envelopeSchema, packId, url, usd } from '../catalog.schemas.js';
+import { envelopeSchema } from '../envelope.schema.js';
+import { packId, url, usd } from '../catalog.schemas.js';
 import { usdText } from '../information.parts.js';
 import { centsToUsd } from '#kernel';
 import { OBJECTIVE_PACK } from '../objectives.js';

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { CLOCK, type Clock } from '#kernel';
 import { Operation } from '#http';
 import { agentEnvelope, type AgentEnvelope } from '../../catalog/catalog-context.js';
-import { envelopeSchema } from '../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../catalog/envelope.schema.js';
 import { Metered } from '../../metering/metered.js';
 import { CHARGED_HEADERS, PAID_READ_RESPONSES } from '../paid-read.responses.js';
 import { companyParams, companyProfileSchema, type CompanyProfileView } from '../company.views.js';

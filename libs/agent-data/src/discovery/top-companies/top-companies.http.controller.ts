@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '#kernel';
 import { Operation } from '#http';
 import { agentEnvelope, type AgentEnvelope } from '../../catalog/catalog-context.js';
-import { envelopeSchema } from '../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../catalog/envelope.schema.js';
 import { CHARGED_HEADERS, PAID_READ_RESPONSES } from '../../companies/paid-read.responses.js';
 import { Metered } from '../../metering/metered.js';
 import { TopCompaniesQuery } from './top-companies.query.js';

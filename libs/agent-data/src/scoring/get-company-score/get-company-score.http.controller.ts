@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { CLOCK, type Clock } from '#kernel';
 import { Operation } from '#http';
 import { agentEnvelope, type AgentEnvelope } from '../../catalog/catalog-context.js';
-import { envelopeSchema } from '../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../catalog/envelope.schema.js';
 import { companyParams } from '../../companies/company.views.js';
 import { CHARGED_HEADERS, PAID_READ_RESPONSES } from '../../companies/paid-read.responses.js';
 import { Metered } from '../../metering/metered.js';

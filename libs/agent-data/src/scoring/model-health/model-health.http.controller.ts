@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CLOCK, type Clock } from '#kernel';
 import { Operation } from '#http';
 import { agentEnvelope, type AgentEnvelope } from '../../catalog/catalog-context.js';
-import { envelopeSchema } from '../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../catalog/envelope.schema.js';
 import { ModelHealthQuery } from './model-health.query.js';
 import { type ModelHealth, modelHealthSchema } from './model-health.schema.js';
 

@@ -10,9 +10,9 @@ import { AgentKeyGuard } from '../../auth/agent-auth.js';
 import type { MeterName } from '../../catalog/meters.js';
 import { Metered } from '../../metering/metered.js';
 import { MeteredPipeline, type PipelineRequest } from '../../metering/metered.pipeline.js';
-import type { TenantCaller } from '../tenants/tenant-directory.js';
+import type { TenantCaller } from '../../metering/tenant-lookup.port.js';
 
-export type { TenantCaller } from '../tenants/tenant-directory.js';
+export type { TenantCaller } from '../../metering/tenant-lookup.port.js';
 export { workspaceRequiresEnterprise } from './workspace-access.errors.js';
 
 type WorkspaceRequest = PipelineRequest & { tenant?: TenantCaller; method?: string };

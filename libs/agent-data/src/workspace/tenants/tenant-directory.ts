@@ -6,13 +6,7 @@ import { CheckoutLinkSigner } from '../../billing/checkout-link/checkout-link.si
 import { pilotEnded, workspaceRequiresEnterprise } from '../auth/workspace-access.errors.js';
 import { type TenantAccess, tenantAccess, tenantDecider, type TenantState } from '../tenant.decider.js';
 import { tenantStream } from '../workspace.events.js';
-
-/** Who a workspace request acts for: a tenant-bound key. */
-export interface TenantCaller {
-  tenantId: string;
-  accountId: string;
-  keyId: string;
-}
+import type { TenantCaller, TenantLookup } from '../../metering/tenant-lookup.port.js';
 
 export interface AccountWorkspace {
   tenantId: string;
@@ -29,7 +23,7 @@ export interface AccountWorkspace {
  * The plan (pilot, ended, enterprise) is folded from the tenant's short stream on each request.
  */
 @Injectable()
-export class TenantDirectory {
+export class TenantDirectory implements TenantLookup {
   private readonly cache = new BoundedCache<string, string>({ maxEntries: 100_000 });
 
   constructor(

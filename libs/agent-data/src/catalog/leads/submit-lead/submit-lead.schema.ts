@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelopeSchema } from '../../catalog.schemas.js';
+import { envelopeSchema } from '../../envelope.schema.js';
 import { PACK_IDS } from '../../packs.js';
 
 const objective = z.enum(['operator_pilot', 'enterprise']);

@@ -7,7 +7,7 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { type AddCompanyBody, addCompanyBody } from '../../workspace.schemas.js';
 import { AddWorkspaceCompanyCommand } from './add-company.command.js';
-import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { workspaceCompanyDetailSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/companies')

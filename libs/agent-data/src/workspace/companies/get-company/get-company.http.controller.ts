@@ -8,7 +8,7 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { workspaceCompanyParams } from '../../workspace.schemas.js';
 import { GetWorkspaceCompanyQuery } from './get-company.query.js';
-import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { workspaceCompanyDetailSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/companies')

@@ -8,7 +8,7 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { listCompaniesQuery } from '../../workspace.schemas.js';
 import { ListWorkspaceCompaniesQuery } from './list-companies.query.js';
-import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { workspaceCompanyPageSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/companies')

@@ -7,7 +7,7 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { type CreateDealBody, createDealBody } from '../../workspace.schemas.js';
 import { CreateDealCommand } from './create-deal.command.js';
-import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { dealSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/deals')

@@ -8,7 +8,7 @@ import { WORKSPACE_PUBLIC_EVENT_TYPES } from '../../workspace.events.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { type ListEventsQuery, listEventsQuery } from '../../workspace.schemas.js';
 import { ListTenantEventsQuery } from './list-events.query.js';
-import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { tenantEventPageSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/events')

@@ -15,7 +15,7 @@ import {
   workspaceCompanyParams,
 } from '../../workspace.schemas.js';
 import { UpsertFollowUpCommand } from './upsert-follow-up.command.js';
-import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { followUpSchema } from '../../workspace.response-schemas.js';
 
 interface Reply {

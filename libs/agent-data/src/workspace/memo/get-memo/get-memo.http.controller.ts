@@ -9,7 +9,7 @@ import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../w
 import { workspaceCompanyParams } from '../../workspace.schemas.js';
 import type { MemoView } from '../../workspace.views.js';
 import { GetMemoQuery } from './get-memo.query.js';
-import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { memoSchema } from '../../workspace.response-schemas.js';
 
 interface Reply {

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { Operation } from '#http';
 import { CLOCK, type Clock } from '#kernel';
 import { agentEnvelope } from '../../../catalog/catalog-context.js';
-import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { memoVersionPageSchema } from '../../workspace.response-schemas.js';
 import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/workspace.guard.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';

@@ -7,7 +7,7 @@ import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/wor
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { type CreateSubscriptionBody, createSubscriptionBody } from '../workspace-webhooks.schemas.js';
 import { CreateSubscriptionCommand } from './create-subscription.command.js';
-import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { subscriptionSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/webhooks/subscriptions')

@@ -9,7 +9,7 @@ import { CurrentTenant, type TenantCaller, TenantRoute } from '../../auth/worksp
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { WORKSPACE_CHANNEL } from '../workspace.channel.js';
 import { listWorkspaceDeliveriesQuery } from '../workspace-webhooks.schemas.js';
-import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { workspaceDeliveryPageSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/webhooks/deliveries')

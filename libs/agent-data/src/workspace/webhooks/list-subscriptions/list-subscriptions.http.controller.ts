@@ -8,7 +8,7 @@ import { CurrentTenant, type TenantCaller, TenantRoute } from '../../auth/worksp
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { listSubscriptionsQuery } from '../workspace-webhooks.schemas.js';
 import { ListSubscriptionsQuery } from './list-subscriptions.query.js';
-import { envelopeSchema } from '../../../catalog/catalog.schemas.js';
+import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { subscriptionPageSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/webhooks/subscriptions')

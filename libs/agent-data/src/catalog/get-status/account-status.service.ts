@@ -4,13 +4,13 @@ import { publicBaseUrl, type RequestOrigin } from '#http';
 import { APP_CONFIG, type AppConfig } from '#kernel';
 import { AgentAuthenticator, type AgentRequest } from '../../auth/agent-auth.js';
 import { PATHS } from '../../billing/links.js';
-import type { AgentAccountStatusProvider, AgentStatusRequest } from '../../catalog/agent-status.hook.js';
+import type { AgentAccountStatusProvider, AgentStatusRequest } from '../agent-status.hook.js';
 import { autopayView } from '../../credits/credits.decider.js';
 import { CreditsService } from '../../credits/credits.service.js';
 import { ledgerEntryView } from '../../credits/ledger-entry.view.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../../payments/payment-provider.port.js';
 import { GetAccountWorkspaceQuery } from '../../workspace/tenants/get-account-workspace/get-account-workspace.query.js';
-import { AgentAccounts } from '../agent-accounts.js';
+import { AgentAccounts } from '../../accounts/agent-accounts.js';
 
 const RECENT_ENTRIES = 20;
 const usd = (cents: number) => cents / 100;
