@@ -3,11 +3,14 @@
 // talk only to the buses. Proven by probes: test/architecture/rules-inside-libs.unit.spec.ts
 // lints a violating file for each and expects the rule's message.
 
-/** What a decider may import: kernel and files of its own lib (its events, pure helpers). */
+/**
+ * What a decider may import: kernel, the agent side's pure vocabulary (packs, objectives: ADR 0095)
+ * and files of its own lib (its events, pure helpers).
+ */
 const deciderImports = {
-  regex: '^(?!#kernel$|\\.{1,2}/)',
+  regex: '^(?!#kernel$|#agent-contract/vocabulary$|\\.{1,2}/)',
   message:
-    'A decider is pure: it imports #kernel and its own events and helpers only, never a framework, a store or another lib (ADR 0093).',
+    'A decider is pure: it imports #kernel (and #agent-contract/vocabulary) and its own events and helpers only, never a framework, a store or another lib (ADR 0093).',
 };
 
 /**

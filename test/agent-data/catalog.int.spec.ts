@@ -4,13 +4,8 @@ import type { ModuleRef } from '@nestjs/core';
 import type { z } from 'zod';
 import { FakeClock, loadConfig } from '#kernel';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#eventstore';
-import {
-  AGENT_ACCOUNT_STATUS,
-  AGENT_ENDPOINTS,
-  AGENT_ERRORS,
-  CatalogContextProvider,
-  type AgentAccountStatusProvider,
-} from '#agent-data';
+import { AGENT_ACCOUNT_STATUS, type AgentAccountStatusProvider } from '#agent-data';
+import { AGENT_ENDPOINTS, AGENT_ERRORS, CatalogContextProvider } from '#agent-contract';
 import { acquisitionSchema, trafficSchema } from '../../libs/agent-data/src/catalog/acquisition.documents.js';
 import {
   capabilitiesSchema,

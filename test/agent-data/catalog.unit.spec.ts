@@ -7,8 +7,6 @@ import { AppError, ConfigError, type ErrorKind, loadConfig } from '#kernel';
 import { httpErrorOf, publicBaseUrl } from '#http';
 import {
   AGENT_ERRORS,
-  buildCatalog,
-  buildGuidance,
   CREDIT_PACKS,
   DEFAULT_METER_PRICES_CENTS,
   findPack,
@@ -20,7 +18,8 @@ import {
   RECOMMENDED_OBJECTIVE,
   STARTER_PACK_ID,
   type CatalogContext,
-} from '#agent-data';
+} from '#agent-contract';
+import { buildCatalog, buildGuidance } from '#agent-data';
 import { buildQuickstart } from '../../libs/agent-data/src/catalog/capabilities.documents.js';
 
 const BASE = 'https://api.example.test';

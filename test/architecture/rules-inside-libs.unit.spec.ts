@@ -4,7 +4,7 @@ import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 
 // The compiled spec sits in dist/test/architecture: the repository root is three levels up.
-const root = new URL('../../../', import.meta.url);
+const root = new URL('../../..', import.meta.url);
 
 type FlatConfig = Record<string, unknown>;
 

@@ -12,7 +12,7 @@ import { ListAgentKeysController } from './accounts/list-keys/list-keys.http.con
 import { RevokeAgentKeyHandler } from './accounts/revoke-key/revoke-key.handler.js';
 import { RevokeAgentKeyController } from './accounts/revoke-key/revoke-key.http.controller.js';
 import { PayController } from './accounts/http/pay.http.controller.js';
-import { AgentAuthenticator, AgentKeyGuard, AgentRateLimiter, OptionalAgentKeyGuard } from './auth/agent-auth.js';
+import { AgentAuthenticator, AgentKeyGuard, AgentRateLimiter, OptionalAgentKeyGuard } from '#agent-contract';
 import { AutopayRunner } from './billing/autopay.runner.js';
 import { CreateCheckoutLinkHandler } from './billing/checkout-link/checkout-link.handler.js';
 import { CheckoutLinkController } from './billing/checkout-link/checkout-link.http.controller.js';

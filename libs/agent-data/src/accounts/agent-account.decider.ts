@@ -1,5 +1,5 @@
 import { assertNever, type Decider, Errors } from '#kernel';
-import type { PackId } from '../catalog/packs.js';
+import type { PackId } from '#agent-contract/vocabulary';
 import type { PaymentProviderName } from '../credits/credits.events.js';
 import type { AccountOrigin, AgentAccountEvent, KeyEnvironment, TenantBindingReason } from './agent-account.events.js';
 

@@ -2,7 +2,7 @@ import type { KeyEnvironment } from '#access';
 
 /** The environment of the account's keys, as its events store it (its decider's only word from #access). */
 export type { KeyEnvironment };
-import type { PackId } from '../catalog/packs.js';
+import type { PackId } from '#agent-contract';
 import type { PaymentProviderName } from '../credits/credits.events.js';
 
 /**

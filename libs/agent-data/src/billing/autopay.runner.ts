@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { CLOCK, type Clock } from '#kernel';
 import { AgentAccounts } from '../accounts/agent-accounts.js';
-import { findPack, type PackId } from '../catalog/packs.js';
+import { findPack, type PackId } from '#agent-contract';
 import { AUTOPAY_PROVIDER_ERROR } from '../credits/credits.decider.js';
 import { CreditsService } from '../credits/credits.service.js';
 import { PaymentFulfilment } from '../payments/payment-fulfilment.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PACK_IDS } from '../catalog/packs.js';
+import { PACK_IDS } from '#agent-contract';
 
 /**
  * The bodies the billing routes answer, for their OpenAPI operations (the handlers build them

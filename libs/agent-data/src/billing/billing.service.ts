@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, CLOCK, type Clock, Errors } from '#kernel';
 import { AgentAccounts, type OpenAgentAccount } from '../accounts/agent-accounts.js';
-import type { AgentPrincipal } from '../auth/agent-auth.js';
-import { findPack } from '../catalog/packs.js';
+import { type AgentPrincipal, findPack, PATHS } from '#agent-contract';
 import { autopayView } from '../credits/credits.decider.js';
 import { CreditsService } from '../credits/credits.service.js';
 import { PaymentFulfilment } from '../payments/payment-fulfilment.js';
@@ -10,7 +9,6 @@ import { PAYMENT_PROVIDER, type PaymentProvider } from '../payments/payment-prov
 import { fundingActions } from '../metering/payment-required.js';
 import { CheckoutLinkSigner } from './checkout-link/checkout-link.signature.js';
 import { CheckoutService } from './checkout.service.js';
-import { PATHS } from './links.js';
 
 const usd = (cents: number) => cents / 100;
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '#kernel';
 import type { AgentAccountEvent, CheckoutPurpose } from '../accounts/agent-account.events.js';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import type { CreditPack } from '../catalog/packs.js';
+import type { CreditPack } from '#agent-contract';
 import { type CheckoutSession, PAYMENT_PROVIDER, type PaymentProvider } from '../payments/payment-provider.port.js';
 
 export interface OpenCheckout {

@@ -3,9 +3,22 @@
  * attribution) and /agents/traffic (referral links, rate limits, discovery documents).
  */
 import { z } from 'zod';
-import { endpointStatus, MCP_TOOLS, REGISTRY_TARGETS, toolStatus } from './agent-surface.js';
-import { endpointUrl, packCheckoutUrl, type CatalogContext } from './catalog-context.js';
-import { envelopeSchema } from './envelope.schema.js';
+import {
+  type CatalogContext,
+  CREDIT_PACKS,
+  endpointStatus,
+  endpointUrl,
+  envelopeSchema,
+  MCP_TOOLS,
+  OBJECTIVE_PACK,
+  OBJECTIVES,
+  PACK_IDS,
+  PACK_OBJECTIVE,
+  packCheckoutUrl,
+  RECOMMENDED_OBJECTIVE,
+  REGISTRY_TARGETS,
+  toolStatus,
+} from '#agent-contract';
 import { objective, packId, strings, url } from './catalog.schemas.js';
 import {
   attribution,
@@ -15,8 +28,6 @@ import {
   flow,
   paymentFlows,
 } from './information.parts.js';
-import { OBJECTIVE_PACK, OBJECTIVES, PACK_OBJECTIVE, RECOMMENDED_OBJECTIVE } from './objectives.js';
-import { CREDIT_PACKS, PACK_IDS } from './packs.js';
 
 // ---------------------------------------------------------------- acquisition
 

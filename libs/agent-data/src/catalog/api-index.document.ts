@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { AGENT_ENDPOINTS, endpointStatus, type RouteStatus } from './agent-surface.js';
-import { agentBaseUrl, agentUrl, type CatalogContext } from './catalog-context.js';
+import {
+  AGENT_ENDPOINTS,
+  agentBaseUrl,
+  agentUrl,
+  type CatalogContext,
+  endpointStatus,
+  type RouteStatus,
+} from '#agent-contract';
 import {
   descriptorMaps,
   descriptors,

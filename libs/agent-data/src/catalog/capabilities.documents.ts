@@ -6,15 +6,26 @@
 import { z } from 'zod';
 import {
   AGENT_ENDPOINTS,
-  endpointStatus,
-  findEndpoint,
-  MCP_TOOLS,
-  toolStatus,
+  agentBaseUrl,
+  agentUrl,
+  type CatalogContext,
+  CREDIT_PACKS,
   type EndpointAuth,
-} from './agent-surface.js';
-import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
+  endpointStatus,
+  endpointUrl,
+  envelopeSchema,
+  findEndpoint,
+  findPack,
+  MCP_TOOLS,
+  METER_NAMES,
+  PACK_IDS,
+  type PackCapability,
+  SERVICE_CATALOG,
+  SERVICE_KEYS,
+  STARTER_PACK_ID,
+  toolStatus,
+} from '#agent-contract';
 import { fastestRevenueBody } from './catalog.document.js';
-import { envelopeSchema } from './envelope.schema.js';
 import { meter, packId, payBodyTemplate, routeStatus, strings, url, usd } from './catalog.schemas.js';
 import {
   authEntry,
@@ -35,10 +46,7 @@ import {
   workflowEntries,
 } from './information.parts.js';
 import { PAY_IDEMPOTENCY_NOTE } from '../idempotency/idempotency.service.js';
-import { METER_NAMES } from './meters.js';
 import { centsToUsd } from '#kernel';
-import { CREDIT_PACKS, findPack, PACK_IDS, STARTER_PACK_ID, type PackCapability } from './packs.js';
-import { SERVICE_CATALOG, SERVICE_KEYS } from './services.js';
 
 // ---------------------------------------------------------------- capabilities
 

@@ -3,32 +3,40 @@
  * entry", "Revenue tier entry" and the catalog row of "information and guidance").
  */
 import { z } from 'zod';
-import { AGENT_API_PREFIX, MCP_TOOLS, pathStatus, toolStatus, type RouteStatus } from './agent-surface.js';
-import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext, type KeyBinding } from './catalog-context.js';
-import { envelopeSchema } from './envelope.schema.js';
-import { meter, packId, payBodyTemplate, routeStatus, strings, url, usd } from './catalog.schemas.js';
-import { centsToUsd } from '#kernel';
-import { OBJECTIVE_PACK, PACK_OBJECTIVE, type Objective } from './objectives.js';
 import {
+  AGENT_API_PREFIX,
+  agentUrl,
+  AUTOPAY_THRESHOLD_PLACEHOLDER,
+  type CatalogContext,
   CREDIT_PACKS,
+  endpointUrl,
+  envelopeSchema,
   findPack,
-  STARTER_PACK_ID,
+  type KeyBinding,
+  MCP_TOOLS,
+  meterCostCents,
+  type Objective,
+  OBJECTIVE_PACK,
+  OPERATOR_PILOT_DAYS,
+  PACK_OBJECTIVE,
   type PackCapability,
+  packCheckoutUrl,
   type PackId,
   type PackRecommendation,
-} from './packs.js';
-import {
-  AUTOPAY_THRESHOLD_PLACEHOLDER,
-  meterCostCents,
-  OPERATOR_PILOT_DAYS,
+  pathStatus,
   REVENUE_TIER_KEYS,
   REVENUE_TIERS,
+  type RevenueTierKey,
+  type RouteStatus,
   SERVICE_CATALOG,
   SERVICE_KEYS,
-  type RevenueTierKey,
   type ServiceDefinition,
   type ServiceKey,
-} from './services.js';
+  STARTER_PACK_ID,
+  toolStatus,
+} from '#agent-contract';
+import { meter, packId, payBodyTemplate, routeStatus, strings, url, usd } from './catalog.schemas.js';
+import { centsToUsd } from '#kernel';
 
 export const CATALOG_SOURCE = 'catalog';
 

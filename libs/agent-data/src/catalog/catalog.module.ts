@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ProjectionsModule } from '#projections';
-import { CatalogContextProvider } from './catalog-context.provider.js';
+import { CatalogContextProvider } from '#agent-contract';
 import { GetDescriptorHandler } from './descriptors/get-descriptor/get-descriptor.handler.js';
 import { GetDescriptorController } from './descriptors/get-descriptor/get-descriptor.http.controller.js';
 import { GetInformationDocumentHandler } from './get-document/get-document.handler.js';

@@ -7,9 +7,7 @@
  */
 import { z } from 'zod';
 import { payBody } from '../accounts/http/pay.schema.js';
-import { METER_NAMES } from './meters.js';
-import { OBJECTIVES } from './objectives.js';
-import { PACK_IDS } from './packs.js';
+import { METER_NAMES, OBJECTIVES, PACK_IDS } from '#agent-contract';
 
 export const url = z.url();
 /**

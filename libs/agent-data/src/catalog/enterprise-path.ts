@@ -3,9 +3,7 @@
  * guidance document uses (llms.txt, growth, the lead form, purchase guidance): one text, so the
  * documents cannot disagree with each other or with what fulfilment does (ADR 0078).
  */
-import { agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
-import { OBJECTIVE_PACK } from './objectives.js';
-import { OPERATOR_PILOT_DAYS } from './services.js';
+import { agentUrl, type CatalogContext, endpointUrl, OBJECTIVE_PACK, OPERATOR_PILOT_DAYS } from '#agent-contract';
 
 const PILOT = OBJECTIVE_PACK.operator_pilot;
 const ENTERPRISE = OBJECTIVE_PACK.enterprise;

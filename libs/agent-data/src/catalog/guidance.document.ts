@@ -3,8 +3,31 @@
  * "Option entry in a purchase-guidance response" and the paragraph after it).
  */
 import { z } from 'zod';
-import { AGENT_ENDPOINTS, endpointStatus } from './agent-surface.js';
-import { agentUrl, packCheckoutUrl, endpointUrl, type CatalogContext, type KeyBinding } from './catalog-context.js';
+import {
+  AGENT_ENDPOINTS,
+  agentUrl,
+  type CatalogContext,
+  CREDIT_PACKS,
+  type CreditPack,
+  endpointStatus,
+  endpointUrl,
+  envelopeSchema,
+  findPack,
+  type KeyBinding,
+  METER_NAMES,
+  meterCostCents,
+  type MeterName,
+  type Objective,
+  OBJECTIVE_PACK,
+  OBJECTIVE_VALUES,
+  type ObjectiveValue,
+  OPERATOR_PILOT_DAYS,
+  packCheckoutUrl,
+  type PackId,
+  QUICKSTART_WORKFLOWS,
+  RECOMMENDED_OBJECTIVE,
+  toObjective,
+} from '#agent-contract';
 import {
   enterpriseUpgrade,
   enterpriseUpgradeSchema,
@@ -13,20 +36,8 @@ import {
   type EnterpriseUpgrade,
   type PayRequestBody,
 } from './catalog.document.js';
-import { envelopeSchema } from './envelope.schema.js';
 import { meter, objective, packId, payBodyTemplate, strings, url, urlTemplate, usd } from './catalog.schemas.js';
-import { METER_NAMES, type MeterName } from './meters.js';
 import { centsToUsd } from '#kernel';
-import {
-  OBJECTIVE_PACK,
-  OBJECTIVE_VALUES,
-  RECOMMENDED_OBJECTIVE,
-  toObjective,
-  type Objective,
-  type ObjectiveValue,
-} from './objectives.js';
-import { CREDIT_PACKS, findPack, type CreditPack, type PackId } from './packs.js';
-import { meterCostCents, OPERATOR_PILOT_DAYS, QUICKSTART_WORKFLOWS } from './services.js';
 
 /** Buyer segments (query `segment`); each implies an objective when none is given. */
 export const SEGMENTS = ['builder', 'operator', 'enterprise'] as const;

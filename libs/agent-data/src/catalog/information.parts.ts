@@ -10,21 +10,24 @@
  */
 import { z } from 'zod';
 import {
+  type AgentEndpoint,
+  agentUrl,
+  type CatalogContext,
   DESCRIPTOR_PATHS,
+  type DescriptorName,
   descriptorStatus,
   endpointStatus,
+  endpointUrl,
+  meterCostCents,
+  METERS,
   meterStatus,
+  OBJECTIVES,
   pathStatus,
-  type AgentEndpoint,
-  type DescriptorName,
+  QUICKSTART_WORKFLOWS,
   type RouteStatus,
-} from './agent-surface.js';
-import { agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
+} from '#agent-contract';
 import { meter, routeStatus, strings, url, urlTemplate, usd } from './catalog.schemas.js';
-import { METERS } from './meters.js';
 import { centsToUsd } from '#kernel';
-import { OBJECTIVES } from './objectives.js';
-import { meterCostCents, QUICKSTART_WORKFLOWS } from './services.js';
 
 export const SERVICE_NAME = 'svc agent data API';
 

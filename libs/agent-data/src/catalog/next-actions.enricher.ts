@@ -1,7 +1,6 @@
 import type { AppConfig } from '#kernel';
 import { type OperationRef, type ProblemEnricher, publicBaseUrl, type RequestOrigin } from '#http';
-import { AGENT_API_PREFIX } from '../billing/links.js';
-import { nextActionsFor, OPERATION_DOCS_STATUSES } from './next-actions.js';
+import { AGENT_API_PREFIX, nextActionsFor, OPERATION_DOCS_STATUSES } from '#agent-contract';
 
 export interface AgentNextActionsOptions {
   /** For the base URL of the links: SVC_PUBLIC_URL, else the request's allowed Host. */

@@ -3,7 +3,21 @@
  * /agents/conversion. Amounts at the deployment's prices; the autopay threshold as configured.
  */
 import { z } from 'zod';
-import { agentUrl, endpointUrl, packCheckoutUrl, type CatalogContext } from './catalog-context.js';
+import {
+  agentUrl,
+  type CatalogContext,
+  CREDIT_PACKS,
+  endpointUrl,
+  envelopeSchema,
+  findPack,
+  OBJECTIVE_PACK,
+  OPERATOR_PILOT_DAYS,
+  PACK_IDS,
+  PACK_OBJECTIVE,
+  packCheckoutUrl,
+  REVENUE_TIER_KEYS,
+  STARTER_PACK_ID,
+} from '#agent-contract';
 import {
   callToAction,
   fastestRevenueBody,
@@ -11,14 +25,10 @@ import {
   revenueTierEntries,
   revenueTierSchema,
 } from './catalog.document.js';
-import { envelopeSchema } from './envelope.schema.js';
 import { packId, payBodyTemplate, strings, url, usd } from './catalog.schemas.js';
 import { packValue, packValueSchema, stepUpPack, type PackValue } from './guidance.document.js';
 import { usdText, workflow, workflowEntries } from './information.parts.js';
 import { centsToUsd } from '#kernel';
-import { OBJECTIVE_PACK, PACK_OBJECTIVE } from './objectives.js';
-import { CREDIT_PACKS, findPack, PACK_IDS, STARTER_PACK_ID } from './packs.js';
-import { OPERATOR_PILOT_DAYS, REVENUE_TIER_KEYS } from './services.js';
 import { enterprisePath, pilotLifecycle } from './enterprise-path.js';
 
 // ---------------------------------------------------------------- value-proof

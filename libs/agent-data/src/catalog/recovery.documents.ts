@@ -3,11 +3,15 @@
  * (the error catalogue of error-catalog.ts, the anchor of every problem+json `type`).
  */
 import { z } from 'zod';
-import { endpointUrl, packCheckoutUrl, type CatalogContext } from './catalog-context.js';
-import { envelopeSchema } from './envelope.schema.js';
+import {
+  AGENT_ERRORS,
+  type CatalogContext,
+  endpointUrl,
+  envelopeSchema,
+  packCheckoutUrl,
+  STARTER_PACK_ID,
+} from '#agent-contract';
 import { strings, url } from './catalog.schemas.js';
-import { AGENT_ERRORS } from './error-catalog.js';
-import { STARTER_PACK_ID } from './packs.js';
 
 // ---------------------------------------------------------------- recovery
 

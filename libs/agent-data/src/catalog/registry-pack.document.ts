@@ -7,25 +7,28 @@
  */
 import { z } from 'zod';
 import {
+  agentBaseUrl,
+  agentUrl,
+  type CatalogContext,
   DESCRIPTOR_PATHS,
+  type DescriptorName,
   descriptorStatus,
   endpointStatus,
+  endpointUrl,
+  envelopeSchema,
   findEndpoint,
   MCP_TOOLS,
-  REGISTRY_TARGETS,
-  toolStatus,
-  type DescriptorName,
   type McpTool,
+  METER_NAMES,
+  PACK_IDS,
+  REGISTRY_TARGETS,
   type RegistryTarget,
-} from './agent-surface.js';
-import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from './catalog-context.js';
+  toolStatus,
+} from '#agent-contract';
 import { callToAction, catalogPackEntries } from './catalog.document.js';
-import { envelopeSchema } from './envelope.schema.js';
 import { meter, packId, routeStatus, strings, url, urlTemplate, usd } from './catalog.schemas.js';
 import { meterEntries, meterPrice, SERVICE_DESCRIPTION, SERVICE_NAME } from './information.parts.js';
-import { METER_NAMES } from './meters.js';
 import { centsToUsd } from '#kernel';
-import { PACK_IDS } from './packs.js';
 import { publishedTool, toolDescription, type PublishedTool } from '../tools/published-tools.js';
 
 /** A tool's arguments and result as tools/list publishes them (one rendering, tools/published-tools.ts). */

@@ -3,14 +3,18 @@
  * feature adds the keyed part) and GET /api/v1/agents/trust. Both state the configured rate limit.
  */
 import { z } from 'zod';
-import { DESCRIPTOR_PATHS } from './agent-surface.js';
-import { endpointUrl, type CatalogContext } from './catalog-context.js';
-import { envelopeSchema } from './envelope.schema.js';
+import {
+  type CatalogContext,
+  CREDIT_PACKS,
+  DESCRIPTOR_PATHS,
+  endpointUrl,
+  envelopeSchema,
+  METER_NAMES,
+  PACK_IDS,
+} from '#agent-contract';
 import { packId, strings, url, usd } from './catalog.schemas.js';
 import { authEntry, authentication, meterEntries, meterEntry, SERVICE_NAME } from './information.parts.js';
-import { METER_NAMES } from './meters.js';
 import { centsToUsd } from '#kernel';
-import { CREDIT_PACKS, PACK_IDS } from './packs.js';
 
 // ---------------------------------------------------------------- status (public part)
 

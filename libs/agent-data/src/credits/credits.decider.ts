@@ -1,5 +1,5 @@
 import { AppError, assertNever, type Decider, Errors } from '#kernel';
-import type { PackId } from '../catalog/packs.js';
+import type { PackId } from '#agent-contract/vocabulary';
 import type { CreditsEvent, CreditsGrantor, PaymentProviderName, PurchaseSource } from './credits.events.js';
 
 export interface AutopayPending {

@@ -1,4 +1,4 @@
-import type { PackId } from '../catalog/packs.js';
+import type { PackId } from '#agent-contract';
 
 /** Who took the money: the payment provider of D16. */
 export type PaymentProviderName = 'stripe' | 'sandbox';

@@ -18,8 +18,7 @@ import {
 import { AnonymousThrottleGuard } from '#access';
 import { APP_CONFIG, type AppConfig, AppError, type MaybePromise, whenReady } from '#kernel';
 import { OpenApiService, prefersJson, publicBaseUrl, type RequestOrigin, toErrorResponse } from '#http';
-import { agentAuthorization, type AgentRequest } from '../auth/agent-auth.js';
-import { AGENT_API_PREFIX } from '../catalog/agent-surface.js';
+import { AGENT_API_PREFIX, agentAuthorization, type AgentRequest } from '#agent-contract';
 import { SERVICE_VERSION } from '../catalog/information.parts.js';
 import { agentNextActionsEnricher } from '../catalog/next-actions.enricher.js';
 import { MeteredPipeline } from '../metering/metered.pipeline.js';

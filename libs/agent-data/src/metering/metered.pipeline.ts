@@ -1,9 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, type MaybePromise, whenReady } from '#kernel';
 import { publicBaseUrl, type RequestOrigin } from '#http';
-import { type AgentPrincipal, AgentAuthenticator, type AgentRequest } from '../auth/agent-auth.js';
-import type { EndpointAuth } from '../catalog/agent-surface.js';
-import type { MeterName } from '../catalog/meters.js';
+import {
+  AgentAuthenticator,
+  type AgentPrincipal,
+  type AgentRequest,
+  type EndpointAuth,
+  type MeterName,
+} from '#agent-contract';
 import type { Reservation } from '../credits/credit-ledger.js';
 import { TENANT_LOOKUP, type TenantCaller, type TenantLookup } from './tenant-lookup.port.js';
 import { type Charged, type MeteredCaller, MeteringService } from './metering.service.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type AppConfig, Errors } from '#kernel';
 import { unauthorized } from '#access';
-import type { AgentAuthenticator } from '../auth/agent-auth.js';
+import type { AgentAuthenticator } from '#agent-contract';
 import type { TenantLookup } from './tenant-lookup.port.js';
 import { MeteredPipeline, type MeteredRoute } from './metered.pipeline.js';
 import type { MeteringService } from './metering.service.js';

@@ -12,9 +12,7 @@ import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { APP_CONFIG, type AppConfig } from '#kernel';
 import { GuardAnswered, toErrorResponse } from '#http';
-import { AgentKeyGuard } from '../auth/agent-auth.js';
-import { usdString } from '../billing/links.js';
-import type { MeterName } from '../catalog/meters.js';
+import { AgentKeyGuard, type MeterName, usdString } from '#agent-contract';
 import { MeteredPipeline, type PaidCall, type PipelineRequest } from './metered.pipeline.js';
 import { MeteringService } from './metering.service.js';
 

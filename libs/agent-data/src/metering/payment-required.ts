@@ -1,8 +1,6 @@
 import { AppError } from '#kernel';
-import { STARTER_PACK_ID } from '../catalog/packs.js';
+import { checkoutLinkUrl, type NextAction, PATHS, STARTER_PACK_ID, usdString } from '#agent-contract';
 import type { CheckoutLinkBinding } from '../billing/checkout-link/checkout-link.signature.js';
-import { checkoutLinkUrl, PATHS, usdString } from '../billing/links.js';
-import type { NextAction } from '../catalog/next-actions.js';
 
 /**
  * What an agent can do to fund a call it could not pay for (D18 `next_actions`). `binding` is the

@@ -5,15 +5,11 @@ import { CreateApiKeyCommand } from '#access';
 import { AgentAccounts } from '../accounts/agent-accounts.js';
 import { AGENT_KEY_SCOPES } from '../accounts/agent-key-scopes.js';
 import { CheckoutClaims } from './checkout-claims.js';
-import { findPack } from '../catalog/packs.js';
+import { findPack, type ProvisionedWorkspace, ProvisionWorkspaceCommand } from '#agent-contract';
 import type { LedgerResult } from '../credits/credit-ledger.js';
 import type { PaymentProviderName, PurchaseSource } from '../credits/credits.events.js';
 import { CreditsService } from '../credits/credits.service.js';
 import type { CompletedCheckout } from './payment-provider.port.js';
-import {
-  type ProvisionedWorkspace,
-  ProvisionWorkspaceCommand,
-} from '../workspace/tenants/provision-workspace/provision-workspace.command.js';
 
 export interface Fulfilled {
   accountId: string;

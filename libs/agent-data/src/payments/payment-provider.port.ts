@@ -1,5 +1,5 @@
 import { AppError, Errors } from '#kernel';
-import type { CreditPack } from '../catalog/packs.js';
+import type { CreditPack } from '#agent-contract';
 import type { CheckoutPurpose } from '../accounts/agent-account.events.js';
 import type { PaymentProviderName } from '../credits/credits.events.js';
 

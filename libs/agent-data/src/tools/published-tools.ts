@@ -7,7 +7,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { AGENT_API_PREFIX, type AgentEndpoint, findEndpoint } from '../catalog/agent-surface.js';
+import { AGENT_API_PREFIX, type AgentEndpoint, findEndpoint } from '#agent-contract';
 import { TOOL_DEFINITIONS, type ToolDefinition, type ToolPart } from './tool-definitions.js';
 
 /** What a failed call's structuredContent is: the agent surface's problem+json body (D5). */

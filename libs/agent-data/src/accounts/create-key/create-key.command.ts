@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { AgentPrincipal } from '../../auth/agent-auth.js';
+import type { AgentPrincipal } from '#agent-contract';
 
 export interface CreatedAgentKey {
   key: { id: string; api_key: string; prefix: string; name: string; created_at: string };

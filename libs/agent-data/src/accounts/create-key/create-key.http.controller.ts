@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { Operation } from '#http';
-import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
+import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
 import { Idempotency } from '../../idempotency/idempotency.service.js';
 import { CreateAgentKeyCommand } from './create-key.command.js';
 

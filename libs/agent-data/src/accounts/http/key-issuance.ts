@@ -1,5 +1,4 @@
-import { PATHS } from '../../billing/links.js';
-import { type CreditPack, findPack } from '../../catalog/packs.js';
+import { type CreditPack, findPack, PATHS } from '#agent-contract';
 import type { OpenedAgentAccount } from '../commands/open-agent-account/open-agent-account.command.js';
 import type { KeyIssuance } from './pay.schema.js';
 

@@ -2,9 +2,8 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { listPageSchema, listQuerySchema, Operation } from '#http';
-import { envelopeSchema } from '../../catalog/envelope.schema.js';
+import { AgentAuth, type AgentPrincipal, CurrentAgent, envelopeSchema } from '#agent-contract';
 import { CLOCK, type Clock } from '#kernel';
-import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
 import { ListAgentKeysQuery } from './list-keys.query.js';
 
 const agentKeyPageSchema = envelopeSchema(

@@ -2,7 +2,7 @@ import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { emptyBody, Operation } from '#http';
-import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
+import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
 import { RevokeAgentKeyCommand } from './revoke-key.command.js';
 
 const keyParams = z.object({ id: z.string().regex(/^key_[0-9A-HJKMNP-TV-Z]{26}$/, 'expected a key id (key_…)') });

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/comm
 import { CommandBus } from '@nestjs/cqrs';
 import { Operation, publicBaseUrl } from '#http';
 import { APP_CONFIG, type AppConfig, ID_GENERATOR, type IdGenerator } from '#kernel';
-import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
+import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
 import { Idempotency } from '../../idempotency/idempotency.service.js';
 import { AUTH, type BillingRequest } from '../billing.http.js';
 import { ChargeTopupCommand } from './charge-topup.command.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PACK_IDS } from '../../catalog/packs.js';
+import { PACK_IDS } from '#agent-contract';
 
 export const topupChargeBody = z.object({
   payment_method_id: z.string().trim().min(3).max(255),

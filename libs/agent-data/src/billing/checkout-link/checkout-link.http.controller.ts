@@ -4,7 +4,7 @@ import { AnonymousLimit } from '#access';
 import { Operation, prefersJson, publicBaseUrl, type RequestOrigin } from '#http';
 import { JSON_OVER_PAGE } from '../billing.http.js';
 import { APP_CONFIG, type AppConfig } from '#kernel';
-import { AgentAuthOptional, type AgentRequest } from '../../auth/agent-auth.js';
+import { AgentAuthOptional, type AgentRequest } from '#agent-contract';
 import { CreateCheckoutLinkCommand } from './checkout-link.command.js';
 import { checkoutLinkQuery, checkoutLinkSchema, type CheckoutLinkParams } from './checkout-link.schema.js';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { OBJECTIVE_VALUES } from '../../catalog/objectives.js';
-import { PACK_IDS } from '../../catalog/packs.js';
+import { OBJECTIVE_VALUES, PACK_IDS } from '#agent-contract';
 
 export const checkoutLinkQuery = z.object({
   objective: z.enum(OBJECTIVE_VALUES).optional(),

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { AgentPrincipal } from '../../auth/agent-auth.js';
+import type { AgentPrincipal } from '#agent-contract';
 import type { BillingService } from '../billing.service.js';
 
 /** Turn autopay off. */

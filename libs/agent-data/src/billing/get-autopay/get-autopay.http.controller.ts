@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { Operation } from '#http';
-import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
+import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
 import { AUTH } from '../billing.http.js';
 import { GetAutopayQuery } from './get-autopay.query.js';
 import { autopayResponseSchema } from '../billing.response-schemas.js';

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { AgentPrincipal } from '../../auth/agent-auth.js';
+import type { AgentPrincipal } from '#agent-contract';
 import type { BillingService } from '../billing.service.js';
 
 /** Autopay state and balance (D19). */

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { AgentPrincipal } from '../../auth/agent-auth.js';
+import type { AgentPrincipal } from '#agent-contract';
 import type { LedgerPage } from './get-ledger.schema.js';
 
 /** The key's account's ledger entries after a cursor, oldest first, with the running balance. */

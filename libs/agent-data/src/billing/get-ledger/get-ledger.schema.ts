@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelopeSchema } from '../../catalog/envelope.schema.js';
+import { envelopeSchema } from '#agent-contract';
 import { CREDITS_EVENT_TYPES } from '../../credits/credits.events.js';
 
 export const LEDGER_DEFAULT_LIMIT = 100;

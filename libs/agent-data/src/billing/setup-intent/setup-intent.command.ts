@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { AgentPrincipal } from '../../auth/agent-auth.js';
+import type { AgentPrincipal } from '#agent-contract';
 import type { BillingService } from '../billing.service.js';
 
 /** Start saving a payment method for off-session charges (its client secret to confirm). */

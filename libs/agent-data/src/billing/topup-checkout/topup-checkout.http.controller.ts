@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Operation, publicBaseUrl } from '#http';
 import { APP_CONFIG, type AppConfig } from '#kernel';
-import { AgentAuth, type AgentPrincipal, CurrentAgent } from '../../auth/agent-auth.js';
+import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
 import { AUTH, type BillingRequest } from '../billing.http.js';
 import { CreateTopupCheckoutCommand } from './topup-checkout.command.js';
 import { type TopupCheckoutBody, topupCheckoutBody } from './topup-checkout.schema.js';

@@ -8,14 +8,17 @@
  */
 import {
   AGENT_ENDPOINTS,
+  agentBaseUrl,
+  type CatalogContext,
   DESCRIPTOR_PATHS,
+  type DescriptorName,
   descriptorStatus,
   endpointStatus,
+  endpointUrl,
   findEndpoint,
   MCP_TOOLS,
-  type DescriptorName,
-} from '../agent-surface.js';
-import { agentBaseUrl, endpointUrl, type CatalogContext } from '../catalog-context.js';
+  METERS,
+} from '#agent-contract';
 import { catalogPackEntries, serviceCatalogEntries } from '../catalog.document.js';
 import {
   authentication,
@@ -27,7 +30,6 @@ import {
   SERVICE_SHORT_DESCRIPTION,
   SERVICE_VERSION,
 } from '../information.parts.js';
-import { METERS } from '../meters.js';
 import { buildRegistryPack } from '../registry-pack.document.js';
 import { centsToUsd } from '#kernel';
 

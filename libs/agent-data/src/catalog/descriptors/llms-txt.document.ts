@@ -6,18 +6,22 @@
 import {
   AGENT_API_PREFIX,
   AGENT_ENDPOINTS,
-  descriptorStatus,
-  endpointStatus,
-  findEndpoint,
-  MCP_TOOLS,
+  agentBaseUrl,
   type AgentEndpoint,
+  agentUrl,
+  type CatalogContext,
   type DescriptorName,
+  descriptorStatus,
   type EndpointGroup,
-} from '../agent-surface.js';
-import { agentBaseUrl, agentUrl, endpointUrl, type CatalogContext } from '../catalog-context.js';
+  endpointStatus,
+  endpointUrl,
+  findEndpoint,
+  findPack,
+  MCP_TOOLS,
+  STARTER_PACK_ID,
+} from '#agent-contract';
 import { enterprisePath, pilotLifecycle } from '../enterprise-path.js';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../information.parts.js';
-import { findPack, STARTER_PACK_ID } from '../packs.js';
 import { centsToUsd } from '#kernel';
 import { PAY_IDEMPOTENCY_NOTE } from '../../idempotency/idempotency.service.js';
 import { apiReferenceUrl, descriptorUrl, sitePageUrl } from './descriptor.documents.js';

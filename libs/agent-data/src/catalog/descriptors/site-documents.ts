@@ -3,8 +3,7 @@
  * from which builder. The OpenAPI descriptor is the http lib's (/docs/api/openapi.v1.yaml).
  */
 import { cacheableDocument, type CacheableDocument } from '#http';
-import { DESCRIPTOR_PATHS, type DescriptorName } from '../agent-surface.js';
-import type { CatalogContext } from '../catalog-context.js';
+import { type CatalogContext, DESCRIPTOR_PATHS, type DescriptorName } from '#agent-contract';
 import {
   buildAgentFeed,
   buildAiPlugin,

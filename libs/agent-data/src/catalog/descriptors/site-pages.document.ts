@@ -3,9 +3,8 @@
  * icons) and the terms (legal_info_url). The terms page is generated from the same tables as
  * the catalogue and the trust document: packs, effective meter prices and guarantees.
  */
-import { endpointUrl, type CatalogContext } from '../catalog-context.js';
+import { type CatalogContext, CREDIT_PACKS, endpointUrl } from '#agent-contract';
 import { meterEntries, SERVICE_NAME } from '../information.parts.js';
-import { CREDIT_PACKS } from '../packs.js';
 import { buildTrust } from '../status.documents.js';
 import { centsToUsd } from '#kernel';
 import { contactEmail, descriptorUrl } from './descriptor.documents.js';

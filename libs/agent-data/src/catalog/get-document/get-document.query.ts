@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { RequestOrigin } from '#http';
-import type { AgentEnvelope } from '../catalog-context.js';
+import type { AgentEnvelope } from '#agent-contract';
 
 /** The public information documents that are a pure function of the catalogue context. */
 export const INFORMATION_DOCUMENTS = [

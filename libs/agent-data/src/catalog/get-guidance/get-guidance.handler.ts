@@ -1,7 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CheckoutLinkSigner } from '../../billing/checkout-link/checkout-link.signature.js';
-import type { AgentEnvelope, KeyBinding } from '../catalog-context.js';
-import { CatalogContextProvider } from '../catalog-context.provider.js';
+import { type AgentEnvelope, CatalogContextProvider, type KeyBinding } from '#agent-contract';
 import { buildGuidance, type GuidanceData } from '../guidance.document.js';
 import { GetGuidanceQuery } from './get-guidance.query.js';
 

@@ -2,7 +2,7 @@ import { Controller, Get, Query, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { Operation, type RequestOrigin } from '#http';
-import { AgentAuthOptional, type AgentRequest } from '../../auth/agent-auth.js';
+import { AgentAuthOptional, type AgentRequest } from '#agent-contract';
 import { guidanceSchema, quoteQuery, recommendTierQuery } from '../guidance.document.js';
 import { GetGuidanceQuery } from './get-guidance.query.js';
 

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { RequestOrigin } from '#http';
-import type { AgentEnvelope } from '../catalog-context.js';
+import type { AgentEnvelope } from '#agent-contract';
 import type { GuidanceData, GuidanceRequest } from '../guidance.document.js';
 
 /** Purchase guidance for an objective, a segment or a pack (`/agents/quote`, `/agents/recommend-tier`). */

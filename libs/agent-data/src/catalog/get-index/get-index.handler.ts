@@ -1,7 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { buildApiIndex } from '../api-index.document.js';
-import type { AgentEnvelope } from '../catalog-context.js';
-import { CatalogContextProvider } from '../catalog-context.provider.js';
+import { type AgentEnvelope, CatalogContextProvider } from '#agent-contract';
 import { GetApiIndexQuery } from './get-index.query.js';
 
 /** Built once per base URL, like the other fixed documents. */

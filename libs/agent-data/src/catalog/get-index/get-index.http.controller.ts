@@ -2,7 +2,7 @@ import { Controller, Get, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { Operation, type RequestOrigin } from '#http';
 import { apiIndexSchema } from '../api-index.document.js';
-import { envelopeSchema } from '../envelope.schema.js';
+import { envelopeSchema } from '#agent-contract';
 import { noQuery } from '../catalog.schemas.js';
 import { GetApiIndexQuery } from './get-index.query.js';
 

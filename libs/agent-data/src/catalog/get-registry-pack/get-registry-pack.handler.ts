@@ -1,7 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { REGISTRY_TARGETS, type RegistryTarget } from '../agent-surface.js';
-import type { AgentEnvelope } from '../catalog-context.js';
-import { CatalogContextProvider } from '../catalog-context.provider.js';
+import { type AgentEnvelope, CatalogContextProvider, REGISTRY_TARGETS, type RegistryTarget } from '#agent-contract';
 import { Errors } from '#kernel';
 import { buildRegistryIndex, buildRegistryPack } from '../registry-pack.document.js';
 import { GetRegistryPackQuery } from './get-registry-pack.query.js';

@@ -2,14 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { publicBaseUrl, type RequestOrigin } from '#http';
 import { APP_CONFIG, type AppConfig } from '#kernel';
-import { AgentAuthenticator, type AgentRequest } from '../../auth/agent-auth.js';
-import { PATHS } from '../../billing/links.js';
+import { AgentAuthenticator, type AgentRequest, GetAccountWorkspaceQuery, PATHS } from '#agent-contract';
 import type { AgentAccountStatusProvider, AgentStatusRequest } from '../agent-status.hook.js';
 import { autopayView } from '../../credits/credits.decider.js';
 import { CreditsService } from '../../credits/credits.service.js';
 import { ledgerEntryView } from '../../credits/ledger-entry.view.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../../payments/payment-provider.port.js';
-import { GetAccountWorkspaceQuery } from '../../workspace/tenants/get-account-workspace/get-account-workspace.query.js';
 import { AgentAccounts } from '../../accounts/agent-accounts.js';
 
 const RECENT_ENTRIES = 20;

@@ -4,8 +4,7 @@ import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { AGENT_ACCOUNT_STATUS, type AgentAccountStatusProvider, hasAgentCredential } from '../agent-status.hook.js';
-import type { AgentEnvelope } from '../catalog-context.js';
-import { CatalogContextProvider } from '../catalog-context.provider.js';
+import { type AgentEnvelope, CatalogContextProvider } from '#agent-contract';
 import { buildPublicStatus } from '../status.documents.js';
 import { GetStatusQuery } from './get-status.query.js';
 

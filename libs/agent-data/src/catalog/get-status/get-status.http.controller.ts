@@ -1,7 +1,7 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { Operation, type RequestOrigin } from '#http';
-import { AgentAuthOptional } from '../../auth/agent-auth.js';
+import { AgentAuthOptional } from '#agent-contract';
 import type { AgentStatusRequest } from '../agent-status.hook.js';
 import { noQuery } from '../catalog.schemas.js';
 import { statusSchema } from '../status.documents.js';

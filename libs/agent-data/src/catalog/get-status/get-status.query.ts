@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { RequestOrigin } from '#http';
 import type { AgentStatusRequest } from '../agent-status.hook.js';
-import type { AgentEnvelope } from '../catalog-context.js';
+import type { AgentEnvelope } from '#agent-contract';
 
 /**
  * The service status, and with a key also its account. The request goes whole to the accounts

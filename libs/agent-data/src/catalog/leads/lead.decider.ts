@@ -1,7 +1,5 @@
 import { assertNever, Errors, type Decider } from '#kernel';
-import { OBJECTIVE_PACK } from '../objectives.js';
-import type { PackId } from '../packs.js';
-import { OPERATOR_PILOT_DAYS } from '../services.js';
+import { OBJECTIVE_PACK, OPERATOR_PILOT_DAYS, type PackId } from '#agent-contract/vocabulary';
 import type { LeadEvent, LeadObjective } from './lead.events.js';
 
 export type LeadCommand =

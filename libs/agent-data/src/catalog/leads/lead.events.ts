@@ -1,4 +1,4 @@
-import type { PackId } from '../packs.js';
+import type { PackId } from '#agent-contract';
 
 export type LeadObjective = 'operator_pilot' | 'enterprise';
 

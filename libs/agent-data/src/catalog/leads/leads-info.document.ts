@@ -2,15 +2,21 @@
  * GET /api/v1/agents/leads: what an operator-pilot lead submission (POST, submit-lead/) carries.
  */
 import { z } from 'zod';
-import { endpointUrl, type CatalogContext } from '../catalog-context.js';
+import {
+  type CatalogContext,
+  endpointUrl,
+  envelopeSchema,
+  findPack,
+  OBJECTIVE_PACK,
+  OPERATOR_PILOT_DAYS,
+  SERVICE_CATALOG,
+  SERVICE_KEYS,
+  STARTER_PACK_ID,
+} from '#agent-contract';
 import { enterprisePageUrl } from '../catalog.document.js';
-import { envelopeSchema } from '../envelope.schema.js';
 import { packId, url, usd } from '../catalog.schemas.js';
 import { usdText } from '../information.parts.js';
 import { centsToUsd } from '#kernel';
-import { OBJECTIVE_PACK } from '../objectives.js';
-import { findPack, STARTER_PACK_ID } from '../packs.js';
-import { OPERATOR_PILOT_DAYS, SERVICE_CATALOG, SERVICE_KEYS } from '../services.js';
 import { enterprisePath, pilotLifecycle } from '../enterprise-path.js';
 
 export function buildLeadsInfo(ctx: CatalogContext) {

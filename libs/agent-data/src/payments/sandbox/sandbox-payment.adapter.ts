@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Clock, Errors, type IdGenerator } from '#kernel';
 import { type Doc, type DocumentStore, ConcurrentModificationError } from '#documents';
-import { sandboxCheckoutUrl } from '../../billing/links.js';
+import { sandboxCheckoutUrl } from '#agent-contract';
 import type {
   ChargeOutcome,
   CheckoutSession,

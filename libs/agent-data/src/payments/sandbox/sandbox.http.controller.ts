@@ -4,11 +4,9 @@ import { z } from 'zod';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '#kernel';
 import { Operation, prefersJson, publicBaseUrl, type RequestOrigin } from '#http';
-import type { AccountWorkspaceView } from '../../workspace/tenants/get-account-workspace/get-account-workspace.query.js';
-import { PATHS, usdString } from '../../billing/links.js';
+import { accountWorkspaceSchema, type AccountWorkspaceView, PATHS, usdString } from '#agent-contract';
 import { JSON_OVER_PAGE } from '../../billing/billing.http.js';
 import { sessionParams } from './sandbox.schema.js';
-import { accountWorkspaceSchema } from '../../workspace/tenants/workspace-views.schema.js';
 import { ShowCheckoutSuccessCommand } from './checkout-success/checkout-success.command.js';
 import { GetSandboxCheckoutQuery } from './get-checkout-session/get-checkout-session.query.js';
 

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import Stripe from 'stripe';
 import { AppError, Errors } from '#kernel';
-import { PATHS } from '../../billing/links.js';
+import { PATHS } from '#agent-contract';
 import { type StripeAdapterOptions, stripeClientConfig } from './stripe-client-config.js';
 import {
   type ChargeOutcome,

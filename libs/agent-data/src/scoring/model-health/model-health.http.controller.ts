@@ -3,8 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { CLOCK, type Clock } from '#kernel';
 import { Operation } from '#http';
-import { agentEnvelope, type AgentEnvelope } from '../../catalog/catalog-context.js';
-import { envelopeSchema } from '../../catalog/envelope.schema.js';
+import { agentEnvelope, type AgentEnvelope, envelopeSchema } from '#agent-contract';
 import { ModelHealthQuery } from './model-health.query.js';
 import { type ModelHealth, modelHealthSchema } from './model-health.schema.js';
 

@@ -1,7 +1,6 @@
 import { AppError } from '#kernel';
 import type { CheckoutLinkBinding } from '../../billing/checkout-link/checkout-link.signature.js';
-import { checkoutLinkUrl, PATHS } from '../../billing/links.js';
-import { OBJECTIVE_PACK } from '../../catalog/objectives.js';
+import { checkoutLinkUrl, OBJECTIVE_PACK, PATHS } from '#agent-contract';
 
 /** The checkout of the enterprise pack, bound to the caller's key when the binding is given. */
 function enterpriseCheckout(baseUrl: string, source: string, binding: CheckoutLinkBinding | null): string {

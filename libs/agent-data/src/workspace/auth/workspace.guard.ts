@@ -6,8 +6,7 @@ import {
   Injectable,
   UseGuards,
 } from '@nestjs/common';
-import { AgentKeyGuard } from '../../auth/agent-auth.js';
-import type { MeterName } from '../../catalog/meters.js';
+import { AgentKeyGuard, type MeterName } from '#agent-contract';
 import { Metered } from '../../metering/metered.js';
 import { MeteredPipeline, type PipelineRequest } from '../../metering/metered.pipeline.js';
 import type { TenantCaller } from '../../metering/tenant-lookup.port.js';

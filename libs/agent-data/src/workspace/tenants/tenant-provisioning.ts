@@ -13,7 +13,7 @@ import { decideAndAppend, EVENT_STORE, type EventStore, loadState } from '#event
 import type { TenantBindingReason } from '../../accounts/agent-account.events.js';
 import { accountHasTenant } from '../../accounts/agent-account.decider.js';
 import { AgentAccounts } from '../../accounts/agent-accounts.js';
-import { OBJECTIVE_PACK } from '../../catalog/objectives.js';
+import { OBJECTIVE_PACK } from '#agent-contract';
 import { type TenantCommand, tenantDecider, type TenantState } from '../tenant.decider.js';
 import { tenantStream } from '../workspace.events.js';
 

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { AccountOrigin } from '../../agent-account.events.js';
-import type { PackId } from '../../../catalog/packs.js';
+import type { PackId } from '#agent-contract';
 
 export interface OpenedAgentAccount {
   accountId: string;

@@ -1,6 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { CacheableDocument } from '#http';
-import { CatalogContextProvider } from '../../catalog-context.provider.js';
+import { CatalogContextProvider } from '#agent-contract';
 import { renderSiteDocument } from '../site-documents.js';
 import { GetDescriptorQuery } from './get-descriptor.query.js';
 

@@ -1,13 +1,17 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { AnonymousLimit } from '#access';
-import { AgentAuthOptional, type AgentRequest } from '../../../auth/agent-auth.js';
+import {
+  AgentAuthOptional,
+  type AgentRequest,
+  CatalogContextProvider,
+  endpointUrl,
+  isPackId,
+  packCheckoutUrl,
+} from '#agent-contract';
 import { CommandBus } from '@nestjs/cqrs';
 import { Operation, type RequestOrigin } from '#http';
-import { CatalogContextProvider } from '../../catalog-context.provider.js';
-import { packCheckoutUrl, endpointUrl } from '../../catalog-context.js';
 import { noQuery } from '../../catalog.schemas.js';
 import { buildLeadsInfo, leadsInfoSchema } from '../leads-info.document.js';
-import { isPackId } from '../../packs.js';
 import { SubmitLeadCommand, type SubmittedLead } from './submit-lead.command.js';
 import { leadReceivedSchema, submitLeadBody, type SubmitLeadBody } from './submit-lead.schema.js';
 

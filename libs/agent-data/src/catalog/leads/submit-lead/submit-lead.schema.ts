@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { envelopeSchema } from '../../envelope.schema.js';
-import { PACK_IDS } from '../../packs.js';
+import { envelopeSchema, PACK_IDS } from '#agent-contract';
 
 const objective = z.enum(['operator_pilot', 'enterprise']);
 

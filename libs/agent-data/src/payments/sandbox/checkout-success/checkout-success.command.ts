@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { CheckoutClaimDoc } from '../../checkout-claims.js';
-import type { AccountWorkspaceView } from '../../../workspace/tenants/get-account-workspace/get-account-workspace.query.js';
+import type { AccountWorkspaceView } from '#agent-contract';
 
 export interface CheckoutSuccess {
   /** The claim of an unbound checkout, with its key the first time only (null afterwards). */

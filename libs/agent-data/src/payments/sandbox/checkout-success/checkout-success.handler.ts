@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { CreditsService } from '../../../credits/credits.service.js';
-import { GetAccountWorkspaceQuery } from '../../../workspace/tenants/get-account-workspace/get-account-workspace.query.js';
+import { GetAccountWorkspaceQuery } from '#agent-contract';
 import { CheckoutClaims } from '../../checkout-claims.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../../payment-provider.port.js';
 import { SandboxPaymentProvider } from '../sandbox-payment.adapter.js';

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { ProvisionedWorkspace } from '../../../workspace/tenants/provision-workspace/provision-workspace.command.js';
+import type { ProvisionedWorkspace } from '#agent-contract';
 
 export interface PaidSandboxCheckout {
   paid: true;

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { PATHS } from '../../../billing/links.js';
+import { PATHS } from '#agent-contract';
 import { PaymentFulfilment } from '../../payment-fulfilment.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../../payment-provider.port.js';
 import { sandboxOf } from '../sandbox-provider.js';

@@ -4,10 +4,9 @@ import { z } from 'zod';
 import { AnonymousLimit } from '#access';
 import { emptyBody, Operation, prefersJson } from '#http';
 import { JSON_OVER_PAGE } from '../../../billing/billing.http.js';
-import { PATHS } from '../../../billing/links.js';
+import { PATHS, provisionedWorkspaceSchema } from '#agent-contract';
 import { sessionParams } from '../sandbox.schema.js';
 import { PaySandboxCheckoutCommand } from './pay-checkout.command.js';
-import { provisionedWorkspaceSchema } from '../../../workspace/tenants/workspace-views.schema.js';
 
 const paidCheckoutSchema = z
   .object({

@@ -3,12 +3,11 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { Operation } from '#http';
 import { CLOCK, type Clock } from '#kernel';
-import { agentEnvelope } from '../../../catalog/catalog-context.js';
+import { agentEnvelope, envelopeSchema } from '#agent-contract';
 import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/workspace.guard.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { workspaceCompanyParams } from '../../workspace.schemas.js';
 import { GetWorkspaceCompanyQuery } from './get-company.query.js';
-import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { workspaceCompanyDetailSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/companies')

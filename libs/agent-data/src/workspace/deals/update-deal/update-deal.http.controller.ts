@@ -3,12 +3,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { Operation } from '#http';
 import { CLOCK, type Clock } from '#kernel';
-import { agentEnvelope } from '../../../catalog/catalog-context.js';
+import { agentEnvelope, envelopeSchema } from '#agent-contract';
 import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/workspace.guard.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { dealParams, type UpdateDealBody, updateDealBody } from '../../workspace.schemas.js';
 import { UpdateDealCommand } from './update-deal.command.js';
-import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { dealSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/deals')

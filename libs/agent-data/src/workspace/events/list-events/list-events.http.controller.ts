@@ -2,13 +2,12 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { Operation } from '#http';
 import { CLOCK, type Clock } from '#kernel';
-import { agentEnvelope } from '../../../catalog/catalog-context.js';
+import { agentEnvelope, envelopeSchema } from '#agent-contract';
 import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/workspace.guard.js';
 import { WORKSPACE_PUBLIC_EVENT_TYPES } from '../../workspace.events.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { type ListEventsQuery, listEventsQuery } from '../../workspace.schemas.js';
 import { ListTenantEventsQuery } from './list-events.query.js';
-import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { tenantEventPageSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/events')

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { Operation } from '#http';
 import { CLOCK, type Clock } from '#kernel';
-import { agentEnvelope } from '../../../catalog/catalog-context.js';
+import { agentEnvelope, envelopeSchema } from '#agent-contract';
 import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/workspace.guard.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import {
@@ -15,7 +15,6 @@ import {
   workspaceCompanyParams,
 } from '../../workspace.schemas.js';
 import { UpsertFollowUpCommand } from './upsert-follow-up.command.js';
-import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { followUpSchema } from '../../workspace.response-schemas.js';
 
 interface Reply {

@@ -3,13 +3,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { Operation } from '#http';
 import { CLOCK, type Clock, Errors } from '#kernel';
-import { agentEnvelope } from '../../../catalog/catalog-context.js';
+import { agentEnvelope, envelopeSchema } from '#agent-contract';
 import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/workspace.guard.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { updateMemoBody, workspaceCompanyParams } from '../../workspace.schemas.js';
 import type { MemoView } from '../../workspace.views.js';
 import { UpdateMemoCommand } from './update-memo.command.js';
-import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { memoSchema } from '../../workspace.response-schemas.js';
 
 interface Reply {

@@ -1,7 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { OBJECTIVE_PACK } from '../../../catalog/objectives.js';
+import { type AccountWorkspaceView, GetAccountWorkspaceQuery, OBJECTIVE_PACK } from '#agent-contract';
 import { TenantDirectory } from '../tenant-directory.js';
-import { type AccountWorkspaceView, GetAccountWorkspaceQuery } from './get-account-workspace.query.js';
 
 @QueryHandler(GetAccountWorkspaceQuery)
 export class GetAccountWorkspaceHandler implements IQueryHandler<

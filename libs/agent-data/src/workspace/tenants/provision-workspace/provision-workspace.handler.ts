@@ -2,11 +2,9 @@ import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '#kernel';
 import { AgentAccounts } from '../../../accounts/agent-accounts.js';
-import { findPack } from '../../../catalog/packs.js';
-import { OPERATOR_PILOT_DAYS } from '../../../catalog/services.js';
+import { findPack, OPERATOR_PILOT_DAYS, type ProvisionedWorkspace, ProvisionWorkspaceCommand } from '#agent-contract';
 import { tenantAccess } from '../../tenant.decider.js';
 import { TenantProvisioning } from '../tenant-provisioning.js';
-import { ProvisionWorkspaceCommand, type ProvisionedWorkspace } from './provision-workspace.command.js';
 
 @CommandHandler(ProvisionWorkspaceCommand)
 export class ProvisionWorkspaceHandler implements ICommandHandler<

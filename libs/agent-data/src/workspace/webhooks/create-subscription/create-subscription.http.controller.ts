@@ -2,12 +2,11 @@ import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Operation } from '#http';
 import { CLOCK, type Clock } from '#kernel';
-import { agentEnvelope } from '../../../catalog/catalog-context.js';
+import { agentEnvelope, envelopeSchema } from '#agent-contract';
 import { CurrentTenant, type TenantCaller, WorkspaceRoute } from '../../auth/workspace.guard.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { type CreateSubscriptionBody, createSubscriptionBody } from '../workspace-webhooks.schemas.js';
 import { CreateSubscriptionCommand } from './create-subscription.command.js';
-import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { subscriptionSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/webhooks/subscriptions')

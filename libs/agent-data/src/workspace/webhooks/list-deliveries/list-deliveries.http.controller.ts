@@ -4,12 +4,11 @@ import type { z } from 'zod';
 import { Operation } from '#http';
 import { CLOCK, type Clock } from '#kernel';
 import { ListDeliveriesQuery } from '#webhooks';
-import { agentEnvelope } from '../../../catalog/catalog-context.js';
+import { agentEnvelope, envelopeSchema } from '#agent-contract';
 import { CurrentTenant, type TenantCaller, TenantRoute } from '../../auth/workspace.guard.js';
 import { WORKSPACE_RESPONSES, WORKSPACE_SECURITY, WORKSPACE_TAGS } from '../../workspace.responses.js';
 import { WORKSPACE_CHANNEL } from '../workspace.channel.js';
 import { listWorkspaceDeliveriesQuery } from '../workspace-webhooks.schemas.js';
-import { envelopeSchema } from '../../../catalog/envelope.schema.js';
 import { workspaceDeliveryPageSchema } from '../../workspace.response-schemas.js';
 
 @Controller('api/v1/workspace/webhooks/deliveries')

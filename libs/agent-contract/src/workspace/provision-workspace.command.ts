@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { provisionedWorkspaceSchema } from '../workspace-views.schema.js';
+import type { provisionedWorkspaceSchema } from './workspace-views.schema.js';
 import { Command } from '@nestjs/cqrs';
 
 /** The workspace a paid pack opened, as the payment's answer names it. */

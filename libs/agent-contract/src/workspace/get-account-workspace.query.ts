@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { accountWorkspaceSchema } from '../workspace-views.schema.js';
+import type { accountWorkspaceSchema } from './workspace-views.schema.js';
 
 /** An account's workspace as /agents/status and the checkout success page show it (ADR 0078). */
 export type AccountWorkspaceView = z.infer<typeof accountWorkspaceSchema>;

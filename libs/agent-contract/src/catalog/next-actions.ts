@@ -4,7 +4,7 @@
  * one pure function of the error and the request, so the HTTP filter (next-actions.enricher.ts)
  * and the MCP tool errors answer the same.
  */
-import { AGENT_API_PREFIX, PATHS } from '../billing/links.js';
+import { AGENT_API_PREFIX, PATHS } from '../links.js';
 
 export interface NextAction {
   /** Machine word: get_api_key, read_operation_docs, retry_after, ... */

@@ -14,7 +14,7 @@ import { loadDataFile } from '#kernel';
 import { METER_NAMES, type MeterName } from './meters.js';
 
 // One prefix for the whole agent surface, defined where the lowest reader (billing's links) is.
-export { AGENT_API_PREFIX } from '../billing/links.js';
+export { AGENT_API_PREFIX } from '../links.js';
 
 /**
  * Whether a route answers today. `planned` routes are in the spec's tables but not served yet
