@@ -7,7 +7,6 @@ import {
   companyIdFor,
   companyProfileSchema,
   companyScoreSchema,
-  creditsStream,
   demoCompanies,
   discoveryPageSchema,
   MODEL_VERSION,
@@ -15,6 +14,7 @@ import {
   scoreCompany,
   valueRecords,
 } from '#agent-data';
+import { creditsStream } from '#agent-billing';
 import { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';

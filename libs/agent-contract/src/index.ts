@@ -56,12 +56,7 @@ export {
   type MeterPrices,
   METERS,
 } from './catalog/meters.js';
-export {
-  type NextAction,
-  nextActionsFor,
-  type NextActionsInput,
-  OPERATION_DOCS_STATUSES,
-} from './catalog/next-actions.js';
+export { type NextAction, nextActionsFor, OPERATION_DOCS_STATUSES } from './catalog/next-actions.js';
 export {
   type Objective,
   OBJECTIVE_PACK,

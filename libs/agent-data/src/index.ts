@@ -1,5 +1,3 @@
-export { agentAccountStream } from './accounts/agent-account.events.js';
-export { AgentBillingModule, paymentProviderFor } from './agent-billing.module.js';
 export { AGENT_ACCOUNT_STATUS, type AgentAccountStatusProvider } from './catalog/agent-status.hook.js';
 export { buildCatalog } from './catalog/catalog.document.js';
 export { CatalogModule } from './catalog/catalog.module.js';
@@ -40,19 +38,8 @@ export {
   textRecords,
   valueRecords,
 } from './companies/import/record-sources.js';
-export { auditCredits } from './credits/audit/credits-audit.js';
-export { CreditLedger, CREDITS_SNAPSHOTS_COLLECTION } from './credits/credit-ledger.js';
-export { type CreditsCommand } from './credits/credits.decider.js';
-export { creditsStream } from './credits/credits.events.js';
-export { CreditsService } from './credits/credits.service.js';
-export { GrantCreditsCommand, type GrantCreditsResult } from './credits/grant-credits/grant-credits.command.js';
 export { discoveryPageSchema } from './discovery/top-companies/top-companies.schema.js';
 export { McpModule } from './mcp/mcp.module.js';
-export { METER_METADATA, Metered } from './metering/metered.js';
-export { SandboxPaymentProvider } from './payments/sandbox/sandbox-payment.adapter.js';
-export { openStripePaymentProvider } from './payments/stripe/open-stripe-payment-provider.js';
-export { stripeClientConfig } from './payments/stripe/stripe-client-config.js';
-export { StripePaymentProvider } from './payments/stripe/stripe-payment.adapter.js';
 export {
   COMPANY_SCORES_COLLECTION,
   COMPANY_SCORES_PROJECTION,

@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AccessModule } from '#access';
-import { AgentBillingModule, CatalogModule, CompaniesModule, McpModule, WorkspaceModule } from '#agent-data';
+import { AgentBillingModule } from '#agent-billing';
+import { CatalogModule, CompaniesModule, McpModule, WorkspaceModule } from '#agent-data';
 import type { AppConfig } from '#kernel';
 import {
   OAuthModule,

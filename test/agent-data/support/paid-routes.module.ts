@@ -1,7 +1,7 @@
 import { Controller, Get, Module, Query } from '@nestjs/common';
 import { z } from 'zod';
 import { type AgentPrincipal, CurrentAgent } from '#agent-contract';
-import { Metered } from '#agent-data';
+import { Metered } from '#agent-billing';
 import { Errors } from '#kernel';
 import { Operation } from '#http';
 

@@ -15,7 +15,8 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { CommandBus } from '@nestjs/cqrs';
 import Fastify from 'fastify';
-import { CreateTenantCommand, type CreatedTenant, GrantCreditsCommand } from '#agent-data';
+import { CreateTenantCommand, type CreatedTenant } from '#agent-data';
+import { GrantCreditsCommand } from '#agent-billing';
 import { EVENT_STORE, type EventStore, type NewEvent } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import {

@@ -45,7 +45,7 @@ import {
   workflow,
   workflowEntries,
 } from './information.parts.js';
-import { PAY_IDEMPOTENCY_NOTE } from '../idempotency/idempotency.service.js';
+import { PAY_IDEMPOTENCY_NOTE } from '#agent-billing';
 import { centsToUsd } from '#kernel';
 
 // ---------------------------------------------------------------- capabilities

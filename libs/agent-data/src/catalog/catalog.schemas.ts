@@ -6,7 +6,7 @@
  * response envelope every agent-surface answer shares is envelope.schema.ts.
  */
 import { z } from 'zod';
-import { payBody } from '../accounts/http/pay.schema.js';
+import { payBody } from '#agent-billing';
 import { METER_NAMES, OBJECTIVES, PACK_IDS } from '#agent-contract';
 
 export const url = z.url();

@@ -21,7 +21,7 @@ import { OpenApiService, prefersJson, publicBaseUrl, type RequestOrigin, toError
 import { AGENT_API_PREFIX, agentAuthorization, type AgentRequest } from '#agent-contract';
 import { SERVICE_VERSION } from '../catalog/information.parts.js';
 import { agentNextActionsEnricher } from '../catalog/next-actions.enricher.js';
-import { MeteredPipeline } from '../metering/metered.pipeline.js';
+import { MeteredPipeline } from '#agent-billing';
 import { CountedBatchTransport } from './counted-batch.transport.js';
 import { type McpCaller, McpRateLimits } from './mcp-rate-limits.js';
 import { batchRefusal, type McpRefusal, originRefusal } from './mcp-request.policy.js';

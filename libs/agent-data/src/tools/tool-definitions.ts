@@ -5,9 +5,7 @@
 import type { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ListDeliveriesQuery } from '#webhooks';
-import { OpenAgentAccountCommand } from '../accounts/commands/open-agent-account/open-agent-account.command.js';
-import { issuance } from '../accounts/http/key-issuance.js';
-import { keyIssuanceSchema, signupBody } from '../accounts/http/pay.schema.js';
+import { issuance, keyIssuanceSchema, OpenAgentAccountCommand, signupBody } from '#agent-billing';
 import { MCP_TOOLS, type McpTool, STARTER_PACK_ID } from '#agent-contract';
 import { companyParams, companyProfileSchema } from '../companies/company.views.js';
 import { GetCompanyProfileQuery } from '../companies/get-company-profile/get-company-profile.query.js';

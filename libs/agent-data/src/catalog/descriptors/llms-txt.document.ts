@@ -23,7 +23,7 @@ import {
 import { enterprisePath, pilotLifecycle } from '../enterprise-path.js';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../information.parts.js';
 import { centsToUsd } from '#kernel';
-import { PAY_IDEMPOTENCY_NOTE } from '../../idempotency/idempotency.service.js';
+import { PAY_IDEMPOTENCY_NOTE } from '#agent-billing';
 import { apiReferenceUrl, descriptorUrl, sitePageUrl } from './descriptor.documents.js';
 
 /** The first calls, with the names a reader looks for. */

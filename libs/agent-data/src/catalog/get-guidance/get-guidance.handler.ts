@@ -1,5 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { CheckoutLinkSigner } from '../../billing/checkout-link/checkout-link.signature.js';
+import { CheckoutLinkSigner } from '#agent-billing';
 import { type AgentEnvelope, CatalogContextProvider, type KeyBinding } from '#agent-contract';
 import { buildGuidance, type GuidanceData } from '../guidance.document.js';
 import { GetGuidanceQuery } from './get-guidance.query.js';

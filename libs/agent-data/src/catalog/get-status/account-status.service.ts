@@ -4,11 +4,14 @@ import { publicBaseUrl, type RequestOrigin } from '#http';
 import { APP_CONFIG, type AppConfig } from '#kernel';
 import { AgentAuthenticator, type AgentRequest, GetAccountWorkspaceQuery, PATHS } from '#agent-contract';
 import type { AgentAccountStatusProvider, AgentStatusRequest } from '../agent-status.hook.js';
-import { autopayView } from '../../credits/credits.decider.js';
-import { CreditsService } from '../../credits/credits.service.js';
-import { ledgerEntryView } from '../../credits/ledger-entry.view.js';
-import { PAYMENT_PROVIDER, type PaymentProvider } from '../../payments/payment-provider.port.js';
-import { AgentAccounts } from '../../accounts/agent-accounts.js';
+import {
+  AgentAccounts,
+  autopayView,
+  CreditsService,
+  ledgerEntryView,
+  PAYMENT_PROVIDER,
+  type PaymentProvider,
+} from '#agent-billing';
 
 const RECENT_ENTRIES = 20;
 const usd = (cents: number) => cents / 100;

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { CLOCK, type Clock } from '#kernel';
 import { Operation } from '#http';
 import { agentEnvelope, type AgentEnvelope, envelopeSchema } from '#agent-contract';
-import { Metered } from '../../metering/metered.js';
+import { Metered } from '#agent-billing';
 import { CHARGED_HEADERS, PAID_READ_RESPONSES } from '../paid-read.responses.js';
 import { companyParams, companyProfileSchema, type CompanyProfileView } from '../company.views.js';
 import { GetCompanyProfileQuery } from './get-company-profile.query.js';

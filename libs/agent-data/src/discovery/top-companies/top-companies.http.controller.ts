@@ -4,7 +4,7 @@ import { CLOCK, type Clock } from '#kernel';
 import { Operation } from '#http';
 import { agentEnvelope, type AgentEnvelope, envelopeSchema } from '#agent-contract';
 import { CHARGED_HEADERS, PAID_READ_RESPONSES } from '../../companies/paid-read.responses.js';
-import { Metered } from '../../metering/metered.js';
+import { Metered } from '#agent-billing';
 import { TopCompaniesQuery } from './top-companies.query.js';
 import {
   type DiscoveryPage,

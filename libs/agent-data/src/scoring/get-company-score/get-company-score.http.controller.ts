@@ -6,7 +6,7 @@ import { Operation } from '#http';
 import { agentEnvelope, type AgentEnvelope, envelopeSchema } from '#agent-contract';
 import { companyParams } from '../../companies/company.views.js';
 import { CHARGED_HEADERS, PAID_READ_RESPONSES } from '../../companies/paid-read.responses.js';
-import { Metered } from '../../metering/metered.js';
+import { Metered } from '#agent-billing';
 import { companyScoreSchema, type CompanyScoreView } from '../score.views.js';
 import { GetCompanyScoreQuery } from './get-company-score.query.js';
 

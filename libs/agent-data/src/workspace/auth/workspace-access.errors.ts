@@ -1,5 +1,5 @@
 import { AppError } from '#kernel';
-import type { CheckoutLinkBinding } from '../../billing/checkout-link/checkout-link.signature.js';
+import type { CheckoutLinkBinding } from '#agent-billing';
 import { checkoutLinkUrl, OBJECTIVE_PACK, PATHS } from '#agent-contract';
 
 /** The checkout of the enterprise pack, bound to the caller's key when the binding is given. */

@@ -7,11 +7,9 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { AgentKeyGuard, type MeterName } from '#agent-contract';
-import { Metered } from '../../metering/metered.js';
-import { MeteredPipeline, type PipelineRequest } from '../../metering/metered.pipeline.js';
-import type { TenantCaller } from '../../metering/tenant-lookup.port.js';
+import { Metered, MeteredPipeline, type PipelineRequest, type TenantCaller } from '#agent-billing';
 
-export type { TenantCaller } from '../../metering/tenant-lookup.port.js';
+export type { TenantCaller } from '#agent-billing';
 export { workspaceRequiresEnterprise } from './workspace-access.errors.js';
 
 type WorkspaceRequest = PipelineRequest & { tenant?: TenantCaller; method?: string };

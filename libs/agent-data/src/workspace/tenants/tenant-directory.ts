@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BoundedCache, CLOCK, type Clock } from '#kernel';
 import { EVENT_STORE, type EventStore, loadState } from '#eventstore';
-import { AgentAccounts } from '../../accounts/agent-accounts.js';
-import { CheckoutLinkSigner } from '../../billing/checkout-link/checkout-link.signature.js';
+import { AgentAccounts, CheckoutLinkSigner, type TenantCaller, type TenantLookup } from '#agent-billing';
 import { pilotEnded, workspaceRequiresEnterprise } from '../auth/workspace-access.errors.js';
 import { type TenantAccess, tenantAccess, tenantDecider, type TenantState } from '../tenant.decider.js';
 import { tenantStream } from '../workspace.events.js';
-import type { TenantCaller, TenantLookup } from '../../metering/tenant-lookup.port.js';
 
 export interface AccountWorkspace {
   tenantId: string;

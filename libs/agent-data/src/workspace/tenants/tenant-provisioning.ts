@@ -10,9 +10,7 @@ import {
   type IdGenerator,
 } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore, loadState } from '#eventstore';
-import type { TenantBindingReason } from '../../accounts/agent-account.events.js';
-import { accountHasTenant } from '../../accounts/agent-account.decider.js';
-import { AgentAccounts } from '../../accounts/agent-accounts.js';
+import { accountHasTenant, AgentAccounts, type TenantBindingReason } from '#agent-billing';
 import { OBJECTIVE_PACK } from '#agent-contract';
 import { type TenantCommand, tenantDecider, type TenantState } from '../tenant.decider.js';
 import { tenantStream } from '../workspace.events.js';

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { TENANT_LOOKUP } from '../../metering/tenant-lookup.port.js';
+import { TENANT_LOOKUP } from '#agent-billing';
 import { TenantDirectory } from './tenant-directory.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE, type EventStore, loadState } from '#eventstore';
 import type { AttemptContext, AttemptOutcome, BeforeSendDecision, DeliveryHooks } from '#webhooks';
-import { MeteringService } from '../../metering/metering.service.js';
+import { MeteringService } from '#agent-billing';
 import { tenantDecider } from '../tenant.decider.js';
 import { tenantStream } from '../workspace.events.js';
 

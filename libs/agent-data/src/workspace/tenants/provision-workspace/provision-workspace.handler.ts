@@ -1,7 +1,7 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '#kernel';
-import { AgentAccounts } from '../../../accounts/agent-accounts.js';
+import { AgentAccounts } from '#agent-billing';
 import { findPack, OPERATOR_PILOT_DAYS, type ProvisionedWorkspace, ProvisionWorkspaceCommand } from '#agent-contract';
 import { tenantAccess } from '../../tenant.decider.js';
 import { TenantProvisioning } from '../tenant-provisioning.js';
