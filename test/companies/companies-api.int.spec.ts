@@ -13,7 +13,7 @@ import {
   modelHealthSchema,
   scoreCompany,
   valueRecords,
-} from '#agent-data';
+} from '#agent-ventures';
 import { creditsStream } from '#agent-billing';
 import { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#eventstore';

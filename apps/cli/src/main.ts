@@ -103,7 +103,7 @@ async function main(args: string[]): Promise<number> {
       }
       case 'companies-import': {
         const [{ CompanyImporter }, companies] = await Promise.all([
-          import('#agent-data'),
+          import('#agent-ventures'),
           import('./commands/companies.command.js'),
         ]);
         const writeError = (line: string) =>

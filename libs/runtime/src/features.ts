@@ -1,7 +1,8 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AccessModule } from '#access';
 import { AgentBillingModule } from '#agent-billing';
-import { CatalogModule, CompaniesModule, McpModule, WorkspaceModule } from '#agent-data';
+import { CatalogModule, McpModule, WorkspaceModule } from '#agent-data';
+import { CompaniesModule } from '#agent-ventures';
 import type { AppConfig } from '#kernel';
 import {
   OAuthModule,

@@ -1,7 +1,8 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { CreateTenantCommand, DemoDataSeeder } from '#agent-data';
+import { CreateTenantCommand } from '#agent-data';
+import { DemoDataSeeder } from '#agent-ventures';
 import { GrantCreditsCommand } from '#agent-billing';
 import { WebhookDispatchers } from '#webhooks';
 import { startTestApi, type TestApi, waitUntil } from '../../api/support/test-api.js';

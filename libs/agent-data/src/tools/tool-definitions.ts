@@ -7,12 +7,16 @@ import { z } from 'zod';
 import { ListDeliveriesQuery } from '#webhooks';
 import { issuance, keyIssuanceSchema, OpenAgentAccountCommand, signupBody } from '#agent-billing';
 import { MCP_TOOLS, type McpTool, STARTER_PACK_ID } from '#agent-contract';
-import { companyParams, companyProfileSchema } from '../companies/company.views.js';
-import { GetCompanyProfileQuery } from '../companies/get-company-profile/get-company-profile.query.js';
-import { TopCompaniesQuery } from '../discovery/top-companies/top-companies.query.js';
-import { discoveryPageSchema, topCompaniesQuerySchema } from '../discovery/top-companies/top-companies.schema.js';
-import { GetCompanyScoreQuery } from '../scoring/get-company-score/get-company-score.query.js';
-import { companyScoreSchema } from '../scoring/score.views.js';
+import {
+  companyParams,
+  companyProfileSchema,
+  companyScoreSchema,
+  discoveryPageSchema,
+  GetCompanyProfileQuery,
+  GetCompanyScoreQuery,
+  TopCompaniesQuery,
+  topCompaniesQuerySchema,
+} from '#agent-ventures';
 import type { TenantCaller } from '../workspace/auth/workspace.guard.js';
 import { ListWorkspaceCompaniesQuery } from '../workspace/companies/list-companies/list-companies.query.js';
 import { ListDealsQuery } from '../workspace/deals/list-deals/list-deals.query.js';

@@ -1,5 +1,5 @@
 import type { SecurityScheme } from '#http';
-import { PAID_READ_RESPONSES } from '../companies/paid-read.responses.js';
+import { PAID_READ_RESPONSES } from '#agent-ventures';
 
 /** OpenAPI answers every workspace route shares. */
 export const WORKSPACE_TAGS = ['agent workspace'];

@@ -3,18 +3,18 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '#kernel';
 import { ProjectionsModule } from '#projections';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { TopCompaniesHandler } from '../discovery/top-companies/top-companies.handler.js';
-import { TopCompaniesController } from '../discovery/top-companies/top-companies.http.controller.js';
-import { companyScoresProjection } from '../scoring/company-scores.projection.js';
-import { GetCompanyScoreHandler } from '../scoring/get-company-score/get-company-score.handler.js';
-import { GetCompanyScoreController } from '../scoring/get-company-score/get-company-score.http.controller.js';
-import { ModelHealthHandler } from '../scoring/model-health/model-health.handler.js';
-import { ModelHealthController } from '../scoring/model-health/model-health.http.controller.js';
-import { companyProfilesProjection } from './company-profiles.projection.js';
-import { DemoDataSeeder } from './demo/demo-data.seeder.js';
-import { GetCompanyProfileHandler } from './get-company-profile/get-company-profile.handler.js';
-import { GetCompanyProfileController } from './get-company-profile/get-company-profile.http.controller.js';
-import { CompanyImporter } from './import/company-importer.js';
+import { TopCompaniesHandler } from './discovery/top-companies/top-companies.handler.js';
+import { TopCompaniesController } from './discovery/top-companies/top-companies.http.controller.js';
+import { companyScoresProjection } from './scoring/company-scores.projection.js';
+import { GetCompanyScoreHandler } from './scoring/get-company-score/get-company-score.handler.js';
+import { GetCompanyScoreController } from './scoring/get-company-score/get-company-score.http.controller.js';
+import { ModelHealthHandler } from './scoring/model-health/model-health.handler.js';
+import { ModelHealthController } from './scoring/model-health/model-health.http.controller.js';
+import { companyProfilesProjection } from './companies/company-profiles.projection.js';
+import { DemoDataSeeder } from './companies/demo/demo-data.seeder.js';
+import { GetCompanyProfileHandler } from './companies/get-company-profile/get-company-profile.handler.js';
+import { GetCompanyProfileController } from './companies/get-company-profile/get-company-profile.http.controller.js';
+import { CompanyImporter } from './companies/import/company-importer.js';
 
 /**
  * Venture data: companies as events, import (CLI), demo data, the scoring model as a
