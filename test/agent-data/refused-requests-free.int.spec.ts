@@ -7,7 +7,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AGENT_ENDPOINTS, MCP_TOOLS } from '#agent-contract';
-import { CreateTenantCommand, type CreatedTenant } from '#agent-data';
+import { CreateTenantCommand, type CreatedTenant } from '#agent-workspace';
 import { creditsStream, GrantCreditsCommand } from '#agent-billing';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionStore } from '#projections';

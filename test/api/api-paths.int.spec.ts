@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateApiKeyCommand } from '#access';
 import { AGENT_ENDPOINTS, DESCRIPTOR_PATHS } from '#agent-contract';
-import { CreateTenantCommand } from '#agent-data';
+import { CreateTenantCommand } from '#agent-workspace';
 import { CreateAccountCommand } from '#platform';
 import { startTestApi, type TestApi } from './support/test-api.js';
 import { pay, postJson, withKey } from '../agent-data/support/agent-client.js';

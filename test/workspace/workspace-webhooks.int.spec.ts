@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
 import { Webhook } from 'standardwebhooks';
-import { CreateTenantCommand, type CreatedTenant, WorkspaceDeliveryMeter } from '#agent-data';
+import { CreateTenantCommand, type CreatedTenant, WorkspaceDeliveryMeter } from '#agent-workspace';
 import { GrantCreditsCommand } from '#agent-billing';
 import { type AttemptContext, WebhookDispatchers } from '#webhooks';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';

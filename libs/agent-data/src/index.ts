@@ -9,10 +9,3 @@ export { type LeadsPage, ListLeadsQuery } from './catalog/leads/list-leads/list-
 export { agentNextActionsEnricher } from './catalog/next-actions.enricher.js';
 export { openAiFunctionName } from './catalog/registry-pack.document.js';
 export { McpModule } from './mcp/mcp.module.js';
-export { ConvertLeadCommand } from './workspace/tenants/convert-lead/convert-lead.command.js';
-export { type CreatedTenant, CreateTenantCommand } from './workspace/tenants/create-tenant/create-tenant.command.js';
-export { PilotEndSweeper } from './workspace/tenants/end-pilots/pilot-end.sweeper.js';
-export { IssueTenantKeyCommand } from './workspace/tenants/issue-tenant-key/issue-tenant-key.command.js';
-export { WorkspaceDeliveryMeter } from './workspace/webhooks/workspace-delivery.meter.js';
-export { WorkspaceModule } from './workspace/workspace.module.js';
-export { WORKSPACE_PROJECTION } from './workspace/workspace.projection.js';

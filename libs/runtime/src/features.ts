@@ -1,7 +1,8 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AccessModule } from '#access';
 import { AgentBillingModule } from '#agent-billing';
-import { CatalogModule, McpModule, WorkspaceModule } from '#agent-data';
+import { CatalogModule, McpModule } from '#agent-data';
+import { WorkspaceModule } from '#agent-workspace';
 import { CompaniesModule } from '#agent-ventures';
 import type { AppConfig } from '#kernel';
 import {

@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { CreateTenantCommand } from '#agent-data';
+import { CreateTenantCommand } from '#agent-workspace';
 import { DemoDataSeeder } from '#agent-ventures';
 import { GrantCreditsCommand } from '#agent-billing';
 import { WebhookDispatchers } from '#webhooks';

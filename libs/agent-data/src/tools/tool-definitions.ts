@@ -5,7 +5,7 @@
 import type { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ListDeliveriesQuery } from '#webhooks';
-import { issuance, keyIssuanceSchema, OpenAgentAccountCommand, signupBody } from '#agent-billing';
+import { issuance, keyIssuanceSchema, OpenAgentAccountCommand, signupBody, type TenantCaller } from '#agent-billing';
 import { MCP_TOOLS, type McpTool, STARTER_PACK_ID } from '#agent-contract';
 import {
   companyParams,
@@ -17,41 +17,36 @@ import {
   TopCompaniesQuery,
   topCompaniesQuerySchema,
 } from '#agent-ventures';
-import type { TenantCaller } from '../workspace/auth/workspace.guard.js';
-import { ListWorkspaceCompaniesQuery } from '../workspace/companies/list-companies/list-companies.query.js';
-import { ListDealsQuery } from '../workspace/deals/list-deals/list-deals.query.js';
-import { UpdateDealCommand } from '../workspace/deals/update-deal/update-deal.command.js';
-import { ListTenantEventsQuery } from '../workspace/events/list-events/list-events.query.js';
-import { UpsertFollowUpCommand } from '../workspace/follow-ups/upsert-follow-up/upsert-follow-up.command.js';
-import { GetMemoQuery } from '../workspace/memo/get-memo/get-memo.query.js';
-import { UpdateMemoCommand } from '../workspace/memo/update-memo/update-memo.command.js';
-import { CreateSubscriptionCommand } from '../workspace/webhooks/create-subscription/create-subscription.command.js';
-import { WORKSPACE_CHANNEL } from '../workspace/webhooks/workspace.channel.js';
 import {
   createSubscriptionBody,
-  listWorkspaceDeliveriesQuery,
-} from '../workspace/webhooks/workspace-webhooks.schemas.js';
-import {
+  CreateSubscriptionCommand,
   dealPageSchema,
+  dealParams,
   dealSchema,
+  followUpParams,
   followUpSchema,
+  GetMemoQuery,
+  listCompaniesQuery,
+  listDealsQuery,
+  ListDealsQuery,
+  listEventsQuery,
+  ListTenantEventsQuery,
+  ListWorkspaceCompaniesQuery,
+  listWorkspaceDeliveriesQuery,
   memoSchema,
   subscriptionSchema,
   tenantEventPageSchema,
-  workspaceCompanyPageSchema,
-  workspaceDeliveryPageSchema,
-} from '../workspace/workspace.response-schemas.js';
-import {
-  dealParams,
-  followUpParams,
-  listCompaniesQuery,
-  listDealsQuery,
-  listEventsQuery,
   updateDealBody,
+  UpdateDealCommand,
   updateMemoBody,
+  UpdateMemoCommand,
   upsertFollowUpBody,
+  UpsertFollowUpCommand,
+  WORKSPACE_CHANNEL,
+  workspaceCompanyPageSchema,
   workspaceCompanyParams,
-} from '../workspace/workspace.schemas.js';
+  workspaceDeliveryPageSchema,
+} from '#agent-workspace';
 
 /** What a tool runs with: the buses, and who calls (set once the key and tenant are checked). */
 export interface ToolContext {

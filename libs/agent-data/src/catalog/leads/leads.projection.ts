@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '#eventstore';
 import type { ProjectionDefinition } from '#projections';
-import { LEAD_EVENT_TYPES, type LeadEvent } from './lead.events.js';
+import { LEAD_EVENT_TYPES, type LeadEvent } from '#agent-workspace';
 
 export const LEADS_PROJECTION = 'leads';
 export const LEADS_COLLECTION = 'leads';

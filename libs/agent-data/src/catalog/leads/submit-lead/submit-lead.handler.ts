@@ -2,8 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore } from '#eventstore';
-import { leadDecider } from '../lead.decider.js';
-import { leadStream } from '../lead.events.js';
+import { leadDecider, leadStream } from '#agent-workspace';
 import { SubmitLeadCommand, type SubmittedLead } from './submit-lead.command.js';
 
 /** Appends the lead to a new `lead-{id}` stream. No read model waits on it: nothing to wait for. */

@@ -2,13 +2,8 @@ import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { decideAndAppend, EVENT_STORE, type EventStore, loadState } from '#eventstore';
-import {
-  leadAlreadyConverted,
-  leadDecider,
-  leadNotFound,
-  type LeadState,
-} from '../../../catalog/leads/lead.decider.js';
-import { leadStream } from '../../../catalog/leads/lead.events.js';
+import { leadAlreadyConverted, leadDecider, leadNotFound, type LeadState } from '../../leads/lead.decider.js';
+import { leadStream } from '../../leads/lead.events.js';
 import { tenantAccess } from '../../tenant.decider.js';
 import { IssueTenantKeyCommand } from '../issue-tenant-key/issue-tenant-key.command.js';
 import { type EnsuredTenant, TenantProvisioning } from '../tenant-provisioning.js';
