@@ -8,7 +8,7 @@
 const base = ['kernel', 'eventstore|documents', 'projections', 'http', 'access', 'webhooks'];
 const products = [
   ['platform'],
-  ['agent-contract', 'agent-billing', 'agent-ventures', 'agent-workspace', 'agent-surface', 'agent-data'],
+  ['agent-contract', 'agent-billing', 'agent-ventures', 'agent-workspace', 'agent-surface'],
 ];
 
 /** Each layer and the libs it may import. */

@@ -60,7 +60,7 @@ export const CONTROLLERS_ALLOWED_TO_INJECT = [
   // The OpenAPI document is rendered from route metadata, not from domain state.
   'libs/http/src/openapi/docs.controller.ts',
   // MCP is a transport for the tools (each a bus operation); its service runs the JSON-RPC exchange.
-  'libs/agent-data/src/mcp/mcp.http.controller.ts',
+  'libs/agent-surface/src/mcp/mcp.http.controller.ts',
   // oidc-provider's metadata and interaction pages (the provider is the "bus" there).
   'libs/platform/src/oauth/server/oauth-metadata.http.controller.ts',
   'libs/platform/src/oauth/consent/oauth-consent.http.controller.ts',
@@ -68,7 +68,7 @@ export const CONTROLLERS_ALLOWED_TO_INJECT = [
   // lead form's catalogue context.
   'libs/platform/src/users/password-reset/password-reset.http.controller.ts',
   'libs/platform/src/dashboard/settings/users/users.http.controller.ts',
-  'libs/agent-data/src/catalog/leads/submit-lead/submit-lead.http.controller.ts',
+  'libs/agent-surface/src/catalog/leads/submit-lead/submit-lead.http.controller.ts',
   // Idempotency-Key replays (the Idempotency service) wrap the command in the controller; to move
   // into an interceptor or the handlers. pay also picks the pack and answers its dry run itself.
   'libs/agent-billing/src/accounts/http/pay.http.controller.ts',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { checkCompanyRecord, companyIdFor, CompanyImporter, demoCompanies, valueRecords } from '#agent-ventures';
-import { INFORMATION_DOCUMENTS } from '#agent-data';
+import { INFORMATION_DOCUMENTS } from '#agent-surface';
 import { after, before, describe, it } from 'node:test';
 import { AGENT_ENDPOINTS } from '#agent-contract';
 import { EVENT_STORE, type EventStore } from '#eventstore';

@@ -19,7 +19,7 @@ import {
   findEndpoint,
   meterPrices,
 } from '#agent-contract';
-import { MCP_SERVER_SCHEMA_URL, SITE_DOCUMENT_NAMES, SITE_DOCUMENTS } from '#agent-data';
+import { MCP_SERVER_SCHEMA_URL, SITE_DOCUMENT_NAMES, SITE_DOCUMENTS } from '#agent-surface';
 import { centsToUsd } from '#kernel';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 

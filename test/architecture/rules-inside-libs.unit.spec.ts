@@ -52,7 +52,7 @@ describe('rules inside libs (ADR 0093), each failing on a probe', () => {
   });
 
   it('a decider imports no framework, no store and no other lib but kernel', async () => {
-    const path = 'libs/agent-data/src/probe/probe.decider.ts';
+    const path = 'libs/agent-billing/src/probe/probe.decider.ts';
     for (const specifier of ['@nestjs/common', '#eventstore', '#documents', '#http', 'mongodb', '#access']) {
       const messages = await probe(path, `import { x } from '${specifier}';\nexport const y = x;\n`);
       assert.equal(messages.length, 1, specifier);

@@ -5,7 +5,7 @@ import { MemoryProjection } from '#projections/testing';
 import type { ProjectionDefinition } from '#projections';
 import { leadDecider, type LeadCommand } from '../../libs/agent-workspace/src/leads/lead.decider.js';
 import { leadStream } from '../../libs/agent-workspace/src/leads/lead.events.js';
-import { leadsProjection } from '../../libs/agent-data/src/catalog/leads/leads.projection.js';
+import { leadsProjection } from '../../libs/agent-surface/src/catalog/leads/leads.projection.js';
 import { tenantDecider, type TenantCommand } from '../../libs/agent-workspace/src/tenant.decider.js';
 import { tenantStream } from '../../libs/agent-workspace/src/workspace.events.js';
 import { workspaceProjection } from '../../libs/agent-workspace/src/workspace.projection.js';

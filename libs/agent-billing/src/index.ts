@@ -27,4 +27,5 @@ export { PAYMENT_PROVIDER, type PaymentProvider } from './payments/payment-provi
 export { SandboxPaymentProvider } from './payments/sandbox/sandbox-payment.adapter.js';
 export { openStripePaymentProvider } from './payments/stripe/open-stripe-payment-provider.js';
 export { stripeClientConfig } from './payments/stripe/stripe-client-config.js';
+// A type only: the adapter (and the Stripe SDK, ~220 modules) is loaded only when STRIPE_SECRET_KEY is set.
 export { type StripePaymentProvider } from './payments/stripe/stripe-payment.adapter.js';

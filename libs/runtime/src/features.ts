@@ -1,7 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AccessModule } from '#access';
 import { AgentBillingModule } from '#agent-billing';
-import { CatalogModule, McpModule } from '#agent-data';
+import { CatalogModule, McpModule } from '#agent-surface';
 import { WorkspaceModule } from '#agent-workspace';
 import { CompaniesModule } from '#agent-ventures';
 import type { AppConfig } from '#kernel';

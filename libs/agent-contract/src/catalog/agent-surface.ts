@@ -89,7 +89,7 @@ export interface McpTool {
   auth: EndpointAuth;
 }
 
-/** The spec's MCP tool table (names exact); the arguments are in libs/agent-data/src/tools. */
+/** The spec's MCP tool table (names exact); the arguments are in libs/agent-surface/src/tools. */
 const MCP_TOOL_ROWS = SURFACE.tools;
 
 export const MCP_TOOLS: readonly McpTool[] = Object.freeze(

@@ -1,3 +1,7 @@
+// The agent surface on top of the agent libs (ADR 0095): the catalogue documents and public
+// descriptors rendered from the same definitions that serve the requests, the index and status,
+// operator-pilot leads, the MCP endpoint and its tools, next-action enrichment of errors. Named
+// exports only: what other libs use.
 export { AGENT_ACCOUNT_STATUS, type AgentAccountStatusProvider } from './catalog/agent-status.hook.js';
 export { buildCatalog } from './catalog/catalog.document.js';
 export { CatalogModule } from './catalog/catalog.module.js';

@@ -25,7 +25,7 @@ import { SubmitLeadController } from './leads/submit-lead/submit-lead.http.contr
  * The agent surface's index (/api/v1), catalogue and guidance documents (/api/v1/agents/catalog, quote, ...),
  * the public descriptors at the site root (/llms.txt, /agent-feed.json, /.well-known/…) and
  * operator-pilot leads (and their read model, which operators list with `svc leads list`). CatalogContextProvider (effective meter prices, public base URL)
- * is exported for other agent-data modules.
+ * is exported for the other agent modules.
  */
 @Module({
   imports: [CqrsModule.forRoot(), ProjectionsModule.forFeature([leadsProjection])],
