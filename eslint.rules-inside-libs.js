@@ -1,6 +1,6 @@
-// The rules inside a lib (DESIGN §3–4, STYLE 3, ADR 0093), which the lib graph of
-// .dependency-cruiser.cjs cannot see: deciders and kernel stay framework-free, and controllers
-// talk only to the buses. Proven by probes: test/architecture/rules-inside-libs.unit.spec.ts
+// The rules inside a lib (DESIGN §3–4, STYLE 3 and 12, ADR 0093, ADR 0095), which the lib graph
+// of .dependency-cruiser.cjs cannot see: deciders and kernel stay framework-free, controllers
+// talk only to the buses, and a lib's index names its exports. Proven by probes: test/architecture/rules-inside-libs.unit.spec.ts
 // lints a violating file for each and expects the rule's message.
 
 /**
@@ -76,6 +76,13 @@ export const CONTROLLERS_ALLOWED_TO_INJECT = [
   'libs/agent-billing/src/billing/charge-topup/charge-topup.http.controller.ts',
 ];
 
+/** A lib's public face names what others may use (STYLE 12, ADR 0095): no `export *` in its index. */
+const namedExportsOnly = {
+  selector: 'ExportAllDeclaration',
+  message:
+    "A lib's index names each export (no `export *`), so its public face is what other libs use and nothing more (ADR 0095).",
+};
+
 /** Flat-config entries; spread into eslint.config.js after the general rules. */
 export const rulesInsideLibs = [
   {
@@ -85,6 +92,10 @@ export const rulesInsideLibs = [
   {
     files: ['libs/kernel/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [kernelImports] }] },
+  },
+  {
+    files: ['libs/*/src/index.ts'],
+    rules: { 'no-restricted-syntax': ['error', namedExportsOnly] },
   },
   {
     files: ['**/*.controller.ts'],
