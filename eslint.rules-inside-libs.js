@@ -71,7 +71,7 @@ export const CONTROLLERS_ALLOWED_TO_INJECT = [
   'libs/agent-surface/src/catalog/leads/submit-lead/submit-lead.http.controller.ts',
   // Idempotency-Key replays (the Idempotency service) wrap the command in the controller; to move
   // into an interceptor or the handlers. pay also picks the pack and answers its dry run itself.
-  'libs/agent-billing/src/accounts/http/pay.http.controller.ts',
+  'libs/agent-billing/src/onboarding/pay/pay.http.controller.ts',
   'libs/agent-billing/src/accounts/create-key/create-key.http.controller.ts',
   'libs/agent-billing/src/billing/charge-topup/charge-topup.http.controller.ts',
 ];

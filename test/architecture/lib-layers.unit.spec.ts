@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { cruise, type IForbiddenRuleType } from 'dependency-cruiser';
 
 // The compiled spec sits in dist/test/architecture: the repository root is three levels up.
-const root = new URL('../../../', import.meta.url);
+const root = new URL('../../..', import.meta.url);
 const config = createRequire(import.meta.url)(new URL('.dependency-cruiser.cjs', root).pathname) as {
   forbidden: IForbiddenRuleType[];
 };

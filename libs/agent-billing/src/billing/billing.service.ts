@@ -7,8 +7,8 @@ import { CreditsService } from '../credits/credits.service.js';
 import { PaymentFulfilment } from '../payments/payment-fulfilment.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../payments/payment-provider.port.js';
 import { fundingActions } from '../metering/payment-required.js';
-import { CheckoutLinkSigner } from './checkout-link/checkout-link.signature.js';
-import { CheckoutService } from './checkout.service.js';
+import { CheckoutLinkSigner } from '../checkout/checkout-link.signature.js';
+import { CheckoutService } from '../checkout/checkout.service.js';
 
 const usd = (cents: number) => cents / 100;
 

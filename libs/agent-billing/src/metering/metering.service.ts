@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
-import { CheckoutLinkSigner } from '../billing/checkout-link/checkout-link.signature.js';
+import { CheckoutLinkSigner } from '../checkout/checkout-link.signature.js';
 import { isMeterName, type MeterName, type MeterPrices, meterPrices } from '#agent-contract';
 import type { LedgerResult, Reservation } from '../credits/credit-ledger.js';
 import { InsufficientCreditsError } from '../credits/credits.decider.js';

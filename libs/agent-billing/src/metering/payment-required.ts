@@ -1,6 +1,6 @@
 import { AppError } from '#kernel';
 import { checkoutLinkUrl, type NextAction, PATHS, STARTER_PACK_ID, usdString } from '#agent-contract';
-import type { CheckoutLinkBinding } from '../billing/checkout-link/checkout-link.signature.js';
+import type { CheckoutLinkBinding } from '../checkout/checkout-link.signature.js';
 
 /**
  * What an agent can do to fund a call it could not pay for (D18 `next_actions`). `binding` is the

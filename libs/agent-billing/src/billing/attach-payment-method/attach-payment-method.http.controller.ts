@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Operation } from '#http';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
-import { AUTH } from '../billing.http.js';
+import { AUTH } from '../../http/billing.http.js';
 import { AttachPaymentMethodCommand } from './attach-payment-method.command.js';
 import { type AttachBody, attachBody } from './attach-payment-method.schema.js';
 import { attachedPaymentMethodSchema } from '../billing.response-schemas.js';

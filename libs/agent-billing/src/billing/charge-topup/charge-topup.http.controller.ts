@@ -4,7 +4,7 @@ import { Operation, publicBaseUrl } from '#http';
 import { APP_CONFIG, type AppConfig, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
 import { Idempotency } from '../../idempotency/idempotency.service.js';
-import { AUTH, type BillingRequest } from '../billing.http.js';
+import { AUTH, type BillingRequest } from '../../http/billing.http.js';
 import { ChargeTopupCommand } from './charge-topup.command.js';
 import { type TopupChargeBody, topupChargeBody } from './charge-topup.schema.js';
 import { topupChargeSchema } from '../billing.response-schemas.js';

@@ -3,10 +3,10 @@ import { API_KEYS_COLLECTION, API_KEYS_PROJECTION, type ApiKeyDoc } from '#acces
 import { AppError, Errors } from '#kernel';
 import { ProjectionStore } from '#projections';
 import { findPack, packForObjective, PATHS, toObjective } from '#agent-contract';
-import { CheckoutService } from '../checkout.service.js';
+import { CheckoutService } from '../../checkout/checkout.service.js';
 import { CreateCheckoutLinkCommand } from './checkout-link.command.js';
 import type { CheckoutLink, CheckoutLinkParams } from './checkout-link.schema.js';
-import { CheckoutLinkSigner } from './checkout-link.signature.js';
+import { CheckoutLinkSigner } from '../../checkout/checkout-link.signature.js';
 
 /** The key a checkout is bound to: its id and account. */
 type BoundKey = Pick<ApiKeyDoc, 'id' | 'account_id'>;

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AnonymousLimit } from '#access';
 import { Operation, prefersJson, publicBaseUrl, type RequestOrigin } from '#http';
-import { JSON_OVER_PAGE } from '../billing.http.js';
+import { JSON_OVER_PAGE } from '../../http/billing.http.js';
 import { APP_CONFIG, type AppConfig } from '#kernel';
 import { AgentAuthOptional, type AgentRequest } from '#agent-contract';
 import { CreateCheckoutLinkCommand } from './checkout-link.command.js';

@@ -2,7 +2,7 @@ import { Controller, Delete } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { emptyBody, Operation } from '#http';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
-import { AUTH } from '../billing.http.js';
+import { AUTH } from '../../http/billing.http.js';
 import { DisableAutopayCommand } from './disable-autopay.command.js';
 import { autopayResponseSchema } from '../billing.response-schemas.js';
 

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { Operation } from '#http';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
-import { AUTH } from '../billing.http.js';
+import { AUTH } from '../../http/billing.http.js';
 import { GetAutopayQuery } from './get-autopay.query.js';
 import { autopayResponseSchema } from '../billing.response-schemas.js';
 

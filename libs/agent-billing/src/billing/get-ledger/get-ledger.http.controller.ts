@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { Operation } from '#http';
 import { CLOCK, type Clock } from '#kernel';
 import { AgentAuth, agentEnvelope, type AgentPrincipal, CurrentAgent } from '#agent-contract';
-import { AUTH } from '../billing.http.js';
+import { AUTH } from '../../http/billing.http.js';
 import { GetLedgerQuery } from './get-ledger.query.js';
 import { type LedgerQuery, ledgerQuery, ledgerResponseSchema } from './get-ledger.schema.js';
 

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { emptyBody, Operation, publicBaseUrl } from '#http';
 import { APP_CONFIG, type AppConfig } from '#kernel';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
-import { AUTH, type BillingRequest } from '../billing.http.js';
+import { AUTH, type BillingRequest } from '../../http/billing.http.js';
 import { CreateSetupIntentCommand } from './setup-intent.command.js';
 import { setupIntentResponseSchema } from '../billing.response-schemas.js';
 

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Operation, publicBaseUrl } from '#http';
 import { APP_CONFIG, type AppConfig } from '#kernel';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
-import { AUTH, type BillingRequest } from '../billing.http.js';
+import { AUTH, type BillingRequest } from '../../http/billing.http.js';
 import { CreateTopupCheckoutCommand } from './topup-checkout.command.js';
 import { type TopupCheckoutBody, topupCheckoutBody } from './topup-checkout.schema.js';
 import { topupCheckoutSchema } from '../billing.response-schemas.js';

@@ -5,7 +5,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '#kernel';
 import { Operation, prefersJson, publicBaseUrl, type RequestOrigin } from '#http';
 import { accountWorkspaceSchema, type AccountWorkspaceView, PATHS, usdString } from '#agent-contract';
-import { JSON_OVER_PAGE } from '../../billing/billing.http.js';
+import { JSON_OVER_PAGE } from '../../http/billing.http.js';
 import { sessionParams } from './sandbox.schema.js';
 import { ShowCheckoutSuccessCommand } from './checkout-success/checkout-success.command.js';
 import { GetSandboxCheckoutQuery } from './get-checkout-session/get-checkout-session.query.js';

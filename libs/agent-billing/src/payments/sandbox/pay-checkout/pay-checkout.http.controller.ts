@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { AnonymousLimit } from '#access';
 import { emptyBody, Operation, prefersJson } from '#http';
-import { JSON_OVER_PAGE } from '../../../billing/billing.http.js';
+import { JSON_OVER_PAGE } from '../../../http/billing.http.js';
 import { PATHS, provisionedWorkspaceSchema } from '#agent-contract';
 import { sessionParams } from '../sandbox.schema.js';
 import { PaySandboxCheckoutCommand } from './pay-checkout.command.js';

@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
 import { Operation, publicBaseUrl, type RequestOrigin } from '#http';
 import { findPack, packForObjective, type PackId, PATHS, STARTER_PACK_ID, toObjective } from '#agent-contract';
 import { Idempotency } from '../../idempotency/idempotency.service.js';
-import { OpenAgentAccountCommand } from '../commands/open-agent-account/open-agent-account.command.js';
+import { OpenAgentAccountCommand } from '../open-agent-account/open-agent-account.command.js';
 import { issuance, PAYMENT_FLOW, packSummary } from './key-issuance.js';
 import {
   payCheckSchema,

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { AccountOrigin } from '../../agent-account.events.js';
+import type { AccountOrigin } from '../../accounts/agent-account.events.js';
 import type { PackId } from '#agent-contract';
 
 export interface OpenedAgentAccount {

@@ -1,5 +1,5 @@
 import { type CreditPack, findPack, PATHS } from '#agent-contract';
-import type { OpenedAgentAccount } from '../commands/open-agent-account/open-agent-account.command.js';
+import type { OpenedAgentAccount } from '../open-agent-account/open-agent-account.command.js';
 import type { KeyIssuance } from './pay.schema.js';
 
 const usd = (cents: number) => cents / 100;

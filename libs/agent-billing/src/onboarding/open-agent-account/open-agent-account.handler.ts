@@ -2,10 +2,10 @@ import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { CreateApiKeyCommand } from '#access';
-import { CheckoutService } from '../../../billing/checkout.service.js';
+import { CheckoutService } from '../../checkout/checkout.service.js';
 import { findPack, toObjective } from '#agent-contract';
-import { AgentAccounts } from '../../agent-accounts.js';
-import { AGENT_KEY_SCOPES } from '../../agent-key-scopes.js';
+import { AgentAccounts } from '../../accounts/agent-accounts.js';
+import { AGENT_KEY_SCOPES } from '../../accounts/agent-key-scopes.js';
 import { OpenAgentAccountCommand, type OpenedAgentAccount } from './open-agent-account.command.js';
 
 export { AGENT_KEY_SCOPES };
