@@ -1,20 +1,25 @@
 // The direction of dependencies (DESIGN §3, docs/architecture.md), checked by `npm test`.
-// Lowest first: kernel → eventstore | documents → projections → http → access → webhooks →
-// platform | agent-data → runtime → apps. A lib imports only libs below it, through their
-// index (or, from spec files, their `testing` entry); siblings never import each other.
-const order = [
-  'kernel',
-  'eventstore|documents',
-  'projections',
-  'http',
-  'access',
-  'webhooks',
-  'platform|agent-data',
-  'runtime',
+// Lowest first: kernel → eventstore | documents → projections → http → access → webhooks, then
+// the products: platform on its own, and the agent side as a chain of bounded contexts (ADR 0095)
+// agent-contract → agent-billing → agent-ventures → agent-workspace → agent-surface; runtime
+// above them all, then the apps. A lib imports only libs below it, through their index (or, from
+// spec files, their `testing` entry); siblings never import each other, so platform and the agent
+// libs never meet. Proven by probes: test/architecture/lib-layers.unit.spec.ts.
+const base = ['kernel', 'eventstore|documents', 'projections', 'http', 'access', 'webhooks'];
+const products = [
+  ['platform'],
+  ['agent-contract', 'agent-billing', 'agent-ventures', 'agent-workspace', 'agent-surface'],
 ];
 
-const layerRules = order.map((layer, i) => {
-  const allowed = order.slice(0, i).join('|');
+/** Each layer and the libs it may import. */
+const layers = [
+  ...base.map((layer, i) => ({ layer, allowed: base.slice(0, i) })),
+  ...products.flatMap((chain) => chain.map((layer, j) => ({ layer, allowed: [...base, ...chain.slice(0, j)] }))),
+  { layer: 'runtime', allowed: [...base, ...products.flat()] },
+];
+
+const layerRules = layers.map(({ layer, allowed: list }) => {
+  const allowed = list.join('|');
   return {
     name: `layer-${layer.replace('|', '-or-')}`,
     comment: `libs/${layer} may import only ${allowed ? `libs/(${allowed})` : 'no other lib'}`,
@@ -33,10 +38,14 @@ module.exports = {
     ...layerRules,
     {
       name: 'lib-public-face',
-      comment: 'another lib is reached through its index.ts (production code) or testing.ts (specs), never its files',
+      comment:
+        "another lib is reached through its index.ts (production code), testing.ts (specs) or, for deciders, agent-contract's pure vocabulary.ts, never its files",
       severity: 'error',
       from: { path: '^libs/([^/]+)/' },
-      to: { path: '^libs/([^/]+)/src/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/(index|testing)\\.ts$'] },
+      to: {
+        path: '^libs/([^/]+)/src/',
+        pathNot: ['^libs/$1/', '^libs/[^/]+/src/(index|testing)\\.ts$', '^libs/agent-contract/src/vocabulary\\.ts$'],
+      },
     },
     {
       name: 'testing-only-in-specs',

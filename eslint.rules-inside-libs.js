@@ -1,13 +1,16 @@
-// The rules inside a lib (DESIGN §3–4, STYLE 3, ADR 0093), which the lib graph of
-// .dependency-cruiser.cjs cannot see: deciders and kernel stay framework-free, and controllers
-// talk only to the buses. Proven by probes: test/architecture/rules-inside-libs.unit.spec.ts
+// The rules inside a lib (DESIGN §3–4, STYLE 3 and 12, ADR 0093, ADR 0095), which the lib graph
+// of .dependency-cruiser.cjs cannot see: deciders and kernel stay framework-free, controllers
+// talk only to the buses, and a lib's index names its exports. Proven by probes: test/architecture/rules-inside-libs.unit.spec.ts
 // lints a violating file for each and expects the rule's message.
 
-/** What a decider may import: kernel and files of its own lib (its events, pure helpers). */
+/**
+ * What a decider may import: kernel, the agent side's pure vocabulary (packs, objectives: ADR 0095)
+ * and files of its own lib (its events, pure helpers).
+ */
 const deciderImports = {
-  regex: '^(?!#kernel$|\\.{1,2}/)',
+  regex: '^(?!#kernel$|#agent-contract/vocabulary$|\\.{1,2}/)',
   message:
-    'A decider is pure: it imports #kernel and its own events and helpers only, never a framework, a store or another lib (ADR 0093).',
+    'A decider is pure: it imports #kernel (and #agent-contract/vocabulary) and its own events and helpers only, never a framework, a store or another lib (ADR 0093).',
 };
 
 /**
@@ -57,7 +60,7 @@ export const CONTROLLERS_ALLOWED_TO_INJECT = [
   // The OpenAPI document is rendered from route metadata, not from domain state.
   'libs/http/src/openapi/docs.controller.ts',
   // MCP is a transport for the tools (each a bus operation); its service runs the JSON-RPC exchange.
-  'libs/agent-data/src/mcp/mcp.http.controller.ts',
+  'libs/agent-surface/src/mcp/mcp.http.controller.ts',
   // oidc-provider's metadata and interaction pages (the provider is the "bus" there).
   'libs/platform/src/oauth/server/oauth-metadata.http.controller.ts',
   'libs/platform/src/oauth/consent/oauth-consent.http.controller.ts',
@@ -65,13 +68,20 @@ export const CONTROLLERS_ALLOWED_TO_INJECT = [
   // lead form's catalogue context.
   'libs/platform/src/users/password-reset/password-reset.http.controller.ts',
   'libs/platform/src/dashboard/settings/users/users.http.controller.ts',
-  'libs/agent-data/src/catalog/leads/submit-lead/submit-lead.http.controller.ts',
+  'libs/agent-surface/src/catalog/leads/submit-lead/submit-lead.http.controller.ts',
   // Idempotency-Key replays (the Idempotency service) wrap the command in the controller; to move
   // into an interceptor or the handlers. pay also picks the pack and answers its dry run itself.
-  'libs/agent-data/src/accounts/http/pay.http.controller.ts',
-  'libs/agent-data/src/accounts/create-key/create-key.http.controller.ts',
-  'libs/agent-data/src/billing/charge-topup/charge-topup.http.controller.ts',
+  'libs/agent-billing/src/onboarding/pay/pay.http.controller.ts',
+  'libs/agent-billing/src/accounts/create-key/create-key.http.controller.ts',
+  'libs/agent-billing/src/billing/charge-topup/charge-topup.http.controller.ts',
 ];
+
+/** A lib's public face names what others may use (STYLE 12, ADR 0095): no `export *` in its index. */
+const namedExportsOnly = {
+  selector: 'ExportAllDeclaration',
+  message:
+    "A lib's index names each export (no `export *`), so its public face is what other libs use and nothing more (ADR 0095).",
+};
 
 /** Flat-config entries; spread into eslint.config.js after the general rules. */
 export const rulesInsideLibs = [
@@ -82,6 +92,10 @@ export const rulesInsideLibs = [
   {
     files: ['libs/kernel/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [kernelImports] }] },
+  },
+  {
+    files: ['libs/*/src/index.ts'],
+    rules: { 'no-restricted-syntax': ['error', namedExportsOnly] },
   },
   {
     files: ['**/*.controller.ts'],

@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
-import { INFORMATION_DOCUMENTS } from '#agent-data';
+import { checkCompanyRecord, companyIdFor, CompanyImporter, demoCompanies, valueRecords } from '#agent-ventures';
+import { INFORMATION_DOCUMENTS } from '#agent-surface';
 import { after, before, describe, it } from 'node:test';
-import {
-  AGENT_ENDPOINTS,
-  CompanyImporter,
-  checkCompanyRecord,
-  companyIdFor,
-  demoCompanies,
-  valueRecords,
-} from '#agent-data';
+import { AGENT_ENDPOINTS } from '#agent-contract';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { paymentProviderFor, SandboxPaymentProvider, stripeClientConfig } from '#agent-data';
+import { paymentProviderFor, SandboxPaymentProvider, stripeClientConfig } from '#agent-billing';
 import { FakeClock, IdGenerator, loadConfig } from '#kernel';
 import type { DocumentStore } from '#documents';
 

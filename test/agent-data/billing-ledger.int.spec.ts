@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreditsService, GrantCreditsCommand } from '#agent-data';
+import { CreditsService, GrantCreditsCommand } from '#agent-billing';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { type Issued, pay, payInSandbox, status, withKey } from './support/agent-client.js';
 import { PaidRoutesModule } from './support/paid-routes.module.js';

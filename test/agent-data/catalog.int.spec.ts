@@ -4,34 +4,32 @@ import type { ModuleRef } from '@nestjs/core';
 import type { z } from 'zod';
 import { FakeClock, loadConfig } from '#kernel';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#eventstore';
-import {
-  AGENT_ACCOUNT_STATUS,
-  AGENT_ENDPOINTS,
-  AGENT_ERRORS,
-  CatalogContextProvider,
-  type AgentAccountStatusProvider,
-} from '#agent-data';
-import { acquisitionSchema, trafficSchema } from '../../libs/agent-data/src/catalog/acquisition.documents.js';
+import { AGENT_ACCOUNT_STATUS, type AgentAccountStatusProvider } from '#agent-surface';
+import { AGENT_ENDPOINTS, AGENT_ERRORS, CatalogContextProvider } from '#agent-contract';
+import { acquisitionSchema, trafficSchema } from '../../libs/agent-surface/src/catalog/acquisition.documents.js';
 import {
   capabilitiesSchema,
   manifestSchema,
   quickstartSchema,
-} from '../../libs/agent-data/src/catalog/capabilities.documents.js';
-import { catalogSchema } from '../../libs/agent-data/src/catalog/catalog.document.js';
-import { guidanceSchema } from '../../libs/agent-data/src/catalog/guidance.document.js';
-import { GetStatusHandler } from '../../libs/agent-data/src/catalog/get-status/get-status.handler.js';
-import { GetStatusQuery } from '../../libs/agent-data/src/catalog/get-status/get-status.query.js';
-import { leadsInfoSchema } from '../../libs/agent-data/src/catalog/leads/leads-info.document.js';
-import { leadReceivedSchema } from '../../libs/agent-data/src/catalog/leads/submit-lead/submit-lead.schema.js';
+} from '../../libs/agent-surface/src/catalog/capabilities.documents.js';
+import { catalogSchema } from '../../libs/agent-surface/src/catalog/catalog.document.js';
+import { guidanceSchema } from '../../libs/agent-surface/src/catalog/guidance.document.js';
+import { GetStatusHandler } from '../../libs/agent-surface/src/catalog/get-status/get-status.handler.js';
+import { GetStatusQuery } from '../../libs/agent-surface/src/catalog/get-status/get-status.query.js';
+import { leadsInfoSchema } from '../../libs/agent-surface/src/catalog/leads/leads-info.document.js';
+import { leadReceivedSchema } from '../../libs/agent-surface/src/catalog/leads/submit-lead/submit-lead.schema.js';
 import {
   conversionSchema,
   growthSchema,
   offersSchema,
   valueProofSchema,
-} from '../../libs/agent-data/src/catalog/purchase.documents.js';
-import { errorCatalogSchema, recoverySchema } from '../../libs/agent-data/src/catalog/recovery.documents.js';
-import { registryIndexSchema, registryPackSchema } from '../../libs/agent-data/src/catalog/registry-pack.document.js';
-import { statusSchema, trustSchema } from '../../libs/agent-data/src/catalog/status.documents.js';
+} from '../../libs/agent-surface/src/catalog/purchase.documents.js';
+import { errorCatalogSchema, recoverySchema } from '../../libs/agent-surface/src/catalog/recovery.documents.js';
+import {
+  registryIndexSchema,
+  registryPackSchema,
+} from '../../libs/agent-surface/src/catalog/registry-pack.document.js';
+import { statusSchema, trustSchema } from '../../libs/agent-surface/src/catalog/status.documents.js';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 
 const NOW = '2026-05-04T03:02:01.000Z';

@@ -7,8 +7,6 @@ import { AppError, ConfigError, type ErrorKind, loadConfig } from '#kernel';
 import { httpErrorOf, publicBaseUrl } from '#http';
 import {
   AGENT_ERRORS,
-  buildCatalog,
-  buildGuidance,
   CREDIT_PACKS,
   DEFAULT_METER_PRICES_CENTS,
   findPack,
@@ -20,8 +18,9 @@ import {
   RECOMMENDED_OBJECTIVE,
   STARTER_PACK_ID,
   type CatalogContext,
-} from '#agent-data';
-import { buildQuickstart } from '../../libs/agent-data/src/catalog/capabilities.documents.js';
+} from '#agent-contract';
+import { buildCatalog, buildGuidance } from '#agent-surface';
+import { buildQuickstart } from '../../libs/agent-surface/src/catalog/capabilities.documents.js';
 
 const BASE = 'https://api.example.test';
 /** The kind a catalogued status is raised with (the statuses the catalogue lists headers for). */
@@ -420,11 +419,15 @@ interface Answer {
 }
 
 /**
- * The libs the agent surface is built from: agent-data and every lib below it that it imports
+ * The libs the agent surface is built from: the agent libs and every lib below them that they import
  * (a code raised there can reach an /api/v1 answer: WEBHOOK_NOT_FOUND came from libs/webhooks).
  */
 const AGENT_SURFACE_LIBS = [
-  'agent-data',
+  'agent-surface',
+  'agent-workspace',
+  'agent-ventures',
+  'agent-billing',
+  'agent-contract',
   'access',
   'webhooks',
   'http',
@@ -489,7 +492,7 @@ describe('error catalogue', () => {
     }
   });
 
-  it('documents every code the agent surface can answer: raised in agent-data or a lib it is built from', async () => {
+  it('documents every code the agent surface can answer: raised in the agent libs or a lib they are built from', async () => {
     // Found in the sources (the compiled tree sits next to them: dist/test/agent-data → repo root
     // is three levels up); a call that names no code answers its helper's default.
     const root = join(new URL('.', import.meta.url).pathname, '../../..');
@@ -502,7 +505,7 @@ describe('error catalogue', () => {
     assert.deepEqual(
       missing,
       [],
-      'answered on the agent surface but missing from libs/agent-data/src/catalog/error-catalog.ts',
+      'answered on the agent surface but missing from libs/agent-contract/src/catalog/error-catalog.data.yaml',
     );
     // The catalogue documents what libs/http's error table answers.
     for (const [code, answer] of raised) {
@@ -513,10 +516,11 @@ describe('error catalogue', () => {
     }
     // The platform-only codes are raised in the shared libs, never by the agent surface itself.
     const ownCodes = new Map<string, Answer>();
-    await scan(join(root, 'libs/agent-data/src'), ownCodes);
+    for (const lib of AGENT_SURFACE_LIBS.filter((l) => l.startsWith('agent-')))
+      await scan(join(root, `libs/${lib}/src`), ownCodes);
     for (const code of Object.keys(PLATFORM_ONLY_CODES)) {
       assert.ok(raised.has(code), `${code} is still raised somewhere (else drop it from PLATFORM_ONLY_CODES)`);
-      assert.ok(!ownCodes.has(code), `${code} is raised in libs/agent-data: catalogue it`);
+      assert.ok(!ownCodes.has(code), `${code} is raised in an agent lib: catalogue it`);
     }
   });
 });

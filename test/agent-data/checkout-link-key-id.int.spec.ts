@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateApiKeyCommand } from '#access';
-import { agentAccountStream } from '#agent-data';
+import { agentAccountStream } from '#agent-billing';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { CreateAccountCommand } from '#platform';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';

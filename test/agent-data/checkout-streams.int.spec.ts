@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { agentAccountStream } from '#agent-data';
+import { agentAccountStream } from '#agent-billing';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { pay } from './support/agent-client.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { companyIdFor } from '#agent-data';
+import { companyIdFor } from '#agent-ventures';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { pay, payInSandbox, status, withKey } from './support/agent-client.js';
 

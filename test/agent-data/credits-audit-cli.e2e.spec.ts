@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CREDITS_SNAPSHOTS_COLLECTION, CreditLedger, type CreditsCommand } from '#agent-data';
+import { CREDITS_SNAPSHOTS_COLLECTION, CreditLedger, type CreditsCommand } from '#agent-billing';
 import { type Doc, SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { CLI_MAIN, run } from '../e2e/support/processes.js';

@@ -12,16 +12,14 @@ import {
   AGENT_ENDPOINTS,
   CREDIT_PACKS,
   DESCRIPTOR_PATHS,
-  MCP_SERVER_SCHEMA_URL,
   MCP_TOOLS,
   METER_NAMES,
   REGISTRY_TARGETS,
   SERVICE_KEYS,
-  SITE_DOCUMENT_NAMES,
-  SITE_DOCUMENTS,
   findEndpoint,
   meterPrices,
-} from '#agent-data';
+} from '#agent-contract';
+import { MCP_SERVER_SCHEMA_URL, SITE_DOCUMENT_NAMES, SITE_DOCUMENTS } from '#agent-surface';
 import { centsToUsd } from '#kernel';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 

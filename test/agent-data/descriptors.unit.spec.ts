@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  CatalogContextProvider,
-  SITE_DOCUMENT_NAMES,
-  SITE_DOCUMENTS,
-  mcpServerName,
-  renderSiteDocument,
-  type CatalogContext,
-} from '#agent-data';
+import { CatalogContextProvider, type CatalogContext } from '#agent-contract';
+import { SITE_DOCUMENT_NAMES, SITE_DOCUMENTS, mcpServerName, renderSiteDocument } from '#agent-surface';
 import { FakeClock, loadConfig } from '#kernel';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');

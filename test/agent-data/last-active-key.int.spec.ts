@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { agentAccountStream } from '#agent-data';
+import { agentAccountStream } from '#agent-billing';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { pay, postJson, withKey } from './support/agent-client.js';
 

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CommandBus } from '@nestjs/cqrs';
-import { GrantCreditsCommand } from '#agent-data';
+import { GrantCreditsCommand } from '#agent-billing';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { pay, postJson, withKey } from './support/agent-client.js';
 

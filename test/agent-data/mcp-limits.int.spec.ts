@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
-import { GrantCreditsCommand } from '#agent-data';
+import { GrantCreditsCommand } from '#agent-billing';
 import { FakeClock } from '#kernel';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { pay, withKey } from './support/agent-client.js';

@@ -5,7 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateTenantCommand, type CreatedTenant, GrantCreditsCommand, MCP_TOOLS } from '#agent-data';
+import { CreateTenantCommand, type CreatedTenant } from '#agent-workspace';
+import { GrantCreditsCommand } from '#agent-billing';
+import { MCP_TOOLS } from '#agent-contract';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { pay, payInSandbox, status, withKey } from './support/agent-client.js';
 

@@ -3,13 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import {
-  AGENT_ENDPOINTS,
-  DESCRIPTOR_PATHS,
-  METER_METADATA,
-  UNLISTED_AGENT_ROUTES,
-  openAiFunctionName,
-} from '#agent-data';
+import { AGENT_ENDPOINTS, DESCRIPTOR_PATHS, UNLISTED_AGENT_ROUTES } from '#agent-contract';
+import { METER_METADATA } from '#agent-billing';
+import { openAiFunctionName } from '#agent-surface';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { RouteRecorder, RouteRecorderModule } from './support/route-recorder.module.js';
 

@@ -6,14 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  AGENT_ENDPOINTS,
-  CreateTenantCommand,
-  type CreatedTenant,
-  creditsStream,
-  GrantCreditsCommand,
-  MCP_TOOLS,
-} from '#agent-data';
+import { AGENT_ENDPOINTS, MCP_TOOLS } from '#agent-contract';
+import { CreateTenantCommand, type CreatedTenant } from '#agent-workspace';
+import { creditsStream, GrantCreditsCommand } from '#agent-billing';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionStore } from '#projections';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Stripe from 'stripe';
-import { findPack, openStripePaymentProvider, type StripePaymentProvider } from '#agent-data';
+import { findPack } from '#agent-contract';
+import { openStripePaymentProvider, type StripePaymentProvider } from '#agent-billing';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { EVENT_STORE, type RecordedEvent } from '#eventstore';
 import { pay, status, withKey } from './support/agent-client.js';

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { OpenApiService } from '#http';
 import { startTestApi, type TestApi } from './support/test-api.js';
 
-const root = new URL('../../../', import.meta.url).pathname;
+const root = new URL('../../..', import.meta.url).pathname;
 
 /** The generated path table of docs/architecture.md (scripts/architecture-doc.mjs). */
 function tableRows(): Array<{ method: string; path: string }> {

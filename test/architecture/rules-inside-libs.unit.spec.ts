@@ -4,7 +4,7 @@ import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 
 // The compiled spec sits in dist/test/architecture: the repository root is three levels up.
-const root = new URL('../../../', import.meta.url);
+const root = new URL('../../..', import.meta.url);
 
 type FlatConfig = Record<string, unknown>;
 
@@ -52,8 +52,16 @@ describe('rules inside libs (ADR 0093), each failing on a probe', () => {
   });
 
   it('a decider imports no framework, no store and no other lib but kernel', async () => {
-    const path = 'libs/agent-data/src/probe/probe.decider.ts';
-    for (const specifier of ['@nestjs/common', '#eventstore', '#documents', '#http', 'mongodb', '#access']) {
+    const path = 'libs/agent-billing/src/probe/probe.decider.ts';
+    for (const specifier of [
+      '@nestjs/common',
+      '#eventstore',
+      '#documents',
+      '#http',
+      'mongodb',
+      '#access',
+      '#agent-contract',
+    ]) {
       const messages = await probe(path, `import { x } from '${specifier}';\nexport const y = x;\n`);
       assert.equal(messages.length, 1, specifier);
       assert.match(messages[0]!, /^no-restricted-imports: .*A decider is pure/, specifier);
@@ -61,7 +69,7 @@ describe('rules inside libs (ADR 0093), each failing on a probe', () => {
     assert.deepEqual(
       await probe(
         path,
-        `import { Errors } from '#kernel';\nimport type { ProbeEvent } from './probe.events.js';\nexport const y: [unknown, ProbeEvent?] = [Errors];\n`,
+        `import { Errors } from '#kernel';\nimport { OBJECTIVE_PACK } from '#agent-contract/vocabulary';\nimport type { ProbeEvent } from './probe.events.js';\nexport const y: [unknown, ProbeEvent?] = [Errors, OBJECTIVE_PACK];\n`,
       ),
       [],
     );
@@ -92,6 +100,21 @@ describe('rules inside libs (ADR 0093), each failing on a probe', () => {
       `import { ProjectionStore } from '#projections';\nexport const y = ProjectionStore;\n`,
     );
     assert.match(store.join('\n'), /^no-restricted-imports: .*reads no store/);
+  });
+
+  it("a lib's index names its exports: no export * (ADR 0095)", async () => {
+    const messages = await probe('libs/agent-billing/src/index.ts', `export * from './credits/credits.events.js';\n`);
+    assert.equal(messages.length, 1, messages.join('\n'));
+    assert.match(messages[0]!, /^no-restricted-syntax: A lib's index names each export/);
+    assert.deepEqual(
+      await probe('libs/agent-billing/src/index.ts', `export { creditsStream } from './credits/credits.events.js';\n`),
+      [],
+    );
+    // Only the index: a file inside a lib may gather its own pieces.
+    assert.deepEqual(
+      await probe('libs/agent-billing/src/credits/all.ts', `export * from './credits.events.js';\n`),
+      [],
+    );
   });
 
   it('lets the allow-listed controllers be, and nothing else', async () => {

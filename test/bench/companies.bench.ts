@@ -18,7 +18,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { csvHeaderLine, demoCompanies, type ImportSummary, recordToCsvLine } from '#agent-data';
+import { csvHeaderLine, demoCompanies, type ImportSummary, recordToCsvLine } from '#agent-ventures';
 import {
   autocannon,
   type AutocannonResult,

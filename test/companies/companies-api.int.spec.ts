@@ -7,14 +7,14 @@ import {
   companyIdFor,
   companyProfileSchema,
   companyScoreSchema,
-  creditsStream,
   demoCompanies,
   discoveryPageSchema,
   MODEL_VERSION,
   modelHealthSchema,
   scoreCompany,
   valueRecords,
-} from '#agent-data';
+} from '#agent-ventures';
+import { creditsStream } from '#agent-billing';
 import { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';

@@ -11,7 +11,7 @@ import {
   DemoDataSeeder,
   type SeedOutcome,
   textRecords,
-} from '#agent-data';
+} from '#agent-ventures';
 import { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore, SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';

@@ -18,7 +18,7 @@ import {
   recordToCsvLine,
   textRecords,
   valueRecords,
-} from '#agent-data';
+} from '#agent-ventures';
 import { FakeClock, fold } from '#kernel';
 import { type RecordedEvent, SqliteEventStore } from '#eventstore';
 

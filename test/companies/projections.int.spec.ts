@@ -18,7 +18,7 @@ import {
   profileHash,
   SCORE_STATS_COLLECTION,
   valueRecords,
-} from '#agent-data';
+} from '#agent-ventures';
 import { FakeClock } from '#kernel';
 import type { Doc } from '#documents';
 import { SqliteEventStore } from '#eventstore';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
-const root = new URL('../../../', import.meta.url).pathname;
+const root = new URL('../../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'docs-names-'));
 
 /** Runs the lint `npm run lint` runs on the README and ADRs, on one probe document. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PilotEndSweeper } from '#agent-data';
+import { PilotEndSweeper } from '#agent-workspace';
 import { EVENT_STORE, type RecordedEvent } from '#eventstore';
 import { FakeClock } from '#kernel';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';

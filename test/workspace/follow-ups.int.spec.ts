@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateTenantCommand, type CreatedTenant, GrantCreditsCommand } from '#agent-data';
+import { CreateTenantCommand, type CreatedTenant } from '#agent-workspace';
+import { GrantCreditsCommand } from '#agent-billing';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { status, withKey } from '../agent-data/support/agent-client.js';
 

@@ -3,12 +3,12 @@ import { describe, it } from 'node:test';
 import { type Decider } from '#kernel';
 import { MemoryProjection } from '#projections/testing';
 import type { ProjectionDefinition } from '#projections';
-import { leadDecider, type LeadCommand } from '../../libs/agent-data/src/catalog/leads/lead.decider.js';
-import { leadStream } from '../../libs/agent-data/src/catalog/leads/lead.events.js';
-import { leadsProjection } from '../../libs/agent-data/src/catalog/leads/leads.projection.js';
-import { tenantDecider, type TenantCommand } from '../../libs/agent-data/src/workspace/tenant.decider.js';
-import { tenantStream } from '../../libs/agent-data/src/workspace/workspace.events.js';
-import { workspaceProjection } from '../../libs/agent-data/src/workspace/workspace.projection.js';
+import { leadDecider, type LeadCommand } from '../../libs/agent-workspace/src/leads/lead.decider.js';
+import { leadStream } from '../../libs/agent-workspace/src/leads/lead.events.js';
+import { leadsProjection } from '../../libs/agent-surface/src/catalog/leads/leads.projection.js';
+import { tenantDecider, type TenantCommand } from '../../libs/agent-workspace/src/tenant.decider.js';
+import { tenantStream } from '../../libs/agent-workspace/src/workspace.events.js';
+import { workspaceProjection } from '../../libs/agent-workspace/src/workspace.projection.js';
 
 type Stored = [stream: string, event: { type: string; data: unknown }];
 const t = (day: number) => new Date(Date.UTC(2026, 4, 1 + day, 9));

@@ -3,13 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
-import {
-  CreateTenantCommand,
-  type CreatedTenant,
-  GrantCreditsCommand,
-  IssueTenantKeyCommand,
-  WORKSPACE_PROJECTION,
-} from '#agent-data';
+import { CreateTenantCommand, type CreatedTenant, IssueTenantKeyCommand, WORKSPACE_PROJECTION } from '#agent-workspace';
+import { GrantCreditsCommand } from '#agent-billing';
 import { ProjectionRunner, ProjectionStore } from '#projections';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { pay, withKey } from '../agent-data/support/agent-client.js';

@@ -141,7 +141,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   // Rejected records are skipped, not fatal: the exit code says some were.
   onStore(companiesImport, async (command, { app, out, err, signal }) => {
     const [{ CompanyImporter }, companies] = await Promise.all([
-      import('#agent-data'),
+      import('#agent-ventures'),
       import('./commands/companies.command.js'),
     ]);
     return companies.importCompanies(app.get(CompanyImporter, { strict: false }), command, out, err, signal);

@@ -1,6 +1,9 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AccessModule } from '#access';
-import { AgentBillingModule, CatalogModule, CompaniesModule, McpModule, WorkspaceModule } from '#agent-data';
+import { AgentBillingModule } from '#agent-billing';
+import { CatalogModule, McpModule } from '#agent-surface';
+import { WorkspaceModule } from '#agent-workspace';
+import { CompaniesModule } from '#agent-ventures';
 import type { AppConfig } from '#kernel';
 import {
   OAuthModule,

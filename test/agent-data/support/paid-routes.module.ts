@@ -1,6 +1,7 @@
 import { Controller, Get, Module, Query } from '@nestjs/common';
 import { z } from 'zod';
-import { type AgentPrincipal, CurrentAgent, Metered } from '#agent-data';
+import { type AgentPrincipal, CurrentAgent } from '#agent-contract';
+import { Metered } from '#agent-billing';
 import { Errors } from '#kernel';
 import { Operation } from '#http';
 

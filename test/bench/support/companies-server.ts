@@ -25,7 +25,7 @@ import {
   MODEL_VERSION,
   scoreCompany,
   valueRecords,
-} from '#agent-data';
+} from '#agent-ventures';
 import { SystemClock } from '#kernel';
 import { EVENT_STORE, type EventStore, SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';

@@ -15,14 +15,8 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { CommandBus } from '@nestjs/cqrs';
 import Fastify from 'fastify';
-import {
-  CompanyImporter,
-  DemoDataSeeder,
-  demoCompanies,
-  GrantCreditsCommand,
-  type GrantCreditsResult,
-  valueRecords,
-} from '#agent-data';
+import { CompanyImporter, DemoDataSeeder, demoCompanies, valueRecords } from '#agent-ventures';
+import { GrantCreditsCommand, type GrantCreditsResult } from '#agent-billing';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { startTestApi } from '../../api/support/test-api.js';

@@ -15,7 +15,8 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { CommandBus } from '@nestjs/cqrs';
 import Fastify from 'fastify';
-import { CreateTenantCommand, type CreatedTenant, GrantCreditsCommand } from '#agent-data';
+import { CreateTenantCommand, type CreatedTenant } from '#agent-workspace';
+import { GrantCreditsCommand } from '#agent-billing';
 import { EVENT_STORE, type EventStore, type NewEvent } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import {
@@ -24,7 +25,7 @@ import {
   workspaceCompanyId,
   workspaceCompanyStream,
   type WorkspaceEvent,
-} from '../../../libs/agent-data/src/workspace/workspace.events.js';
+} from '../../../libs/agent-workspace/src/workspace.events.js';
 import { startTestApi } from '../../api/support/test-api.js';
 import { BENCH_LIMITS, failed, listenLocal, ready, setting } from './bench-kit.js';
 

@@ -1,7 +1,9 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { FakeClock } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { CreateTenantCommand, DemoDataSeeder, GrantCreditsCommand } from '#agent-data';
+import { CreateTenantCommand } from '#agent-workspace';
+import { DemoDataSeeder } from '#agent-ventures';
+import { GrantCreditsCommand } from '#agent-billing';
 import { WebhookDispatchers } from '#webhooks';
 import { startTestApi, type TestApi, waitUntil } from '../../api/support/test-api.js';
 import { pay } from '../../agent-data/support/agent-client.js';

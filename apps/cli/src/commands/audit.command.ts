@@ -1,4 +1,4 @@
-import { auditCredits } from '#agent-data';
+import { auditCredits } from '#agent-billing';
 import type { DocumentStore } from '#documents';
 import type { EventStore } from '#eventstore';
 import { auditDeliveries, type WebhookChannel } from '#webhooks';

@@ -23,7 +23,7 @@ function format(value: string | undefined): 'jsonl' | 'csv' | undefined {
   return value;
 }
 
-/** The importer's rule (formatOf in #agent-data), here so bad usage answers without loading the app. */
+/** The importer's rule (formatOf in #agent-ventures), here so bad usage answers without loading the app. */
 function formatFromName(file: string): 'jsonl' | 'csv' | undefined {
   const ext = /\.[^./\\]+$/.exec(file.toLowerCase())?.[0];
   if (ext === '.jsonl' || ext === '.ndjson' || ext === '.json') return 'jsonl';

@@ -7,7 +7,7 @@ import {
   fileRecords,
   recordToCsvLine,
   type SourceRecord,
-} from '#agent-data';
+} from '#agent-ventures';
 import type { CompaniesCliCommand } from './companies.args.js';
 
 type Write = (line: string) => Promise<void>;

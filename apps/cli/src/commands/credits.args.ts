@@ -11,7 +11,7 @@ const GRANT_USAGE = `  credits grant --key KEY_ID --usd AMOUNT --reference TEXT
 
 export type CreditsCliCommand = { kind: 'credits-grant'; keyId: string; creditsCents: number; reference: string };
 
-// The same limits as the ledger's (MAX_GRANT_CENTS, MAX_GRANT_REFERENCE_LENGTH in #agent-data),
+// The same limits as the ledger's (MAX_GRANT_CENTS, MAX_GRANT_REFERENCE_LENGTH in #agent-billing),
 // checked here too so bad usage answers before any store is opened.
 const MAX_GRANT_USD = 1_000_000;
 const MAX_REFERENCE_LENGTH = 200;

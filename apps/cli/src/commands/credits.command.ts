@@ -1,5 +1,5 @@
 import type { CommandBus } from '@nestjs/cqrs';
-import { GrantCreditsCommand } from '#agent-data';
+import { GrantCreditsCommand } from '#agent-billing';
 import { AppError } from '#kernel';
 import { UsageError } from '../usage-error.js';
 import { asUsageError } from './accounts.command.js';

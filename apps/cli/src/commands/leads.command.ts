@@ -1,5 +1,6 @@
 import type { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ConvertLeadCommand, type LeadsPage, ListLeadsQuery } from '#agent-data';
+import { ConvertLeadCommand } from '#agent-workspace';
+import { type LeadsPage, ListLeadsQuery } from '#agent-surface';
 import { AppError } from '#kernel';
 import { UsageError } from '../usage-error.js';
 import { asUsageError } from './accounts.command.js';

@@ -1,5 +1,5 @@
 import type { CommandBus } from '@nestjs/cqrs';
-import { CreateTenantCommand, IssueTenantKeyCommand } from '#agent-data';
+import { CreateTenantCommand, IssueTenantKeyCommand } from '#agent-workspace';
 import { AppError } from '#kernel';
 import { UsageError } from '../usage-error.js';
 import { asUsageError } from './accounts.command.js';

@@ -20,7 +20,7 @@ const url = (protocols: string[]) =>
 
 /**
  * `name=usd,name=usd`: meter price overrides (D17). The syntax is checked here; the meter names
- * by the agent-data catalogue (`meterPrices`), which owns them.
+ * by the agent catalogue (agent-contract, `meterPrices`), which owns them.
  */
 const meterPricesUsd = z
   .string()

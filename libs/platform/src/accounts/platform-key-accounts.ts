@@ -7,7 +7,7 @@ import { accountStream } from './account.events.js';
 
 /**
  * KEY_ACCOUNTS: a platform key needs an active platform account. Agent-surface keys belong to
- * agent-data's accounts, which that feature checks before it asks for a key.
+ * the agent side's accounts (agent-billing), which that feature checks before it asks for a key.
  */
 @Injectable()
 export class PlatformKeyAccounts implements KeyAccounts {

@@ -18,7 +18,7 @@ import {
   toErrorResponse,
 } from '#http';
 import { type AppConfig, configWarnings } from '#kernel';
-import { agentNextActionsEnricher } from '#agent-data';
+import { agentNextActionsEnricher } from '#agent-surface';
 import { AppModule } from './app.module.js';
 import type { ApiAppOptions } from './api-app.options.js';
 

@@ -13,7 +13,7 @@ import { CreateApiKeyCommand, type CreatedApiKey } from './create-api-key.comman
 /**
  * Generates the key value (D2, the deployment's environment), stores only its SHA-256 in an
  * `apikey-{id}` stream and returns the value once. The account must be able to hold keys of the
- * surface (KEY_ACCOUNTS: the platform checks its accounts; agent-data checks its own before).
+ * surface (KEY_ACCOUNTS: the platform checks its accounts; agent-billing checks its own before).
  */
 @CommandHandler(CreateApiKeyCommand)
 export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand, CreatedApiKey> {
