@@ -12,7 +12,9 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // The one tsconfig, which holds every .ts file (a file outside it is a parse error, not
+      // skipped): about an eighth less CPU than projectService here (ADR 0097).
+      parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': [

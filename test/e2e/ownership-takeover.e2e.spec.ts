@@ -15,6 +15,7 @@ interface JobView {
   owner: string | null;
   here: boolean;
   since: string | null;
+  expires_at: string | null;
 }
 interface WorkerHealth {
   owner: string;
@@ -191,7 +192,9 @@ describe('ownership of background jobs across two worker processes (built mains)
       }
     })();
 
-    await new Promise((r) => setTimeout(r, 1500));
+    // Load under way before the first kill: a few rounds of the three calls answered.
+    const answered = () => created.repositories + behind.repo + failures.length;
+    await until('the load to be under way', 30_000, async () => answered() >= 3);
     // 1. Kill A, the owner of every job (SIGKILL): B takes them over. Then A comes back, standing by.
     const firstKill = Date.now();
     await a.process.stop('SIGKILL');
@@ -201,7 +204,14 @@ describe('ownership of background jobs across two worker processes (built mains)
     const firstTakeoverMs = await b.tookAllAfter(firstKill);
     a.start(env);
     await until('A to answer again', 60_000, () => a.health());
-    await new Promise((r) => setTimeout(r, 1500));
+    // A tries to take each job at its start and every second after; B renews every lease every
+    // 2 s. Once B renewed them all after A answered, A has had its tries against live leases.
+    const expiries = async () => new Map((await b.health())?.jobs.map((j) => [j.job, j.expires_at]) ?? []);
+    const beforeRenewal = await expiries();
+    await until('B to renew every lease while A is up', 30_000, async () => {
+      const now = await expiries();
+      return jobs.every((job) => now.get(job) && now.get(job)! > (beforeRenewal.get(job) ?? ''));
+    });
     assert.deepEqual(await until('A to answer', 10_000, () => a.held()), [], 'the restarted worker stands by');
     assert.equal((await until('B to answer', 10_000, () => b.held())).length, jobs.length);
 
@@ -211,7 +221,9 @@ describe('ownership of background jobs across two worker processes (built mains)
     await until('A to own every job after B was killed', 30_000, async () => (await a.held())?.length === jobs.length);
     const secondTakeoverMs = await a.tookAllAfter(secondKill);
 
-    await new Promise((r) => setTimeout(r, 1500));
+    // The load goes on through the second takeover: a few more rounds answered.
+    const atSecondTakeover = answered();
+    await until('the load to go on after the second takeover', 30_000, async () => answered() >= atSecondTakeover + 3);
     loading = false;
     await load;
     sampling = false;
