@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkCompanyRecord } from './company-record.schema.js';
+import { calendarDay, checkCompanyRecord } from './company-record.schema.js';
 import { demoCompanies } from './demo/demo-companies.js';
 import { dayNumber, seriesGrowth } from './growth.js';
 import { csvHeaderLine, recordToCsvLine } from './import/csv-columns.js';
@@ -118,6 +118,61 @@ describe('company records (validation and normalisation)', () => {
       assert.ok(direct.ok, direct.ok ? '' : direct.reason);
       assert.deepEqual(checkCompanyRecord(row.value), direct);
     });
+  });
+});
+
+describe('calendar days', () => {
+  /** The calendar's answer, from Date: a day is real when it survives a round trip. */
+  function reference(input: string): string | null {
+    const m = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(input);
+    if (!m) return null;
+    const [year, month, day] = [Number(m[1]), Number(m[2]), m[3] === undefined ? 1 : Number(m[3])];
+    if (year < 1800 || year > 2100) return null;
+    const date = new Date(Date.UTC(year, month - 1, day));
+    if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+    return `${m[1]}-${m[2]}-${m[3] ?? '01'}`;
+  }
+
+  it('accepts exactly the real days (and months) from 1800 to 2100, as the calendar does', () => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    let checked = 0;
+    for (let year = 1798; year <= 2102; year++) {
+      for (let month = 0; month <= 13; month++) {
+        const ym = `${year}-${two(month)}`;
+        assert.equal(calendarDay(ym), reference(ym), ym);
+        for (let day = 0; day <= 32; day++, checked++) {
+          const ymd = `${ym}-${two(day)}`;
+          assert.equal(calendarDay(ymd), reference(ymd), ymd);
+        }
+      }
+    }
+    assert.ok(checked > 140_000);
+  });
+
+  it('refuses anything else shaped almost like a day', () => {
+    for (const input of [
+      '',
+      '2025',
+      '2025-1',
+      '2025-1-01',
+      '2025-01-1',
+      '2025/01/01',
+      '2025-01-01T00',
+      ' 2025-01-01',
+      '2025-01-01 ',
+      '20250101',
+      '2025_01',
+      '2025-0a',
+      '2025-01-0a',
+      '+025-01-01',
+      '-025-01-01',
+      '２０２５-01-01',
+      '2025-01--1',
+      '2025-01-01-01',
+    ]) {
+      assert.equal(calendarDay(input), null, JSON.stringify(input));
+      assert.equal(reference(input), null, JSON.stringify(input));
+    }
   });
 });
 

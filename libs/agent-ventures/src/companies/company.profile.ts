@@ -3,7 +3,7 @@
  * the payload of `CompanyImported` and, field by field, of `CompanyUpdated`; read models and the
  * scoring model derive everything else from it. Field meanings: docs/scoring.md, "Profile".
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Funding stage of the company, earliest first. */
 export const STAGES = ['pre-seed', 'seed', 'series-a', 'series-b', 'series-c', 'series-d', 'growth', 'public'] as const;
@@ -112,7 +112,8 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * stability is what matters here.)
  */
 export function companyIdFor(domain: string): string {
-  const digest = createHash('sha256').update(`company:${domain}`).digest();
+  // One-shot hash(): no Hash object per call (an import hashes every record twice).
+  const digest = hash('sha256', `company:${domain}`, 'buffer');
   let bits = 0;
   let acc = 0;
   let out = '';
@@ -195,10 +196,7 @@ function fixedOrder(p: CompanyProfileData): CompanyProfileData {
 
 /** Fingerprint of a profile (128 bits of SHA-256 over its JSON in a fixed field order): equal profiles, equal hash. */
 export function profileHash(profile: CompanyProfileData): string {
-  return createHash('sha256')
-    .update(JSON.stringify(fixedOrder(profile)))
-    .digest('hex')
-    .slice(0, 32);
+  return hash('sha256', JSON.stringify(fixedOrder(profile)), 'hex').slice(0, 32);
 }
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);

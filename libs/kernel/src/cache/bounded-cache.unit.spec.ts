@@ -34,4 +34,33 @@ describe('BoundedCache', () => {
     cache.deleteWhere((v) => v.id === 'key_1');
     assert.deepEqual([cache.has('raw1'), cache.has('raw2')], [false, true]);
   });
+
+  it('keeps evicting the oldest written through long runs of writes, rewrites, deletes and clears', () => {
+    // A reference model (an array in write order) beside the cache, over a seeded mix of
+    // operations: eviction walks one iterator across the map's whole life (see `oldest`).
+    const cache = new BoundedCache<number, number>({ maxEntries: 50 });
+    let model: number[] = [];
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    for (let step = 0; step < 20_000; step++) {
+      const key = random(120);
+      const op = random(100);
+      if (op < 80) {
+        cache.set(key, step);
+        model = model.filter((k) => k !== key);
+        if (model.length >= 50) model.shift();
+        model.push(key);
+      } else if (op < 99) {
+        cache.delete(key);
+        model = model.filter((k) => k !== key);
+      } else {
+        cache.clear();
+        model = [];
+      }
+      if (step % 97 === 0) {
+        assert.equal(cache.size, model.length, `size at step ${step}`);
+        for (let k = 0; k < 120; k++) assert.equal(cache.has(k), model.includes(k), `key ${k} at step ${step}`);
+      }
+    }
+  });
 });
