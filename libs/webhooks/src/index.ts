@@ -91,8 +91,8 @@ export {
   type SubscriptionDoc,
   targetOf,
   type WebhookDoc,
-  webhooksProjection,
-} from './engine/webhooks.projection.js';
+} from './engine/webhook-docs.js';
+export { webhooksProjection } from './engine/webhooks.projection.js';
 export { type ResealSummary, secretIdFor, WEBHOOK_SECRETS_COLLECTION, WebhookSecrets } from './engine/secrets.store.js';
 export { type RegisteredChannel, WebhookChannels } from './engine/webhook-channels.js';
 export { deliveryNotFound, WebhookReadModel } from './engine/webhook-read-model.js';

@@ -23,7 +23,7 @@ import {
   type DeliveryEvent,
 } from '../engine/delivery.events.js';
 import type { WebhookEvent } from '../engine/webhook.events.js';
-import type { DeliveryStatus } from '../engine/webhooks.projection.js';
+import type { DeliveryStatus } from '../engine/webhook-docs.js';
 import {
   afterAttempt,
   automaticAttemptBreaks,

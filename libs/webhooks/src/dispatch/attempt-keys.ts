@@ -1,4 +1,4 @@
-import type { DeliveryDoc } from '../engine/webhooks.projection.js';
+import type { DeliveryDoc } from '../engine/webhook-docs.js';
 
 /**
  * The key of one attempt of one delivery: its lease (ADR 0067, 0070) and the idempotency key of a

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DeliveryDoc } from '../engine/webhooks.projection.js';
+import type { DeliveryDoc } from '../engine/webhook-docs.js';
 import { isOpenAttempt, nextAttemptKey, parseAttemptKey } from './attempt-keys.js';
 
 const doc = (over: Partial<DeliveryDoc>) =>

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { type EventStore, SqliteEventStore } from '#eventstore';
 import { type AttemptOutcome, OUTCOME_UNKNOWN } from '../engine/delivery.decider.js';
 import { deliveryStream } from '../engine/delivery.events.js';
-import type { DeliveryDoc } from '../engine/webhooks.projection.js';
+import type { DeliveryDoc } from '../engine/webhook-docs.js';
 import { pendingDelivery } from '../testing/delivery-doc.fixture.js';
 import { AttemptRecorder } from './attempt.recorder.js';
 

@@ -11,7 +11,7 @@ import {
   deliveryReleaseStream,
   deliveryStream,
 } from '../engine/delivery.events.js';
-import type { DeliveryDoc } from '../engine/webhooks.projection.js';
+import type { DeliveryDoc } from '../engine/webhook-docs.js';
 
 const RECORD_BATCH = 128;
 const RECORD_WINDOW_MS = 5;

@@ -5,7 +5,7 @@ import type { WebhookChannel } from '../engine/channel.js';
 import { type AttemptOutcome, OUTCOME_UNKNOWN } from '../engine/delivery.decider.js';
 import { type DeliveryAttemptData, deliveryStream } from '../engine/delivery.events.js';
 import { deliveryHeaders } from '../engine/signing.js';
-import type { DeliveryDoc } from '../engine/webhooks.projection.js';
+import type { DeliveryDoc } from '../engine/webhook-docs.js';
 import type { WebhookSender } from '../sending/webhook-sender.js';
 import { isOpenAttempt, nextAttemptKey, parseAttemptKey } from './attempt-keys.js';
 import type { AttemptRecorder } from './attempt.recorder.js';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { FakeClock } from '#kernel';
 import type { EventStore, RecordedEvent } from '#eventstore';
 import type { WebhookChannel } from '../engine/channel.js';
-import type { DeliveryDoc, WebhookDoc } from '../engine/webhooks.projection.js';
+import type { DeliveryDoc, WebhookDoc } from '../engine/webhook-docs.js';
 import type { WebhookSender } from '../sending/webhook-sender.js';
 import type { AttemptRecorder } from './attempt.recorder.js';
 import { pendingDelivery } from '../testing/delivery-doc.fixture.js';

@@ -1,7 +1,7 @@
 import { BoundedCache, SecretBoxError } from '#kernel';
 import type { ReadonlyCollection } from '#projections';
 import type { WebhookSecrets } from '../engine/secrets.store.js';
-import type { PayloadDoc, WebhookDoc } from '../engine/webhooks.projection.js';
+import type { PayloadDoc, WebhookDoc } from '../engine/webhook-docs.js';
 
 /** How long a webhook document read is reused (real ms). */
 const WEBHOOK_CACHE_MS = 2000;

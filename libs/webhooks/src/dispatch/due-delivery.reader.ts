@@ -1,5 +1,5 @@
 import type { ReadonlyCollection } from '#projections';
-import type { DeliveryDoc, WebhookDoc } from '../engine/webhooks.projection.js';
+import type { DeliveryDoc, WebhookDoc } from '../engine/webhook-docs.js';
 
 export interface DueReadSettings {
   perHost: number;

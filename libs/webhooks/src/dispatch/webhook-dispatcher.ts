@@ -8,7 +8,7 @@ import type { ProjectionRunner, ProjectionStore, ReadonlyCollection } from '#pro
 import { channelNames, type ChannelNames, type WebhookChannel } from '../engine/channel.js';
 import { DELIVERIES_RELEASED } from '../engine/delivery.events.js';
 import type { WebhookSecrets } from '../engine/secrets.store.js';
-import type { DeliveryDoc, PayloadDoc, WebhookDoc } from '../engine/webhooks.projection.js';
+import type { DeliveryDoc, PayloadDoc, WebhookDoc } from '../engine/webhook-docs.js';
 import type { WebhookSender } from '../sending/webhook-sender.js';
 import { parseAttemptKey } from './attempt-keys.js';
 import { AttemptRecorder } from './attempt.recorder.js';

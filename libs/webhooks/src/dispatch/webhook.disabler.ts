@@ -3,7 +3,7 @@ import type { Clock } from '#kernel';
 import type { ReadonlyCollection } from '#projections';
 import { webhookDecider } from '../engine/webhook.decider.js';
 import { webhookStream } from '../engine/webhook.events.js';
-import type { WebhookDoc } from '../engine/webhooks.projection.js';
+import type { WebhookDoc } from '../engine/webhook-docs.js';
 
 /** How long this dispatcher remembers a webhook it disabled, ahead of the read model. */
 const LOCAL_DISABLE_MS = 5000;

@@ -6,7 +6,7 @@ import type { WebhookOwner } from './channel.js';
 import { webhookNotFound } from './webhook.decider.js';
 import { WebhookChannels } from './webhook-channels.js';
 import { toDeliveryView, toWebhookView, type DeliveryView, type WebhookView } from './webhook.views.js';
-import type { DeliveryDoc, PayloadDoc, WebhookDoc } from './webhooks.projection.js';
+import type { DeliveryDoc, PayloadDoc, WebhookDoc } from './webhook-docs.js';
 
 export const deliveryNotFound = () => Errors.notFound('No such delivery for this webhook.', 'DELIVERY_NOT_FOUND');
 

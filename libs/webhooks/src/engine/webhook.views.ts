@@ -1,5 +1,5 @@
 import type { DisableReason } from './webhook.events.js';
-import type { DeliveryDoc, DeliveryStatus, WebhookDoc } from './webhooks.projection.js';
+import type { DeliveryDoc, DeliveryStatus, WebhookDoc } from './webhook-docs.js';
 
 /** A webhook as the API shows it. Never the secret. */
 export interface WebhookView {

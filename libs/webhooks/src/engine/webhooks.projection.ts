@@ -18,20 +18,6 @@ import {
   type WebhookDoc,
 } from './webhook-docs.js';
 
-// The documents live in webhook-docs.ts; named here too, where most readers look for them.
-export {
-  ATTEMPTS_KEPT,
-  type AttemptView,
-  DELIVERY_STATUSES,
-  type DeliveryDoc,
-  type DeliveryStatus,
-  type OwnerAliasDoc,
-  type PayloadDoc,
-  type SubscriptionDoc,
-  targetOf,
-  type WebhookDoc,
-} from './webhook-docs.js';
-
 /**
  * The read model of one channel and its fan-out, in ONE projection so that the fan-out of an
  * event sees the subscriptions exactly as they were at that event's position:

@@ -1,4 +1,4 @@
-import type { DeliveryDoc } from '../engine/webhooks.projection.js';
+import type { DeliveryDoc } from '../engine/webhook-docs.js';
 
 /**
  * A delivery document as the read model holds it: pending, no attempt recorded yet, its stream

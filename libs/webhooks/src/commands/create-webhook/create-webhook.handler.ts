@@ -8,7 +8,7 @@ import { webhookStream } from '../../engine/webhook.events.js';
 import { WebhookChannels } from '../../engine/webhook-channels.js';
 import { checkWebhookInput, urlPolicyOf } from '../../engine/webhook-input.js';
 import { WebhookReadModel } from '../../engine/webhook-read-model.js';
-import type { WebhookDoc } from '../../engine/webhooks.projection.js';
+import type { WebhookDoc } from '../../engine/webhook-docs.js';
 import { CreateWebhookCommand } from './create-webhook.command.js';
 
 /**

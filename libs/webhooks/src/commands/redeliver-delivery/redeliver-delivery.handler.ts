@@ -6,7 +6,7 @@ import { deliveryDecider } from '../../engine/delivery.decider.js';
 import { deliveryStream } from '../../engine/delivery.events.js';
 import { WebhookChannels } from '../../engine/webhook-channels.js';
 import { WebhookReadModel } from '../../engine/webhook-read-model.js';
-import type { DeliveryDoc } from '../../engine/webhooks.projection.js';
+import type { DeliveryDoc } from '../../engine/webhook-docs.js';
 import { RedeliverDeliveryCommand } from './redeliver-delivery.command.js';
 
 /**

@@ -8,7 +8,7 @@ import { webhookDecider } from '../../engine/webhook.decider.js';
 import { webhookStream } from '../../engine/webhook.events.js';
 import { WebhookChannels } from '../../engine/webhook-channels.js';
 import { WebhookReadModel } from '../../engine/webhook-read-model.js';
-import type { DeliveryDoc } from '../../engine/webhooks.projection.js';
+import type { DeliveryDoc } from '../../engine/webhook-docs.js';
 import { SendTestEventCommand } from './send-test-event.command.js';
 
 /**

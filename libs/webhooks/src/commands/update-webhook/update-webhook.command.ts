@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { WebhookOwner } from '../../engine/channel.js';
-import type { WebhookDoc } from '../../engine/webhooks.projection.js';
+import type { WebhookDoc } from '../../engine/webhook-docs.js';
 
 export class UpdateWebhookCommand extends Command<WebhookDoc> {
   constructor(
