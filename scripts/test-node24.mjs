@@ -84,8 +84,22 @@ if (!existsSync(join(sqlite, 'build', 'Release', 'better_sqlite3.node'))) {
   execFileSync(node, [gyp, 'rebuild', '--release', '--loglevel=warn', `--nodedir=${headersDir}`], {
     cwd: sqlite,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}` },
+    // node-gyp lets npm_config_* variables override its command line, and an npmrc's `nodedir`
+    // (npm run exports it as npm_config_nodedir) would build against the machine's own Node's
+    // headers: the build sees none of them.
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name))),
+      PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`,
+    },
   });
+}
+// Fail in seconds, not after every server of the suite has timed out: the build must load in Node 24.
+try {
+  execFileSync(node, ['-e', `new (require(${JSON.stringify(sqlite)}))(':memory:').close()`], { stdio: 'pipe' });
+} catch (error) {
+  say(`better-sqlite3 in ${sqlite} does not load in Node ${nodeVersion}; delete it to rebuild`);
+  process.stderr.write(String(error.stderr ?? error));
+  process.exit(1);
 }
 say(`running the suite on ${nodeVersion}, better-sqlite3 from ${sqlite}`);
 
