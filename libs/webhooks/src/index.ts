@@ -98,7 +98,7 @@ export { type RegisteredChannel, WebhookChannels } from './engine/webhook-channe
 export { deliveryNotFound, WebhookReadModel } from './engine/webhook-read-model.js';
 
 // Sending and dispatching
-export { BlockedAddressError, isPublicAddress, nonPublicReason, parseIpAddress } from './sending/address-guard.js';
+export { BlockedAddressError, isPublicAddress, nonPublicReason } from './sending/address-guard.js';
 export { guardedLookup, type ResolvedAddress, type Resolver, systemResolver } from './sending/guarded-lookup.js';
 export {
   RESPONSE_BODY_LIMIT,

@@ -2,147 +2,154 @@
  * D14: deliveries go only to public addresses. The check runs on the address a connection is
  * about to use (see guarded-lookup.ts), so a name that resolves to a private address, or that
  * changes its answer between the check at creation and the send (DNS rebinding), is refused.
+ *
+ * Parsing and range matching are Node's (`net.isIP`, `net.BlockList`, ADR 0100); this file
+ * holds only the ranges, from IANA's special-purpose registries, and why each is refused.
  */
+import { BlockList, isIP } from 'node:net';
 
-type Parsed = { family: 4; bytes: number[] } | { family: 6; bytes: number[] };
+type Family = 'ipv4' | 'ipv6';
+type Range = readonly [cidr: string, reason: string];
 
-/** Dotted-quad IPv4 as DNS and sockets report it (no octal, hex or short forms). */
-function parseIpv4(text: string): number[] | null {
-  const parts = text.split('.');
-  if (parts.length !== 4) return null;
-  const out: number[] = [];
-  for (const p of parts) {
-    if (!/^\d{1,3}$/.test(p)) return null;
-    const n = Number(p);
-    if (n > 255) return null;
-    out.push(n);
-  }
-  return out;
+/** IPv4 ranges that are not globally reachable unicast. */
+const V4_RANGES: readonly Range[] = [
+  ['0.0.0.0/8', 'this network'],
+  ['10.0.0.0/8', 'private'],
+  ['100.64.0.0/10', 'shared address space (CGNAT)'],
+  ['127.0.0.0/8', 'loopback'],
+  ['169.254.0.0/16', 'link-local'],
+  ['172.16.0.0/12', 'private'],
+  ['192.0.0.0/24', 'IETF protocol assignments'],
+  ['192.0.2.0/24', 'documentation'],
+  ['192.88.99.0/24', '6to4 relay anycast'],
+  ['192.168.0.0/16', 'private'],
+  ['198.18.0.0/15', 'benchmarking'],
+  ['198.51.100.0/24', 'documentation'],
+  ['203.0.113.0/24', 'documentation'],
+  ['224.0.0.0/4', 'multicast'],
+  ['240.0.0.0/4', 'reserved'],
+];
+
+/**
+ * IPv6 ranges that are not globally reachable unicast. NAT64 (64:ff9b::/96) and 6to4
+ * (2002::/16) addresses go where their embedded IPv4 address goes: they are refused by the IPv4
+ * ranges moved into them (below), and public otherwise.
+ */
+const V6_RANGES: readonly Range[] = [
+  ['::/96', 'unspecified, loopback or IPv4-compatible'],
+  // SIIT (RFC 7915): a translator sends it to the IPv4 address in its last 32 bits.
+  ['::ffff:0:0:0/96', 'IPv4-translated'],
+  ['64:ff9b:1::/48', 'local-use NAT64'],
+  ['100::/64', 'discard-only'],
+  ['2001:db8::/32', 'documentation'],
+  ['2001::/23', 'IETF protocol assignments (Teredo, ...)'],
+  ['3fff::/20', 'documentation'],
+  ['5f00::/16', 'segment routing'],
+  ['fc00::/7', 'unique local'],
+  ['fe80::/10', 'link-local'],
+  ['fec0::/10', 'site-local'],
+  ['ff00::/8', 'multicast'],
+];
+
+/** Outside it an IPv6 address is not global unicast, whatever the registry adds later. */
+const V6_GLOBAL_UNICAST = '2000::/3';
+
+/** The IPv6 prefixes that carry an IPv4 address: its first word, and how to name them. */
+const V4_CARRIERS = [
+  { prefix: [0x64, 0xff9b, 0, 0, 0, 0], at: 96, name: 'NAT64' },
+  { prefix: [0x2002], at: 16, name: '6to4' },
+] as const;
+
+interface NamedList {
+  reason: string;
+  list: BlockList;
 }
 
-function parseIpv6(input: string): number[] | null {
-  let text = input;
+function blockList(cidrs: readonly string[], family: Family): BlockList {
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const [address, bits] = cidr.split('/');
+    list.addSubnet(address!, Number(bits), family);
+  }
+  return list;
+}
+
+function named(ranges: readonly Range[], family: Family): NamedList[] {
+  return ranges.map(([cidr, reason]) => ({ reason, list: blockList([cidr], family) }));
+}
+
+/** An IPv4 range moved into an IPv6 carrier prefix: `2002::/16` + `10.0.0.0/8` → `2002:a00::/24`. */
+function carried(prefix: readonly number[], at: number, cidr: string): string {
+  const [address, bits] = cidr.split('/');
+  const [a, b, c, d] = address!.split('.').map(Number) as [number, number, number, number];
+  const words = [...prefix, ...new Array<number>(8 - prefix.length).fill(0)];
+  words[at / 16] = (a << 8) | b;
+  words[at / 16 + 1] = (c << 8) | d;
+  return `${words.map((w) => w.toString(16)).join(':')}/${at + Number(bits)}`;
+}
+
+const V4_NAMED = named(V4_RANGES, 'ipv4');
+/** One list holding every refused IPv4 range: a public address costs one look-up. */
+const V4_ANY = blockList(
+  V4_RANGES.map(([cidr]) => cidr),
+  'ipv4',
+);
+/** Node's BlockList matches IPv4-mapped IPv6 (::ffff:a.b.c.d) against IPv4 rules itself. */
+const V4_MAPPED = blockList(['::ffff:0:0/96'], 'ipv6');
+const V6_NAMED: NamedList[] = [
+  ...named(V6_RANGES, 'ipv6'),
+  ...V4_CARRIERS.flatMap(({ prefix, at, name }) =>
+    V4_RANGES.map(([cidr, reason]) => ({
+      reason: `${name} ${reason}`,
+      list: blockList([carried(prefix, at, cidr)], 'ipv6'),
+    })),
+  ),
+];
+const V6_PUBLIC = blockList(
+  [V6_GLOBAL_UNICAST, ...V4_CARRIERS.map(({ prefix, at }) => carried(prefix, at, '0.0.0.0/0'))],
+  'ipv6',
+);
+
+function firstMatch(lists: readonly NamedList[], address: string, family: Family): string | null {
+  for (const { reason, list } of lists) if (list.check(address, family)) return reason;
+  return null;
+}
+
+function v4Reason(address: string): string | null {
+  return V4_ANY.check(address, 'ipv4') ? firstMatch(V4_NAMED, address, 'ipv4') : null;
+}
+
+function v6Reason(address: string): string | null {
+  if (V4_MAPPED.check(address, 'ipv6')) {
+    // The socket would reach that IPv4 address.
+    const why = V4_ANY.check(address, 'ipv6') ? firstMatch(V4_NAMED, address, 'ipv6') : null;
+    return why ? `IPv4-mapped ${why}` : null;
+  }
+  const why = firstMatch(V6_NAMED, address, 'ipv6');
+  if (why) return why;
+  // NAT64 and 6to4 addresses of public IPv4 addresses are public; so is the rest of 2000::/3.
+  return V6_PUBLIC.check(address, 'ipv6') ? null : 'not global unicast';
+}
+
+/**
+ * The address as `net` takes it: an IPv6 address without brackets (a URL's host) or zone
+ * (`fe80::1%eth0`).
+ * BlockList answers false for text it cannot parse, so anything `isIP` refuses is refused here.
+ */
+function normalise(address: string): { address: string; family: Family } | null {
+  if (isIP(address) === 4) return { address, family: 'ipv4' };
+  let text = address;
   if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
   const zone = text.indexOf('%');
   if (zone !== -1) text = text.slice(0, zone);
-  if (!text.includes(':')) return null;
-  // An embedded IPv4 tail (::ffff:1.2.3.4) is rewritten as its two hex groups.
-  const lastColon = text.lastIndexOf(':');
-  const last = text.slice(lastColon + 1);
-  if (last.includes('.')) {
-    const v4 = parseIpv4(last);
-    if (!v4) return null;
-    text = `${text.slice(0, lastColon + 1)}${((v4[0]! << 8) | v4[1]!).toString(16)}:${((v4[2]! << 8) | v4[3]!).toString(16)}`;
-  }
-  const halves = text.split('::');
-  if (halves.length > 2) return null;
-  const groups = (s: string) => (s === '' ? [] : s.split(':'));
-  const head = groups(halves[0]!);
-  const rest = halves.length === 2 ? groups(halves[1]!) : [];
-  if (halves.length === 1 ? head.length !== 8 : head.length + rest.length > 7) return null;
-  const words: number[] = [];
-  for (const g of head) {
-    if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return null;
-    words.push(parseInt(g, 16));
-  }
-  if (halves.length === 2) for (let i = head.length + rest.length; i < 8; i++) words.push(0);
-  for (const g of rest) {
-    if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return null;
-    words.push(parseInt(g, 16));
-  }
-  const bytes: number[] = [];
-  for (const w of words) bytes.push(w >> 8, w & 0xff);
-  return bytes;
-}
-
-export function parseIpAddress(text: string): Parsed | null {
-  const v4 = parseIpv4(text);
-  if (v4) return { family: 4, bytes: v4 };
-  const v6 = parseIpv6(text);
-  return v6 ? { family: 6, bytes: v6 } : null;
-}
-
-function inV4(b: number[], prefix: [number, number, number, number], bits: number): boolean {
-  for (let i = 0; i < 4; i++) {
-    const take = Math.max(0, Math.min(8, bits - i * 8));
-    if (take === 0) return true;
-    const mask = (0xff << (8 - take)) & 0xff;
-    if ((b[i]! & mask) !== (prefix[i]! & mask)) return false;
-  }
-  return true;
-}
-
-/** IPv4 ranges that are not globally reachable unicast (IANA special-purpose registry). */
-const V4_BLOCKED: Array<[[number, number, number, number], number, string]> = [
-  [[0, 0, 0, 0], 8, 'this network'],
-  [[10, 0, 0, 0], 8, 'private'],
-  [[100, 64, 0, 0], 10, 'shared address space (CGNAT)'],
-  [[127, 0, 0, 0], 8, 'loopback'],
-  [[169, 254, 0, 0], 16, 'link-local'],
-  [[172, 16, 0, 0], 12, 'private'],
-  [[192, 0, 0, 0], 24, 'IETF protocol assignments'],
-  [[192, 0, 2, 0], 24, 'documentation'],
-  [[192, 88, 99, 0], 24, '6to4 relay anycast'],
-  [[192, 168, 0, 0], 16, 'private'],
-  [[198, 18, 0, 0], 15, 'benchmarking'],
-  [[198, 51, 100, 0], 24, 'documentation'],
-  [[203, 0, 113, 0], 24, 'documentation'],
-  [[224, 0, 0, 0], 4, 'multicast'],
-  [[240, 0, 0, 0], 4, 'reserved'],
-];
-
-function v4Block(b: number[]): string | null {
-  for (const [prefix, bits, why] of V4_BLOCKED) if (inV4(b, prefix, bits)) return why;
-  return null;
-}
-
-function prefixEquals(b: number[], words: number[], bits: number): boolean {
-  for (let i = 0; i < bits; i++) {
-    const byte = i >> 3;
-    const word = words[i >> 4] ?? 0;
-    const expectedByte = byte % 2 === 0 ? word >> 8 : word & 0xff;
-    const bit = 7 - (i & 7);
-    if (((b[byte]! >> bit) & 1) !== ((expectedByte >> bit) & 1)) return false;
-  }
-  return true;
-}
-
-function v6Block(b: number[]): string | null {
-  const firstTenZero = b.slice(0, 10).every((x) => x === 0);
-  if (firstTenZero && b[10] === 0xff && b[11] === 0xff) {
-    // IPv4-mapped (::ffff:a.b.c.d): the socket would reach that IPv4 address.
-    const why = v4Block(b.slice(12));
-    return why ? `IPv4-mapped ${why}` : null;
-  }
-  if (firstTenZero && b[10] === 0 && b[11] === 0) return 'unspecified, loopback or IPv4-compatible';
-  if (prefixEquals(b, [0x64, 0xff9b, 0, 0, 0, 0], 96)) {
-    const why = v4Block(b.slice(12));
-    return why ? `NAT64 ${why}` : null;
-  }
-  if (prefixEquals(b, [0x64, 0xff9b, 0x1], 48)) return 'local-use NAT64';
-  if (prefixEquals(b, [0x100, 0, 0, 0], 64)) return 'discard-only';
-  if (prefixEquals(b, [0x2001, 0x0db8], 32)) return 'documentation';
-  if (prefixEquals(b, [0x2001, 0], 23)) return 'IETF protocol assignments (Teredo, ...)';
-  if (prefixEquals(b, [0x2002], 16)) {
-    // 6to4: the embedded IPv4 address is where it goes.
-    const why = v4Block(b.slice(2, 6));
-    return why ? `6to4 ${why}` : null;
-  }
-  if (prefixEquals(b, [0x3fff], 20)) return 'documentation';
-  if (prefixEquals(b, [0x5f00], 16)) return 'segment routing';
-  if (prefixEquals(b, [0xfc00], 7)) return 'unique local';
-  if (prefixEquals(b, [0xfe80], 10)) return 'link-local';
-  if (prefixEquals(b, [0xfec0], 10)) return 'site-local';
-  if (prefixEquals(b, [0xff00], 8)) return 'multicast';
-  if (!prefixEquals(b, [0x2000], 3)) return 'not global unicast';
-  return null;
+  return isIP(text) === 6 ? { address: text, family: 'ipv6' } : null;
 }
 
 /** Why an address is not public, or null when it is. Unparseable input is refused. */
 export function nonPublicReason(address: string): string | null {
-  const parsed = parseIpAddress(address);
+  const parsed = normalise(address);
   if (!parsed) return 'not an IP address';
-  return parsed.family === 4 ? v4Block(parsed.bytes) : v6Block(parsed.bytes);
+  return parsed.family === 'ipv4' ? v4Reason(parsed.address) : v6Reason(parsed.address);
 }
 
 export function isPublicAddress(address: string): boolean {
