@@ -3,17 +3,11 @@
 export { type Clock, CLOCK, FakeClock, SystemClock } from './clock/clock.port.js';
 export { ID_GENERATOR, ID_PREFIXES, IdGenerator, type IdPrefix, isId } from './ids/ids.js';
 export { AppError, type ErrorDetail, type ErrorKind, Errors } from './errors/app-error.js';
-export {
-  APP_CONFIG,
-  type AppConfig,
-  ConfigError,
-  configSchema,
-  configWarnings,
-  defaultAllowedHosts,
-  type HttpServerLimits,
-  loadConfig,
-  type McpLimits,
-} from './config/config.js';
+export { APP_CONFIG, type AppConfig, configSchema, loadConfig } from './config/config.js';
+export { ConfigError } from './config/config-fields.js';
+export { configWarnings } from './config/billing.config.js';
+export { defaultAllowedHosts, type HttpServerLimits } from './config/http.config.js';
+export { type McpLimits } from './config/limits.config.js';
 export { assertNever, type Decider, fold } from './decider/decider.js';
 export { centsToUsd, usdToCents } from './money/money.js';
 export { generateSecretKey, parseSecretKey, SecretBox, SecretBoxError, secretKeyId } from './secrets/secret-box.js';

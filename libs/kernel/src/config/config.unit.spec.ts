@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, configWarnings, loadConfig } from './config.js';
+import { billingEnv, configWarnings } from './billing.config.js';
+import { configSchema, loadConfig } from './config.js';
+import { ConfigError } from './config-fields.js';
+import { httpEnv } from './http.config.js';
+import { limitsEnv } from './limits.config.js';
+import { storageEnv } from './storage.config.js';
+import { webhooksEnv } from './webhooks.config.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults: embedded stores, port 3000, ./data, test keys', () => {
@@ -185,5 +191,13 @@ describe('loadConfig', () => {
       () => loadConfig({ SVC_HTTP_HEADERS_TIMEOUT_MS: '5000', SVC_HTTP_REQUEST_TIMEOUT_MS: '2000' }),
       /SVC_HTTP_HEADERS_TIMEOUT_MS/,
     );
+  });
+
+  it('reads each variable in one section only: no section overrides another in the composed schema', () => {
+    const sections = [httpEnv, storageEnv, billingEnv, limitsEnv, webhooksEnv].map((e) => Object.keys(e.shape));
+    const all = sections.flat();
+    assert.equal(new Set(all).size, all.length, 'a variable in two sections');
+    for (const name of all) assert.ok(name in configSchema.shape, name);
+    assert.equal(Object.keys(configSchema.shape).length, all.length + 5, 'and the five of the deployment itself');
   });
 });
