@@ -10,7 +10,8 @@ export { AgentBillingModule, paymentProviderFor } from './agent-billing.module.j
 export { type CheckoutLinkBinding, CheckoutLinkSigner } from './checkout/checkout-link.signature.js';
 export { auditCredits } from './credits/audit/credits-audit.js';
 export { CreditLedger, CREDITS_SNAPSHOTS_COLLECTION } from './credits/credit-ledger.js';
-export { autopayView, type CreditsCommand } from './credits/credits.decider.js';
+export { autopayView } from './credits/credits-autopay.decider.js';
+export { type CreditsCommand } from './credits/credits.decider.js';
 export { creditsStream } from './credits/credits.events.js';
 export { CreditsService } from './credits/credits.service.js';
 export { GrantCreditsCommand, type GrantCreditsResult } from './credits/grant-credits/grant-credits.command.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import { CLOCK, type Clock } from '#kernel';
 import { AgentAccounts } from '../accounts/agent-accounts.js';
 import { findPack, type PackId } from '#agent-contract';
-import { AUTOPAY_PROVIDER_ERROR } from '../credits/credits.decider.js';
+import { AUTOPAY_PROVIDER_ERROR } from '../credits/credits-autopay.decider.js';
 import { CreditsService } from '../credits/credits.service.js';
 import { PaymentFulfilment } from '../payments/payment-fulfilment.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../payments/payment-provider.port.js';

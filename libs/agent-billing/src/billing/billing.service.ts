@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError, CLOCK, type Clock, Errors } from '#kernel';
 import { AgentAccounts, type OpenAgentAccount } from '../accounts/agent-accounts.js';
 import { type AgentPrincipal, findPack, PATHS } from '#agent-contract';
-import { autopayView } from '../credits/credits.decider.js';
+import { autopayView } from '../credits/credits-autopay.decider.js';
 import { CreditsService } from '../credits/credits.service.js';
 import { PaymentFulfilment } from '../payments/payment-fulfilment.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../payments/payment-provider.port.js';

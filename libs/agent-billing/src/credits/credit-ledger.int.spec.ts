@@ -7,7 +7,8 @@ import { fold } from '#kernel';
 import { SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
 import { CREDITS_SNAPSHOTS_COLLECTION, CreditLedger, toCreditsEvent } from './credit-ledger.js';
-import { creditsDecider, type CreditsCommand, InsufficientCreditsError } from './credits.decider.js';
+import { InsufficientCreditsError } from './credits-charges.decider.js';
+import { creditsDecider, type CreditsCommand } from './credits.decider.js';
 import { creditsStream } from './credits.events.js';
 
 const now = new Date('2026-03-01T10:00:00Z');

@@ -1,6 +1,7 @@
 import type { Doc, DocumentStore } from '#documents';
 import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '#eventstore';
-import { creditsDecider, type CreditsCommand, type CreditsState, type OpenCharge } from './credits.decider.js';
+import { creditsDecider, type CreditsCommand } from './credits.decider.js';
+import type { CreditsState, OpenCharge } from './credits.state.js';
 import { type CreditsEvent, creditsStream } from './credits.events.js';
 
 export interface LedgerResult {

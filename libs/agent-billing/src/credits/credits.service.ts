@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { EVENT_STORE, type EventStore, type ReadStreamOptions } from '#eventstore';
 import { CreditLedger, type LedgerResult, type Reservation, toCreditsEvent } from './credit-ledger.js';
-import type { CreditsCommand, CreditsState } from './credits.decider.js';
+import type { CreditsCommand } from './credits.decider.js';
+import type { CreditsState } from './credits.state.js';
 import { type CreditsEvent, creditsStream } from './credits.events.js';
 
 /** One event of an account's ledger with where and when the store recorded it. */

@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGen
 import { CheckoutLinkSigner } from '../checkout/checkout-link.signature.js';
 import { isMeterName, type MeterName, type MeterPrices, meterPrices } from '#agent-contract';
 import type { LedgerResult, Reservation } from '../credits/credit-ledger.js';
-import { InsufficientCreditsError } from '../credits/credits.decider.js';
+import { InsufficientCreditsError } from '../credits/credits-charges.decider.js';
 import { CreditsService } from '../credits/credits.service.js';
 import { insufficientCredits } from './payment-required.js';
 

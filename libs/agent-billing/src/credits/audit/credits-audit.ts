@@ -23,7 +23,8 @@ import {
   type SnapshotDoc,
   toCreditsEvent,
 } from '../credit-ledger.js';
-import { creditsDecider, type CreditsState } from '../credits.decider.js';
+import { creditsDecider } from '../credits.decider.js';
+import type { CreditsState } from '../credits.state.js';
 import { CREDITS_STREAM_PREFIX, creditsStream } from '../credits.events.js';
 
 /** One line of `svc audit credits` (money in USD, as the API shows it). */

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecordedEvent } from '#eventstore';
 import { SNAPSHOT_VERSION, type SnapshotDoc, toSnapshotState } from '../credit-ledger.js';
-import { creditsDecider, type CreditsState } from '../credits.decider.js';
+import { creditsDecider } from '../credits.decider.js';
+import type { CreditsState } from '../credits.state.js';
 import { type CreditsEvent, creditsStream } from '../credits.events.js';
 import {
   auditLine,
