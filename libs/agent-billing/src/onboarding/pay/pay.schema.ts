@@ -100,3 +100,5 @@ export const payCheckSchema = z
     }),
   })
   .meta({ id: 'AgentPayCheck' });
+
+export type PayCheck = z.output<typeof payCheckSchema>;
