@@ -80,24 +80,19 @@ export class PayController {
     body: payBody,
     created: 'Key and checkout issued.',
   })
-  async pay(
+  pay(
     @Query() query: z.output<typeof payQuery>,
     @Body() body: z.output<typeof payBody>,
     @Req() request: RequestOrigin,
   ): Promise<KeyIssuance> {
-    const baseUrl = publicBaseUrl(request, this.config);
-    const opened = await this.commands.execute(
-      new OpenAgentAccountCommand({
-        origin: 'pay',
-        ...applicant(body),
-        objective: body?.objective ?? query.objective ?? null,
-        packId: body?.pack_id ?? null,
-        source: query.source ?? null,
-        sourceRef: body?.source_ref ?? null,
-        baseUrl,
-      }),
-    );
-    return issuance(opened, baseUrl);
+    return this.open(request, {
+      origin: 'pay',
+      ...applicant(body),
+      objective: body?.objective ?? query.objective ?? null,
+      packId: body?.pack_id ?? null,
+      source: query.source ?? null,
+      sourceRef: body?.source_ref ?? null,
+    });
   }
 
   @Get('pay')
@@ -124,23 +119,27 @@ export class PayController {
     body: signupBody,
     created: 'Key and starter checkout issued.',
   })
-  async signup(
+  signup(
     @Query() query: z.output<typeof signupQuery>,
     @Body() body: z.output<typeof signupBody>,
     @Req() request: RequestOrigin,
   ): Promise<KeyIssuance> {
+    return this.open(request, {
+      origin: 'signup',
+      ...applicant(body),
+      objective: 'starter',
+      packId: STARTER_PACK_ID,
+      source: null,
+      sourceRef: body?.source_ref ?? query.source_ref ?? null,
+    });
+  }
+
+  /** Opens the account; the answer's links (and the checkout's return pages) use this request's base URL. */
+  private async open(
+    request: RequestOrigin,
+    input: Omit<OpenAgentAccountCommand['input'], 'baseUrl'>,
+  ): Promise<KeyIssuance> {
     const baseUrl = publicBaseUrl(request, this.config);
-    const opened = await this.commands.execute(
-      new OpenAgentAccountCommand({
-        origin: 'signup',
-        ...applicant(body),
-        objective: 'starter',
-        packId: STARTER_PACK_ID,
-        source: null,
-        sourceRef: body?.source_ref ?? query.source_ref ?? null,
-        baseUrl,
-      }),
-    );
-    return issuance(opened, baseUrl);
+    return issuance(await this.commands.execute(new OpenAgentAccountCommand({ ...input, baseUrl })), baseUrl);
   }
 }
