@@ -77,7 +77,7 @@ interface Reply {
  * without calling the handler (so without the command); the route's status (`@HttpCode`) and
  * serialisation are Nest's either way, so a replay is the first answer byte for byte. It runs
  * after the guards: the key is checked, the caller known and the input validated (a 400 claims
- * no key), and the fingerprint covers the parsed parameters as the controllers' did.
+ * no key), and the fingerprint covers the parsed parameters, as when controllers called `run`.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
