@@ -64,16 +64,9 @@ export const CONTROLLERS_ALLOWED_TO_INJECT = [
   // oidc-provider's metadata and interaction pages (the provider is the "bus" there).
   'libs/platform/src/oauth/server/oauth-metadata.http.controller.ts',
   'libs/platform/src/oauth/consent/oauth-consent.http.controller.ts',
-  // Still to route through handlers: the reset-token mailer, the users page's read model, the
-  // lead form's catalogue context.
+  // Still to route through handlers: the reset-token mailer, the users page's read model.
   'libs/platform/src/users/password-reset/password-reset.http.controller.ts',
   'libs/platform/src/dashboard/settings/users/users.http.controller.ts',
-  'libs/agent-surface/src/catalog/leads/submit-lead/submit-lead.http.controller.ts',
-  // Idempotency-Key replays (the Idempotency service) wrap the command in the controller; to move
-  // into an interceptor or the handlers. pay also picks the pack and answers its dry run itself.
-  'libs/agent-billing/src/onboarding/pay/pay.http.controller.ts',
-  'libs/agent-billing/src/accounts/create-key/create-key.http.controller.ts',
-  'libs/agent-billing/src/billing/charge-topup/charge-topup.http.controller.ts',
 ];
 
 /** A lib's public face names what others may use (STYLE 12, ADR 0095): no `export *` in its index. */

@@ -12,6 +12,7 @@ import { ListAgentKeysController } from './accounts/list-keys/list-keys.http.con
 import { RevokeAgentKeyHandler } from './accounts/revoke-key/revoke-key.handler.js';
 import { RevokeAgentKeyController } from './accounts/revoke-key/revoke-key.http.controller.js';
 import { PayController } from './onboarding/pay/pay.http.controller.js';
+import { CheckPayHandler } from './onboarding/pay/pay-check.handler.js';
 import { AgentAuthenticator, AgentKeyGuard, AgentRateLimiter, OptionalAgentKeyGuard } from '#agent-contract';
 import { AutopayRunner } from './billing/autopay.runner.js';
 import { CreateCheckoutLinkHandler } from './billing/checkout-link/checkout-link.handler.js';
@@ -142,6 +143,7 @@ class RawBodyInstaller implements OnModuleInit {
     AutopayRunner,
     Idempotency,
     OpenAgentAccountHandler,
+    CheckPayHandler,
     CreateAgentKeyHandler,
     FulfilStripeEventHandler,
     PaySandboxCheckoutHandler,

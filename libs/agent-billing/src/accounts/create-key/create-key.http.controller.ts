@@ -1,9 +1,13 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { Operation } from '#http';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
-import { Idempotency } from '../../idempotency/idempotency.service.js';
+import {
+  IDEMPOTENCY_CONFLICTS,
+  Idempotent,
+  IDEMPOTENT_REPLAY_HEADERS,
+} from '../../idempotency/idempotent.interceptor.js';
 import { CreateAgentKeyCommand } from './create-key.command.js';
 
 const createKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100).optional() }).optional();
@@ -22,13 +26,6 @@ const createdKeySchema = z
   })
   .meta({ id: 'CreatedAgentKey' });
 
-interface HttpRequest {
-  headers: Record<string, string | string[] | undefined>;
-}
-interface Reply {
-  header(name: string, value: string): unknown;
-}
-
 /**
  * Key rotation for agent accounts (spec: /agents/keys): create a new key for the same account,
  * move clients to it, then revoke the old one by id.
@@ -36,13 +33,11 @@ interface Reply {
 @Controller('api/v1/agents/keys')
 @AgentAuth()
 export class CreateAgentKeyController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly idempotency: Idempotency,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post()
   @HttpCode(201)
+  @Idempotent('POST /api/v1/agents/keys')
   @Operation({
     summary: 'Issue another key for this account (rotation)',
     description: 'The new key value is returned once. Honours Idempotency-Key for 24 h.',
@@ -50,19 +45,13 @@ export class CreateAgentKeyController {
     operationId: 'agentCreateKey',
     body: createKeyBody,
     responses: {
-      201: { description: 'The new key.', schema: createdKeySchema },
+      201: { description: 'The new key.', schema: createdKeySchema, headers: IDEMPOTENT_REPLAY_HEADERS },
       401: { description: 'Missing or invalid agent key.' },
+      ...IDEMPOTENCY_CONFLICTS,
     },
     security: ['apiKey', 'bearer'],
   })
-  create(
-    @Body() body: z.output<typeof createKeyBody>,
-    @CurrentAgent() agent: AgentPrincipal,
-    @Req() request: HttpRequest,
-    @Res({ passthrough: true }) reply: Reply,
-  ) {
-    return this.idempotency.run(request, reply, `POST /api/v1/agents/keys ${agent.accountId}`, body ?? {}, () =>
-      this.commands.execute(new CreateAgentKeyCommand(agent, body?.name)),
-    );
+  create(@Body() body: z.output<typeof createKeyBody>, @CurrentAgent() agent: AgentPrincipal) {
+    return this.commands.execute(new CreateAgentKeyCommand(agent, body?.name));
   }
 }

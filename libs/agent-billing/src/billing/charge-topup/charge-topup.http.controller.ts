@@ -1,30 +1,29 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Operation, publicBaseUrl } from '#http';
-import { APP_CONFIG, type AppConfig, ID_GENERATOR, type IdGenerator } from '#kernel';
+import { APP_CONFIG, type AppConfig } from '#kernel';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '#agent-contract';
-import { Idempotency } from '../../idempotency/idempotency.service.js';
+import {
+  IDEMPOTENCY_CONFLICTS,
+  Idempotent,
+  IDEMPOTENT_REPLAY_HEADERS,
+} from '../../idempotency/idempotent.interceptor.js';
 import { AUTH, type BillingRequest } from '../../http/billing.http.js';
 import { ChargeTopupCommand } from './charge-topup.command.js';
 import { type TopupChargeBody, topupChargeBody } from './charge-topup.schema.js';
 import { topupChargeSchema } from '../billing.response-schemas.js';
 
-interface Reply {
-  header(name: string, value: string): unknown;
-}
-
 @Controller('api/v1')
 export class ChargeTopupController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly idempotency: Idempotency,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post('billing/topups/charge')
   @HttpCode(200)
   @AgentAuth()
+  @Idempotent('POST /api/v1/billing/topups/charge')
   @Operation({
     summary: 'Charge a saved payment method for a pack (off-session)',
     description:
@@ -33,25 +32,22 @@ export class ChargeTopupController {
     operationId: 'billingTopupCharge',
     body: topupChargeBody,
     responses: {
-      200: { description: 'The charge: credited at once when it succeeded.', schema: topupChargeSchema },
+      200: {
+        description: 'The charge: credited at once when it succeeded.',
+        schema: topupChargeSchema,
+        headers: IDEMPOTENT_REPLAY_HEADERS,
+      },
       400: { description: 'PAYMENT_METHOD_NOT_ATTACHED' },
       402: { description: 'PAYMENT_DECLINED with next_actions.' },
+      ...IDEMPOTENCY_CONFLICTS,
     },
     security: AUTH,
   })
-  topupCharge(
-    @Body() body: TopupChargeBody,
-    @CurrentAgent() agent: AgentPrincipal,
-    @Req() request: BillingRequest,
-    @Res({ passthrough: true }) reply: Reply,
-  ) {
+  topupCharge(@Body() body: TopupChargeBody, @CurrentAgent() agent: AgentPrincipal, @Req() request: BillingRequest) {
     const header = request.headers['idempotency-key'];
-    const clientKey = Array.isArray(header) ? header[0] : header;
-    // The provider-side idempotency key: the client's (per account) when given, else a fresh one.
-    const providerKey = clientKey ? `topup-${agent.accountId}-${clientKey}` : `topup-${this.ids.next('att')}`;
-    const baseUrl = publicBaseUrl(request, this.config);
-    return this.idempotency.run(request, reply, `POST /api/v1/billing/topups/charge ${agent.accountId}`, body, () =>
-      this.commands.execute(new ChargeTopupCommand(agent, body, providerKey, baseUrl)),
+    const idempotencyKey = Array.isArray(header) ? header[0] : header;
+    return this.commands.execute(
+      new ChargeTopupCommand(agent, body, idempotencyKey, publicBaseUrl(request, this.config)),
     );
   }
 }

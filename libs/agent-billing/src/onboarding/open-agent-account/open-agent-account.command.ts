@@ -20,7 +20,8 @@ export class OpenAgentAccountCommand extends Command<OpenedAgentAccount> {
       agentName: string | null;
       useCase: string | null;
       objective: string | null;
-      packId: PackId;
+      /** The starter checkout's pack; null: the objective's pack, else the starter pack. */
+      packId: PackId | null;
       source: string | null;
       sourceRef: string | null;
       baseUrl: string;

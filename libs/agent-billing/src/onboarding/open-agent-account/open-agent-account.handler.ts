@@ -3,7 +3,7 @@ import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock, ID_GENERATOR, type IdGenerator } from '#kernel';
 import { CreateApiKeyCommand } from '#access';
 import { CheckoutService } from '../../checkout/checkout.service.js';
-import { findPack, toObjective } from '#agent-contract';
+import { findPack, packForObjective, toObjective } from '#agent-contract';
 import { AgentAccounts } from '../../accounts/agent-accounts.js';
 import { AGENT_KEY_SCOPES } from '../../accounts/agent-key-scopes.js';
 import { OpenAgentAccountCommand, type OpenedAgentAccount } from './open-agent-account.command.js';
@@ -28,7 +28,7 @@ export class OpenAgentAccountHandler implements ICommandHandler<OpenAgentAccount
   ) {}
 
   async execute({ input }: OpenAgentAccountCommand): Promise<OpenedAgentAccount> {
-    const pack = findPack(input.packId)!;
+    const pack = findPack(input.packId ?? packForObjective(input.objective))!;
     const accountId = this.ids.next('acct');
     const now = this.clock.now();
     const objective = toObjective(input.objective) ?? 'starter';

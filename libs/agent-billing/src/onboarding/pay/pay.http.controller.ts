@@ -1,13 +1,19 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
 import { AnonymousLimit } from '#access';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
-import { Operation, publicBaseUrl, type RequestOrigin } from '#http';
-import { findPack, packForObjective, type PackId, PATHS, STARTER_PACK_ID, toObjective } from '#agent-contract';
-import { Idempotency } from '../../idempotency/idempotency.service.js';
+import { APP_CONFIG, type AppConfig } from '#kernel';
+import { Operation, type OperationSpec, publicBaseUrl, type RequestOrigin } from '#http';
+import { STARTER_PACK_ID } from '#agent-contract';
+import {
+  IDEMPOTENCY_CONFLICTS,
+  Idempotent,
+  IDEMPOTENT_REPLAY_HEADERS,
+  queryAndBody,
+} from '../../idempotency/idempotent.interceptor.js';
 import { OpenAgentAccountCommand } from '../open-agent-account/open-agent-account.command.js';
-import { issuance, PAYMENT_FLOW, packSummary } from './key-issuance.js';
+import { issuance } from './key-issuance.js';
+import { CheckPayQuery } from './pay-check.query.js';
 import {
   payCheckSchema,
   type KeyIssuance,
@@ -19,14 +25,38 @@ import {
   signupQuery,
 } from './pay.schema.js';
 
-type HttpRequest = RequestOrigin & { headers: Record<string, string | string[] | undefined> };
-interface Reply {
-  header(name: string, value: string): unknown;
+/**
+ * What POST /agents/pay and /agents/signup share (D15): each opens an account, so each is
+ * limited per address, answers 201 with a key issuance and replays it for an Idempotency-Key
+ * (`scope`: the stored replays' operation, as before this decorator).
+ */
+function OpensAccount(
+  scope: string,
+  operation: Pick<OperationSpec, 'summary' | 'description' | 'operationId' | 'query' | 'body'> & { created: string },
+): MethodDecorator {
+  const { created, ...spec } = operation;
+  return applyDecorators(
+    AnonymousLimit('signup'),
+    HttpCode(201),
+    Idempotent(scope, { anonymous: true, parameters: queryAndBody }),
+    Operation({
+      ...spec,
+      tags: ['agent onboarding'],
+      responses: {
+        201: { description: created, schema: keyIssuanceSchema, headers: IDEMPOTENT_REPLAY_HEADERS },
+        ...IDEMPOTENCY_CONFLICTS,
+        429: { description: 'RATE_LIMIT_EXCEEDED: too many accounts opened from this address (Retry-After).' },
+      },
+    }),
+  );
 }
 
-const IDEMPOTENCY_HEADER = {
-  description: 'Optional. The first response to a key is replayed for 24 h (with Idempotent-Replayed: true).',
-};
+/** Who opens the account, as both bodies give it. */
+const applicant = (body: { contact_email?: string; agent_name?: string; use_case?: string } | undefined) => ({
+  contactEmail: body?.contact_email ?? null,
+  agentName: body?.agent_name ?? null,
+  useCase: body?.use_case ?? null,
+});
 
 /**
  * Self-serve onboarding (D15): one call gives an agent a key and a hosted checkout. The GET form
@@ -36,64 +66,33 @@ const IDEMPOTENCY_HEADER = {
 export class PayController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly idempotency: Idempotency,
+    private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Post('pay')
-  @AnonymousLimit('signup')
-  @HttpCode(201)
-  @Operation({
+  @OpensAccount('POST /api/v1/agents/pay', {
     summary: 'Get an API key and a hosted checkout in one call',
     description:
       'Creates an agent account, its first key (shown once) and a starter checkout for the pack (pack_id, else the objective’s pack, else pack_29). Every body field is optional; links may pass objective and source as query parameters. Send Idempotency-Key to make retries safe: the first response is replayed for 24 h.',
-    tags: ['agent onboarding'],
     operationId: 'agentPay',
     query: payQuery,
     body: payBody,
-    responses: {
-      201: {
-        description: 'Key and checkout issued.',
-        schema: keyIssuanceSchema,
-        headers: { 'Idempotent-Replayed': IDEMPOTENCY_HEADER },
-      },
-      409: { description: 'IDEMPOTENCY_KEY_REUSED (same key, other parameters) or IDEMPOTENCY_KEY_IN_PROGRESS.' },
-      429: { description: 'RATE_LIMIT_EXCEEDED: too many accounts opened from this address (Retry-After).' },
-    },
+    created: 'Key and checkout issued.',
   })
-  async pay(
+  pay(
     @Query() query: z.output<typeof payQuery>,
     @Body() body: z.output<typeof payBody>,
-    @Req() request: HttpRequest,
-    @Res({ passthrough: true }) reply: Reply,
+    @Req() request: RequestOrigin,
   ): Promise<KeyIssuance> {
-    const baseUrl = publicBaseUrl(request, this.config);
-    const objective = body?.objective ?? query.objective ?? null;
-    const packId: PackId = body?.pack_id ?? packForObjective(objective);
-    return this.idempotency.run(
-      request,
-      reply,
-      'POST /api/v1/agents/pay',
-      { query, body },
-      async () => {
-        const opened = await this.commands.execute(
-          new OpenAgentAccountCommand({
-            origin: 'pay',
-            contactEmail: body?.contact_email ?? null,
-            agentName: body?.agent_name ?? null,
-            useCase: body?.use_case ?? null,
-            objective,
-            packId,
-            source: query.source ?? null,
-            sourceRef: body?.source_ref ?? null,
-            baseUrl,
-          }),
-        );
-        return issuance(opened, baseUrl);
-      },
-      { anonymous: true },
-    );
+    return this.open(request, {
+      origin: 'pay',
+      ...applicant(body),
+      objective: body?.objective ?? query.objective ?? null,
+      packId: body?.pack_id ?? null,
+      source: query.source ?? null,
+      sourceRef: body?.source_ref ?? null,
+    });
   }
 
   @Get('pay')
@@ -106,105 +105,41 @@ export class PayController {
     query: payCheckQuery,
     responses: { 200: { description: 'What a POST would do.', schema: payCheckSchema } },
   })
-  check(@Query() query: z.output<typeof payCheckQuery>, @Req() request: HttpRequest) {
-    const baseUrl = publicBaseUrl(request, this.config);
-    const objective = toObjective(query.objective) ?? 'starter';
-    const pack = findPack(query.pack_id ?? packForObjective(query.objective))!;
-    const url = new URL(`${baseUrl}${PATHS.pay}`);
-    if (query.objective) url.searchParams.set('objective', query.objective);
-    if (query.source) url.searchParams.set('source', query.source);
-    return {
-      version: 'v1',
-      as_of: this.clock.now().toISOString(),
-      data: {
-        check: true,
-        creates_nothing: true,
-        objective,
-        would_create: {
-          account: true,
-          key: { surface: 'agent', shown_once: true, auth_headers: ['x-api-key', 'Authorization: Bearer'] },
-          starter_checkout: { ...packSummary(pack), bound_to_key: true },
-          balance_usd: 0,
-        },
-        request: {
-          method: 'POST',
-          url: url.toString(),
-          headers: {
-            'content-type': 'application/json',
-            'Idempotency-Key': '<a fresh UUID: retries replay the first response for 24 h>',
-          },
-          body_template: {
-            contact_email: '<optional>',
-            agent_name: '<optional>',
-            use_case: '<optional>',
-            objective,
-            pack_id: pack.pack_id,
-            source_ref: '<optional>',
-          },
-        },
-        alternatives: {
-          signup: { method: 'POST', url: `${baseUrl}${PATHS.signup}`, pack_id: STARTER_PACK_ID },
-          checkout_link: {
-            method: 'GET',
-            url: `${baseUrl}${PATHS.checkoutLink}?pack_id=${pack.pack_id}`,
-            note: 'Add key_id=<your key id> (or send the key in x-api-key): the checkout then credits its account.',
-          },
-        },
-        payment_flow: PAYMENT_FLOW,
-      },
-    };
+  check(@Query() query: z.output<typeof payCheckQuery>, @Req() request: RequestOrigin) {
+    return this.queries.execute(new CheckPayQuery(query, publicBaseUrl(request, this.config)));
   }
 
   @Post('signup')
-  @AnonymousLimit('signup')
-  @HttpCode(201)
-  @Operation({
+  @OpensAccount('POST /api/v1/agents/signup', {
     summary: 'Sign up: an API key with a pack_29 starter checkout',
     description:
       'Like POST /agents/pay with the starter pack (pack_29). source_ref may come as a query parameter or in the body. Honours Idempotency-Key for 24 h.',
-    tags: ['agent onboarding'],
     operationId: 'agentSignup',
     query: signupQuery,
     body: signupBody,
-    responses: {
-      201: {
-        description: 'Key and starter checkout issued.',
-        schema: keyIssuanceSchema,
-        headers: { 'Idempotent-Replayed': IDEMPOTENCY_HEADER },
-      },
-      409: { description: 'IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS.' },
-      429: { description: 'RATE_LIMIT_EXCEEDED: too many accounts opened from this address (Retry-After).' },
-    },
+    created: 'Key and starter checkout issued.',
   })
-  async signup(
+  signup(
     @Query() query: z.output<typeof signupQuery>,
     @Body() body: z.output<typeof signupBody>,
-    @Req() request: HttpRequest,
-    @Res({ passthrough: true }) reply: Reply,
+    @Req() request: RequestOrigin,
+  ): Promise<KeyIssuance> {
+    return this.open(request, {
+      origin: 'signup',
+      ...applicant(body),
+      objective: 'starter',
+      packId: STARTER_PACK_ID,
+      source: null,
+      sourceRef: body?.source_ref ?? query.source_ref ?? null,
+    });
+  }
+
+  /** Opens the account; the answer's links (and the checkout's return pages) use this request's base URL. */
+  private async open(
+    request: RequestOrigin,
+    input: Omit<OpenAgentAccountCommand['input'], 'baseUrl'>,
   ): Promise<KeyIssuance> {
     const baseUrl = publicBaseUrl(request, this.config);
-    return this.idempotency.run(
-      request,
-      reply,
-      'POST /api/v1/agents/signup',
-      { query, body },
-      async () => {
-        const opened = await this.commands.execute(
-          new OpenAgentAccountCommand({
-            origin: 'signup',
-            contactEmail: body?.contact_email ?? null,
-            agentName: body?.agent_name ?? null,
-            useCase: body?.use_case ?? null,
-            objective: 'starter',
-            packId: STARTER_PACK_ID,
-            source: null,
-            sourceRef: body?.source_ref ?? query.source_ref ?? null,
-            baseUrl,
-          }),
-        );
-        return issuance(opened, baseUrl);
-      },
-      { anonymous: true },
-    );
+    return issuance(await this.commands.execute(new OpenAgentAccountCommand({ ...input, baseUrl })), baseUrl);
   }
 }

@@ -8,11 +8,16 @@ export const payQuery = z.object({
   source: text(200).optional().describe('Where the agent came from (attribution), e.g. a registry or a link.'),
 });
 
+/** Who opens the account: the optional fields pay and signup both take. */
+const applicantFields = {
+  contact_email: z.email().max(320).optional(),
+  agent_name: text(200).optional(),
+  use_case: text(2000).optional(),
+};
+
 export const payBody = z
   .strictObject({
-    contact_email: z.email().max(320).optional(),
-    agent_name: text(200).optional(),
-    use_case: text(2000).optional(),
+    ...applicantFields,
     objective: z.enum(OBJECTIVE_VALUES).optional(),
     pack_id: z
       .enum(PACK_IDS)
@@ -26,14 +31,7 @@ export const payCheckQuery = payQuery.extend({ pack_id: z.enum(PACK_IDS).optiona
 
 export const signupQuery = z.object({ source_ref: text(500).optional() });
 
-export const signupBody = z
-  .strictObject({
-    source_ref: text(500).optional(),
-    contact_email: z.email().max(320).optional(),
-    agent_name: text(200).optional(),
-    use_case: text(2000).optional(),
-  })
-  .optional();
+export const signupBody = z.strictObject({ source_ref: text(500).optional(), ...applicantFields }).optional();
 
 const money = z.number().describe('US dollars.');
 
@@ -100,3 +98,5 @@ export const payCheckSchema = z
     }),
   })
   .meta({ id: 'AgentPayCheck' });
+
+export type PayCheck = z.output<typeof payCheckSchema>;

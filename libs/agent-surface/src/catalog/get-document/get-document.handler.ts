@@ -4,11 +4,12 @@ import { buildCapabilities, buildManifest, buildQuickstart } from '../capabiliti
 import { buildCatalog } from '../catalog.document.js';
 import { type AgentEnvelope, type CatalogContext, CatalogContextProvider } from '#agent-contract';
 import { buildConversion, buildGrowth, buildOffers, buildValueProof } from '../purchase.documents.js';
+import { buildLeadsInfo } from '../leads/leads-info.document.js';
 import { buildErrorCatalog, buildRecovery } from '../recovery.documents.js';
 import { buildTrust } from '../status.documents.js';
-import { GetInformationDocumentQuery, type InformationDocument } from './get-document.query.js';
+import { type FixedDocument, GetInformationDocumentQuery } from './get-document.query.js';
 
-const BUILDERS: Record<InformationDocument, (ctx: CatalogContext) => unknown> = {
+const BUILDERS: Record<FixedDocument, (ctx: CatalogContext) => unknown> = {
   catalog: buildCatalog,
   'value-proof': buildValueProof,
   capabilities: buildCapabilities,
@@ -22,6 +23,7 @@ const BUILDERS: Record<InformationDocument, (ctx: CatalogContext) => unknown> = 
   trust: buildTrust,
   conversion: buildConversion,
   traffic: buildTraffic,
+  leads: buildLeadsInfo,
 };
 
 /**

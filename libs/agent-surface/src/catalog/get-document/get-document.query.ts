@@ -20,10 +20,13 @@ export const INFORMATION_DOCUMENTS = [
 ] as const;
 export type InformationDocument = (typeof INFORMATION_DOCUMENTS)[number];
 
+/** The lead form is a fixed document too, served beside the POST it describes (leads/submit-lead). */
+export type FixedDocument = InformationDocument | 'leads';
+
 /** One public document by name, in the v1 envelope; `origin` gives the base URL of its links. */
 export class GetInformationDocumentQuery extends Query<AgentEnvelope<unknown>> {
   constructor(
-    readonly name: InformationDocument,
+    readonly name: FixedDocument,
     readonly origin: RequestOrigin | undefined,
   ) {
     super();

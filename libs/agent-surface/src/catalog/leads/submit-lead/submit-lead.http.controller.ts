@@ -1,17 +1,13 @@
-import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { AnonymousLimit } from '#access';
-import {
-  AgentAuthOptional,
-  type AgentRequest,
-  CatalogContextProvider,
-  endpointUrl,
-  isPackId,
-  packCheckoutUrl,
-} from '#agent-contract';
-import { CommandBus } from '@nestjs/cqrs';
-import { Operation, type RequestOrigin } from '#http';
+import { AgentAuthOptional, agentEnvelope, type AgentRequest } from '#agent-contract';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Operation, publicBaseUrl, type RequestOrigin } from '#http';
+import { APP_CONFIG, type AppConfig, CLOCK, type Clock } from '#kernel';
 import { noQuery } from '../../catalog.schemas.js';
-import { buildLeadsInfo, leadsInfoSchema } from '../leads-info.document.js';
+import { leadsInfoSchema } from '../leads-info.document.js';
+import { GetInformationDocumentQuery } from '../../get-document/get-document.query.js';
+import { leadReceipt } from './lead-receipt.js';
 import { SubmitLeadCommand, type SubmittedLead } from './submit-lead.command.js';
 import { leadReceivedSchema, submitLeadBody, type SubmitLeadBody } from './submit-lead.schema.js';
 
@@ -22,7 +18,9 @@ const TAGS = ['agent information'];
 export class SubmitLeadController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly catalog: CatalogContextProvider,
+    private readonly queries: QueryBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get('leads')
@@ -35,7 +33,7 @@ export class SubmitLeadController {
     responses: { 200: { description: 'The lead form.', schema: leadsInfoSchema } },
   })
   describe(@Req() request: RequestOrigin) {
-    return this.catalog.document('buildLeadsInfo', request, buildLeadsInfo);
+    return this.queries.execute(new GetInformationDocumentQuery('leads', request));
   }
 
   @Post('leads')
@@ -61,22 +59,6 @@ export class SubmitLeadController {
     const lead = await this.commands.execute<SubmitLeadCommand, SubmittedLead>(
       new SubmitLeadCommand(body, request.id, caller),
     );
-    const ctx = this.catalog.forRequest(request);
-    const packId = isPackId(lead.pack_id) ? lead.pack_id : 'pack_2499';
-    const checkout = packCheckoutUrl(ctx, { objective: lead.objective, pack_id: packId, source: 'leads' });
-    return this.catalog.envelope({
-      lead_id: lead.lead_id,
-      status: 'received' as const,
-      received_at: lead.received_at,
-      objective: lead.objective,
-      pack_id: packId,
-      pilot_days: lead.pilot_days,
-      checkout_redirect_url: checkout,
-      next_steps: [
-        `The lead is recorded as ${lead.lead_id}; keep it for reference when the operator team writes to your contact email.`,
-        `To start now, fund the pilot: POST ${endpointUrl(ctx, 'pay')} with {"objective":"${lead.objective}","pack_id":"${packId}"}, or open checkout_redirect_url.`,
-        `The pilot runs ${lead.pilot_days} days from the moment it starts (payment fulfilled, or the lead converted by an operator); then the workspace is read-only until the enterprise pack is bought.`,
-      ],
-    });
+    return agentEnvelope(this.clock.now(), leadReceipt(lead, { baseUrl: publicBaseUrl(request, this.config) }));
   }
 }
