@@ -116,6 +116,34 @@ describe('ProjectionRunner (embedded SQLite): catch-up, waiting and definitions'
     await assert.rejects(runner.waitFor(position, { projections: ['nope'] }), /Unknown projection nope/);
   });
 
+  it('catchUpWithHead waits for what another connection appended, and says whether there was anything to wait for', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const counter = streamCounterProjection();
+    const gated: ProjectionDefinition = {
+      ...counter,
+      async handle(event, ctx) {
+        await gate;
+        await counter.handle(event, ctx);
+      },
+    };
+    const other = env.events(); // another process's appends: seen by polling only
+    const runner = env.runner({ projections: [gated] });
+    await runner.start();
+    assert.equal(await runner.catchUpWithHead({ projections: ['stream_counter'], timeoutMs: 5000 }), false);
+    await other.append('counter-x', [{ type: 'Counted', data: {} }]);
+    let done = false;
+    const waiting = runner
+      .catchUpWithHead({ projections: ['stream_counter'], timeoutMs: 5000 })
+      .finally(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(done, false, 'still waiting while the projection is held');
+    release();
+    assert.equal(await waiting, true);
+    assert.deepEqual(await env.counts(runner), new Map([['counter-x', 1]]), 'shown once it resolves');
+    assert.equal(await runner.catchUpWithHead({ projections: ['stream_counter'], timeoutMs: 5000 }), false);
+  });
+
   it('rejects bad definitions', () => {
     const base = streamCounterProjection();
     const make = (p: Partial<ProjectionDefinition>) => () =>

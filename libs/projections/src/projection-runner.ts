@@ -155,6 +155,24 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * Waits until the projections have passed the event store's head as of this call (what
+   * another process appended a moment ago included); false when they had already, so a caller
+   * asks its read model again only when there was something to wait for.
+   */
+  async catchUpWithHead(options: WaitForOptions): Promise<boolean> {
+    const head = await this.options.eventStore.headPosition();
+    const names = options.projections ?? [...this.workers.keys()];
+    let behind = false;
+    for (const n of names) {
+      const worker = this.worker(n);
+      const passed = worker.isRunning ? worker.position : ((await this.store.active(n))?.position ?? 0);
+      if (passed < head) behind = true;
+    }
+    if (behind) await this.waitFor(head, options);
+    return behind;
+  }
+
   async status(): Promise<ProjectionStatus[]> {
     const head = await this.options.eventStore.headPosition();
     const letters = await this.options.documentStore

@@ -19,4 +19,13 @@ export class ReadYourWrites {
     if (position === null || options.readYourWrites === false) return;
     await this.runner.waitFor(position, { projections, timeoutMs: this.config.readYourWritesTimeoutMs });
   }
+
+  /**
+   * Waits (bounded by the same timeout) until the named projections show everything appended so
+   * far, by any process; whether they were behind. For a lookup that missed: a key the CLI issued
+   * a moment ago must work at once here.
+   */
+  async catchUpWithStore(projections: string[]): Promise<boolean> {
+    return this.runner.catchUpWithHead({ projections, timeoutMs: this.config.readYourWritesTimeoutMs });
+  }
 }

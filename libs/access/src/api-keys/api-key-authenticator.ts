@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, BoundedCache, type MaybePromise, whenReady } from '#kernel';
 import { parseApiKey } from '../keys/api-key-format.js';
-import { ProjectionStore } from '#projections';
+import { ProjectionStore, ReadYourWrites } from '#projections';
 import { unauthorized } from '../auth/auth-errors.js';
 import type { ApiKeyPrincipal } from '../auth/principal.js';
 import type { KeySurface } from './api-key.events.js';
@@ -57,6 +57,8 @@ export class ApiKeyAuthenticator {
     private readonly projections: ProjectionStore,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'env'>,
     private readonly usage: ApiKeyUsageTracker,
+    /** Absent in unit specs: a miss is then answered from the read model as it stands. */
+    @Optional() private readonly readYourWrites?: ReadYourWrites,
   ) {}
 
   /**
@@ -126,10 +128,12 @@ export class ApiKeyAuthenticator {
         `This is a ${parsed.env} key; this deployment accepts svc_${this.config.env}_ keys only.`,
       );
     }
-    const { items } = await this.projections
-      .collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION)
-      .find({ key_hash: parsed.hash }, { limit: 1 });
-    const doc = items[0];
+    let doc = await this.findByHash(parsed.hash);
+    // A key another process (the CLI, another instance) issued a moment ago may not be in this
+    // read model yet: wait once for it to show the store's head, then look again. Only a
+    // well-formed key with a valid checksum gets here, and the wait is bounded.
+    if (!doc && (await this.readYourWrites?.catchUpWithStore([API_KEYS_PROJECTION]).catch(() => false)))
+      doc = await this.findByHash(parsed.hash);
     if (!doc || !sameHash(doc.key_hash, parsed.hash)) {
       // Unknown keys are not cached: a key created a moment later must work at once.
       this.cache.delete(rawKey);
@@ -148,6 +152,13 @@ export class ApiKeyAuthenticator {
     };
     this.cache.set(rawKey, cached, this.ttlMs);
     return cached;
+  }
+
+  private async findByHash(hash: string): Promise<ApiKeyDoc | undefined> {
+    const { items } = await this.projections
+      .collection<ApiKeyDoc>(API_KEYS_PROJECTION, API_KEYS_COLLECTION)
+      .find({ key_hash: hash }, { limit: 1 });
+    return items[0];
   }
 }
 

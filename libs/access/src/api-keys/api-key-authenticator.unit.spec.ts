@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError } from '#kernel';
 import { generateApiKey, hashApiKey } from '#access';
-import type { ProjectionStore } from '#projections';
+import type { ProjectionStore, ReadYourWrites } from '#projections';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import type { ApiKeyUsageTracker } from './api-key-usage.js';
 import type { ApiKeyDoc } from './api-keys.projection.js';
 
-function setup(docs: ApiKeyDoc[]) {
+function setup(docs: ApiKeyDoc[], readYourWrites?: ReadYourWrites) {
   const lookups: unknown[] = [];
   const projections = {
     collection: () => ({
@@ -19,7 +19,7 @@ function setup(docs: ApiKeyDoc[]) {
   } as unknown as ProjectionStore;
   const touched: string[] = [];
   const usage = { touch: (id: string) => touched.push(id) } as unknown as ApiKeyUsageTracker;
-  return { auth: new ApiKeyAuthenticator(projections, { env: 'test' }, usage), lookups, touched };
+  return { auth: new ApiKeyAuthenticator(projections, { env: 'test' }, usage, readYourWrites), lookups, touched };
 }
 
 function doc(key: string, over: Partial<ApiKeyDoc> = {}): ApiKeyDoc {
@@ -117,5 +117,45 @@ describe('ApiKeyAuthenticator', () => {
     const { auth } = setup([doc(key, { surface: 'agent' })]);
     await assert.rejects(async () => auth.authenticate(key, 'platform'), failsWith('KEY_WRONG_SURFACE'));
     assert.equal((await auth.authenticate(key, 'agent')).surface, 'agent');
+  });
+
+  describe('a key another process issued a moment ago (the read model behind the store)', () => {
+    /** A read model that shows `late` only once it has caught up with the store. */
+    function lagging(late: ApiKeyDoc, behind: boolean) {
+      const docs: ApiKeyDoc[] = [];
+      const waits: string[][] = [];
+      const readYourWrites = {
+        catchUpWithStore: async (projections: string[]) => {
+          waits.push(projections);
+          if (behind) docs.push(late);
+          return behind;
+        },
+      } as unknown as ReadYourWrites;
+      return { ...setup(docs, readYourWrites), waits };
+    }
+
+    it('given a miss, when the read model was behind, then it waits for the store and finds the key', async () => {
+      const key = generateApiKey('test');
+      const { auth, lookups, waits } = lagging(doc(key), true);
+      assert.equal((await auth.authenticate(key, 'platform')).keyId, 'key_1');
+      assert.deepEqual(waits, [['api-keys']]);
+      assert.equal(lookups.length, 2, 'looked up again after the wait');
+    });
+
+    it('given a miss, when the read model already showed the head, then INVALID_KEY after one lookup', async () => {
+      const key = generateApiKey('test');
+      const { auth, lookups, waits } = lagging(doc(key), false);
+      await assert.rejects(async () => auth.authenticate(key, 'platform'), failsWith('INVALID_KEY'));
+      assert.equal(waits.length, 1);
+      assert.equal(lookups.length, 1);
+    });
+
+    it('never waits for a key that fails its checksum (no lookup at all)', async () => {
+      const key = generateApiKey('test');
+      const { auth, lookups, waits } = lagging(doc(key), true);
+      const broken = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
+      await assert.rejects(async () => auth.authenticate(broken, 'platform'), failsWith('INVALID_KEY'));
+      assert.deepEqual([waits.length, lookups.length], [0, 0]);
+    });
   });
 });
