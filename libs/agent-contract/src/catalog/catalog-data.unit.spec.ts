@@ -99,11 +99,11 @@ describe('catalogue data files', () => {
       `Operator pilot (${OPERATOR_PILOT_DAYS} days)`,
     );
     assert.ok(
-      REVENUE_TIERS.some((t) => t.included.includes('Autopay when the balance falls under {autopay_threshold}')),
+      REVENUE_TIERS.some((t) => t.included.includes('Autopay when the balance falls under {{autopay_threshold}}')),
     );
     const typo = read('./services.data.yaml').replace(
-      'Operator pilot ({operator_pilot_days} days)',
-      'Operator pilot ({pilot_days} days)',
+      'Operator pilot ({{operator_pilot_days}} days)',
+      'Operator pilot ({{pilot_days}} days)',
     );
     assert.throws(() => parseDataFile('s', typo, servicesFileSchema), /services\.2\.name: unknown placeholder/);
     assert.equal(CREDIT_PACKS.length, 5);

@@ -38,7 +38,7 @@ export interface ServiceDefinition {
 }
 
 /** Placeholder for the configured autopay threshold ("25 USD") in revenue tier texts. */
-export const AUTOPAY_THRESHOLD_PLACEHOLDER = '{autopay_threshold}';
+export const AUTOPAY_THRESHOLD_PLACEHOLDER = '{{autopay_threshold}}';
 
 export const REVENUE_TIER_KEYS = [
   'builder_proof',
@@ -81,14 +81,14 @@ export interface QuickstartWorkflow {
 
 // ---------------------------------------------------------------- the data file's schema
 
-const PILOT_DAYS = '{operator_pilot_days}';
+const PILOT_DAYS = '{{operator_pilot_days}}';
 
-/** A text of the file: `{operator_pilot_days}` filled in; any other `{…}` is refused (a typo would be published). */
+/** A text of the file: `{{operator_pilot_days}}` filled in; any other `{{…}}` is refused (a typo would be published). */
 const text = (placeholders: readonly string[] = []) =>
   z
     .string()
     .min(1)
-    .refine((s) => (s.match(/\{[^}]*\}/g) ?? []).every((p) => p === PILOT_DAYS || placeholders.includes(p)), {
+    .refine((s) => (s.match(/\{\{[^}]*\}\}/g) ?? []).every((p) => p === PILOT_DAYS || placeholders.includes(p)), {
       message: `unknown placeholder (known: ${[PILOT_DAYS, ...placeholders].join(', ')})`,
     })
     .transform((s) => s.replaceAll(PILOT_DAYS, String(OPERATOR_PILOT_DAYS)));
