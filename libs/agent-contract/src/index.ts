@@ -63,6 +63,7 @@ export {
   OBJECTIVE_VALUES,
   OBJECTIVES,
   type ObjectiveValue,
+  OPERATOR_PILOT_DAYS,
   PACK_OBJECTIVE,
   packForObjective,
   RECOMMENDED_OBJECTIVE,
@@ -73,6 +74,7 @@ export {
   type CreditPack,
   findPack,
   isPackId,
+  PACK_CAPABILITIES,
   PACK_IDS,
   type PackCapability,
   type PackId,
@@ -82,7 +84,6 @@ export {
 export {
   AUTOPAY_THRESHOLD_PLACEHOLDER,
   meterCostCents,
-  OPERATOR_PILOT_DAYS,
   QUICKSTART_WORKFLOWS,
   REVENUE_TIER_KEYS,
   REVENUE_TIERS,

@@ -10,6 +10,12 @@ export type Objective = (typeof OBJECTIVES)[number];
 
 export const RECOMMENDED_OBJECTIVE = 'starter_proof';
 
+/**
+ * The operator pilot's length (spec "Limits", item 7). A rule deciders compute the pilot's end
+ * with, so it stays code; catalogue texts name it as {operator_pilot_days} (services.ts).
+ */
+export const OPERATOR_PILOT_DAYS = 14;
+
 /** Values accepted where an objective is read: the four objectives and the recommended one. */
 export const OBJECTIVE_VALUES = [...OBJECTIVES, RECOMMENDED_OBJECTIVE] as const;
 export type ObjectiveValue = (typeof OBJECTIVE_VALUES)[number];

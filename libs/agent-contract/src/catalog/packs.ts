@@ -1,14 +1,25 @@
 /**
  * The fixed credit-pack catalogue (spec "Credit packs" and "Pack entry in the catalog response").
- * Amounts in integer cents; the catalogue endpoint converts to US dollars at the edge.
+ * Amounts in integer cents; the catalogue endpoint converts to US dollars at the edge. The ids are
+ * code (types and events name them); the packs themselves are data (packs.data.yaml), checked
+ * by the schema below when this module loads.
  */
+import { z } from 'zod';
+import { loadDataFile } from '#kernel';
 
 export const PACK_IDS = ['pack_29', 'pack_99', 'pack_499', 'pack_2499', 'pack_10000'] as const;
 export type PackId = (typeof PACK_IDS)[number];
 
 /** Capability tags of the spec ("values seen"). */
-export type PackCapability =
-  'entry-access' | 'quickstart' | 'proof-workloads' | 'production-usage' | 'autopay' | 'continuous-discovery';
+export const PACK_CAPABILITIES = [
+  'entry-access',
+  'quickstart',
+  'proof-workloads',
+  'production-usage',
+  'autopay',
+  'continuous-discovery',
+] as const;
+export type PackCapability = (typeof PACK_CAPABILITIES)[number];
 
 export interface PackRecommendation {
   fastest_revenue: boolean;
@@ -39,61 +50,44 @@ export interface CreditPack {
 /** The pack a new key's starter checkout sells (D15: signup and pay). */
 export const STARTER_PACK_ID: PackId = 'pack_29';
 
-const ENTRY: readonly PackCapability[] = ['entry-access', 'quickstart', 'proof-workloads'];
-const none: PackRecommendation = {
-  fastest_revenue: false,
-  twenty_four_seven: false,
-  operator_pilot: false,
-  enterprise: false,
-};
+/** The shape of packs.data.yaml (exported for its spec). */
+export const packsFileSchema = z
+  .strictObject({
+    packs: z.array(
+      z.strictObject({
+        pack_id: z.enum(PACK_IDS),
+        name: z.string().min(1),
+        amount_cents: z.int().positive(),
+        credits_cents: z.int().positive(),
+        // Key order here is the order the catalogue publishes the flags in.
+        recommendation: z.strictObject({
+          fastest_revenue: z.boolean(),
+          twenty_four_seven: z.boolean(),
+          operator_pilot: z.boolean(),
+          enterprise: z.boolean(),
+        }),
+        capabilities: z.array(z.enum(PACK_CAPABILITIES)).min(1),
+        workspace: z.enum(['pilot', 'enterprise']).optional(),
+      }),
+    ),
+  })
+  .superRefine(({ packs }, ctx) => {
+    // Every pack id once, in PACK_IDS order: "the next larger pack" and the catalogue's order rely on it.
+    const ids = packs.map((p) => p.pack_id).join(', ');
+    if (ids !== PACK_IDS.join(', '))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['packs'],
+        message: `packs must be ${PACK_IDS.join(', ')} in that order, got ${ids}`,
+      });
+    packs.forEach((p, i) => {
+      if (p.credits_cents < p.amount_cents)
+        ctx.addIssue({ code: 'custom', path: ['packs', i, 'credits_cents'], message: 'grants less than it costs' });
+    });
+  });
 
 export const CREDIT_PACKS: readonly CreditPack[] = Object.freeze(
-  (
-    [
-      {
-        pack_id: 'pack_29',
-        name: 'Agent Proof Pack 29',
-        amount_cents: 2_900,
-        credits_cents: 2_900,
-        recommendation: { ...none, fastest_revenue: true },
-        capabilities: ENTRY,
-      },
-      {
-        pack_id: 'pack_99',
-        name: 'Agent Starter Pack 99',
-        amount_cents: 9_900,
-        credits_cents: 11_000,
-        recommendation: { ...none },
-        capabilities: ENTRY,
-      },
-      {
-        pack_id: 'pack_499',
-        name: 'Agent Continuous Pack 499',
-        amount_cents: 49_900,
-        credits_cents: 57_500,
-        recommendation: { ...none, twenty_four_seven: true },
-        capabilities: ENTRY,
-      },
-      {
-        pack_id: 'pack_2499',
-        name: 'Agent Scale Pack 2499',
-        amount_cents: 249_900,
-        credits_cents: 300_000,
-        recommendation: { ...none, operator_pilot: true },
-        capabilities: ENTRY,
-        workspace: 'pilot',
-      },
-      {
-        pack_id: 'pack_10000',
-        name: 'Agent Enterprise Commit 10000',
-        amount_cents: 1_000_000,
-        credits_cents: 1_250_000,
-        recommendation: { ...none, enterprise: true },
-        capabilities: ['production-usage', 'autopay', 'continuous-discovery'],
-        workspace: 'enterprise',
-      },
-    ] satisfies CreditPack[]
-  ).map((p) => Object.freeze(p)),
+  loadDataFile(import.meta.url, './packs.data.yaml', packsFileSchema).packs.map((p): CreditPack => Object.freeze(p)),
 );
 
 export function isPackId(value: unknown): value is PackId {

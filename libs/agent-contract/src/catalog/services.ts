@@ -2,13 +2,14 @@
  * The service catalogue, revenue tiers and quickstart workflows (spec "Service catalogue entry",
  * "Revenue tier entry", "Quickstart workflows"). Pure data in cents; the documents add URLs and
  * convert to US dollars. A cost is the sum of the prices of the meters one run charges once.
+ * The entries are data (services.data.yaml), checked by the schema below when this module loads.
  */
-import { DEFAULT_METER_PRICES_CENTS, type MeterName, type MeterPrices } from './meters.js';
-import type { Objective } from './objectives.js';
-import type { PackId } from './packs.js';
-
-/** The operator pilot's length (spec "Limits", item 7). */
-export const OPERATOR_PILOT_DAYS = 14;
+import { z } from 'zod';
+import { loadDataFile } from '#kernel';
+import { AGENT_API_PREFIX, AGENT_ENDPOINTS, MCP_TOOLS } from './agent-surface.js';
+import { DEFAULT_METER_PRICES_CENTS, METER_NAMES, type MeterName, type MeterPrices } from './meters.js';
+import { type Objective, OBJECTIVES, OPERATOR_PILOT_DAYS, PACK_OBJECTIVE } from './objectives.js';
+import { PACK_IDS, type PackId } from './packs.js';
 
 /** Cost in cents of charging each meter once at the given prices (D17 defaults unless told). */
 export function meterCostCents(meters: readonly MeterName[], prices: MeterPrices = DEFAULT_METER_PRICES_CENTS): number {
@@ -36,145 +37,8 @@ export interface ServiceDefinition {
   objective: Objective;
 }
 
-export const SERVICE_CATALOG: readonly ServiceDefinition[] = Object.freeze([
-  {
-    key: 'find',
-    name: 'Find top opportunities',
-    access: 'self_serve',
-    revenue_priority: 'now',
-    pricing_model: 'prepaid_per_call',
-    outcome: 'A ranked list of startup opportunities to act on, in one call',
-    primary_meters: ['read.discovery_top'],
-    included_endpoints: ['/api/v1/discovery/top'],
-    included_mcp_methods: ['svc.get_top_discovery'],
-    includes: ['Ranked discovery list (query limit)', 'Score and rank per item', 'Charged only when the call succeeds'],
-    pack_id: 'pack_29',
-    objective: 'starter',
-  },
-  {
-    key: 'evaluate',
-    name: 'Evaluate a company',
-    access: 'self_serve',
-    revenue_priority: 'now',
-    pricing_model: 'prepaid_per_call',
-    outcome: 'A company profile and a transparent 0-100 score with named components',
-    primary_meters: ['read.company_profile', 'read.company_score'],
-    included_endpoints: ['/api/v1/companies/{id}', '/api/v1/companies/{id}/score'],
-    included_mcp_methods: ['svc.get_company', 'svc.get_company_score'],
-    includes: ['Company profile', 'Score components and model version', 'Charged only when the call succeeds'],
-    pack_id: 'pack_29',
-    objective: 'starter',
-  },
-  {
-    key: 'operator_pilot',
-    name: `Operator pilot (${OPERATOR_PILOT_DAYS} days)`,
-    access: 'enterprise',
-    revenue_priority: 'expansion',
-    pricing_model: 'prepaid_per_call',
-    outcome: `A ${OPERATOR_PILOT_DAYS}-day pilot of the full loop: find, evaluate, record the memo and schedule the follow-up in a tenant workspace`,
-    primary_meters: [
-      'read.discovery_top',
-      'read.company_profile',
-      'read.company_score',
-      'write.workspace.note',
-      'write.workspace.followup',
-    ],
-    included_endpoints: [
-      '/api/v1/discovery/top',
-      '/api/v1/companies/{id}',
-      '/api/v1/companies/{id}/score',
-      '/api/v1/workspace/companies/{id}/memo',
-      '/api/v1/workspace/companies/{id}/follow-ups',
-    ],
-    included_mcp_methods: [
-      'svc.get_top_discovery',
-      'svc.get_company',
-      'svc.get_company_score',
-      'svc.workspace.update_memo',
-      'svc.workspace.upsert_followup',
-    ],
-    includes: [
-      `${OPERATOR_PILOT_DAYS}-day pilot, started when pack_2499 is paid: the paying key reaches the tenant workspace at once`,
-      'Memo and follow-up writes',
-      'Funded by pack_2499 (3000 USD of credits)',
-      'After the pilot the workspace is read-only (data and keys kept) until pack_10000 is bought',
-    ],
-    pack_id: 'pack_2499',
-    objective: 'operator_pilot',
-  },
-  {
-    key: 'monitor',
-    name: 'Monitor with events and webhooks',
-    access: 'enterprise',
-    revenue_priority: 'expansion',
-    pricing_model: 'prepaid_per_event',
-    outcome: 'Workspace changes as a tenant event stream and as signed webhook pushes',
-    primary_meters: ['read.workspace.events', 'write.workspace.webhook', 'deliver.workspace.webhook'],
-    included_endpoints: [
-      '/api/v1/workspace/events',
-      '/api/v1/workspace/webhooks/subscriptions',
-      '/api/v1/workspace/webhooks/deliveries',
-    ],
-    included_mcp_methods: [
-      'svc.workspace.list_events',
-      'svc.workspace.create_webhook',
-      'svc.workspace.list_webhook_deliveries',
-    ],
-    includes: [
-      'Tenant event stream',
-      'Signed webhook deliveries with retries',
-      'Charged per delivered event',
-      // The stream and pushes are a workspace's: its buy-now link sells the pack that opens one.
-      `Starts with the ${OPERATOR_PILOT_DAYS}-day operator pilot (pack_2499); enterprise (pack_10000) keeps it writable`,
-    ],
-    pack_id: 'pack_2499',
-    objective: 'operator_pilot',
-  },
-  {
-    key: 'workspace_automation',
-    name: 'Workspace automation',
-    access: 'enterprise',
-    revenue_priority: 'enterprise',
-    pricing_model: 'enterprise_commit',
-    outcome: 'A private workspace your agents read and update: companies, memos, deals, follow-ups and events',
-    primary_meters: [
-      'read.workspace.company',
-      'read.workspace.memo',
-      'write.workspace.note',
-      'write.workspace.followup',
-      'read.workspace.events',
-    ],
-    included_endpoints: [
-      '/api/v1/workspace/companies',
-      '/api/v1/workspace/companies/{id}/memo',
-      '/api/v1/workspace/deals',
-      '/api/v1/workspace/deals/{id}',
-      '/api/v1/workspace/companies/{id}/follow-ups',
-      '/api/v1/workspace/events',
-    ],
-    included_mcp_methods: [
-      'svc.workspace.list_companies',
-      'svc.workspace.get_memo',
-      'svc.workspace.update_memo',
-      'svc.workspace.list_deals',
-      'svc.workspace.update_deal',
-      'svc.workspace.upsert_followup',
-      'svc.workspace.list_events',
-    ],
-    includes: [
-      'Tenant workspace opened for the paying key at fulfilment',
-      'Tenant-bound service-account keys',
-      'Companies, memos, deals and follow-ups',
-      'Tenant event stream',
-      'Autopay and continuous discovery',
-    ],
-    pack_id: 'pack_10000',
-    objective: 'enterprise',
-  },
-] satisfies ServiceDefinition[]);
-
 /** Placeholder for the configured autopay threshold ("25 USD") in revenue tier texts. */
-export const AUTOPAY_THRESHOLD_PLACEHOLDER = '{autopay_threshold}';
+export const AUTOPAY_THRESHOLD_PLACEHOLDER = '{{autopay_threshold}}';
 
 export const REVENUE_TIER_KEYS = [
   'builder_proof',
@@ -197,73 +61,6 @@ export interface RevenueTierDefinition {
   objective: Objective;
 }
 
-export const REVENUE_TIERS: readonly RevenueTierDefinition[] = Object.freeze([
-  {
-    key: 'builder_proof',
-    name: 'Builder proof',
-    buyer: 'An agent or its builder proving value on real data',
-    pricing_model: 'prepaid_per_call',
-    best_for: 'A first paid run today: a discovery list and a few evaluations',
-    primary_service_keys: ['find', 'evaluate'],
-    included: [
-      'pack_29: 29 USD of credits for 29 USD',
-      'Key and checkout in one call',
-      'Discovery, profiles and scores',
-    ],
-    pack_id: 'pack_29',
-    objective: 'starter',
-  },
-  {
-    key: 'builder_continuous',
-    name: 'Builder continuous',
-    buyer: 'An agent running around the clock',
-    pricing_model: 'prepaid_per_call',
-    best_for: 'Continuous discovery and evaluation with autopay top-ups',
-    // Not `monitor`: events and webhooks are a workspace's, which pack_499 does not open.
-    primary_service_keys: ['find', 'evaluate'],
-    included: [
-      'pack_499: 575 USD of credits for 499 USD',
-      `Autopay when the balance falls under ${AUTOPAY_THRESHOLD_PLACEHOLDER}`,
-      'Everything in builder proof',
-    ],
-    pack_id: 'pack_499',
-    objective: 'growth',
-  },
-  {
-    key: 'operator_pilot',
-    name: `Operator pilot (${OPERATOR_PILOT_DAYS} days)`,
-    buyer: 'A team operating agents on its deal flow',
-    pricing_model: 'prepaid_per_call',
-    best_for: 'Proving the full loop on a tenant workspace before a commitment',
-    primary_service_keys: ['operator_pilot', 'find', 'evaluate'],
-    included: [
-      'pack_2499: 3000 USD of credits for 2499 USD',
-      `${OPERATOR_PILOT_DAYS}-day pilot with a tenant workspace, opened for the paying key at fulfilment`,
-      'Memo and follow-up writes',
-      'Read-only after the pilot until pack_10000 is bought (data and keys kept)',
-    ],
-    pack_id: 'pack_2499',
-    objective: 'operator_pilot',
-  },
-  {
-    key: 'enterprise_workspace',
-    name: 'Enterprise workspace',
-    buyer: 'An organisation automating its investment workflow',
-    pricing_model: 'enterprise_commit',
-    best_for: 'Production use: private workspace, events, webhooks and autopay',
-    primary_service_keys: ['workspace_automation', 'monitor', 'operator_pilot'],
-    included: [
-      'pack_10000: 12500 USD of credits for 10000 USD',
-      'Tenant workspace opened for the paying key at fulfilment (its account becomes the tenant’s)',
-      'Tenant-bound service-account keys',
-      'Events and signed webhooks',
-      'Autopay',
-    ],
-    pack_id: 'pack_10000',
-    objective: 'enterprise',
-  },
-] satisfies RevenueTierDefinition[]);
-
 export interface QuickstartStep {
   method: 'GET' | 'POST' | 'PATCH';
   /** Path under /api/v1. */
@@ -282,95 +79,143 @@ export interface QuickstartWorkflow {
   steps_mode: 'sequence' | 'any_one';
 }
 
+// ---------------------------------------------------------------- the data file's schema
+
+const PILOT_DAYS = '{{operator_pilot_days}}';
+
+/** A text of the file: `{{operator_pilot_days}}` filled in; any other `{{…}}` is refused (a typo would be published). */
+const text = (placeholders: readonly string[] = []) =>
+  z
+    .string()
+    .min(1)
+    .refine((s) => (s.match(/\{\{[^}]*\}\}/g) ?? []).every((p) => p === PILOT_DAYS || placeholders.includes(p)), {
+      message: `unknown placeholder (known: ${[PILOT_DAYS, ...placeholders].join(', ')})`,
+    })
+    .transform((s) => s.replaceAll(PILOT_DAYS, String(OPERATOR_PILOT_DAYS)));
+
+const meters = z.array(z.enum(METER_NAMES)).min(1);
+const access = z.enum(['self_serve', 'enterprise']);
+const pricingModel = z.enum(['prepaid_per_call', 'prepaid_per_event', 'enterprise_commit']);
+const sale = { pack_id: z.enum(PACK_IDS), objective: z.enum(OBJECTIVES) };
+
+const ServiceRow = z.strictObject({
+  key: z.enum(SERVICE_KEYS),
+  name: text(),
+  access,
+  revenue_priority: z.enum(['now', 'expansion', 'enterprise']),
+  pricing_model: pricingModel,
+  outcome: text(),
+  primary_meters: meters,
+  included_endpoints: z.array(z.string().startsWith(`${AGENT_API_PREFIX}/`)).min(1),
+  included_mcp_methods: z.array(z.string()).min(1),
+  includes: z.array(text()).min(1),
+  ...sale,
+});
+
+const TierRow = z.strictObject({
+  key: z.enum(REVENUE_TIER_KEYS),
+  name: text(),
+  buyer: text(),
+  pricing_model: pricingModel,
+  best_for: text(),
+  primary_service_keys: z.array(z.enum(SERVICE_KEYS)).min(1),
+  included: z.array(text([AUTOPAY_THRESHOLD_PLACEHOLDER])).min(1),
+  ...sale,
+});
+
+const WorkflowRow = z.strictObject({
+  key: z.string().regex(/^[a-z][a-z0-9_]*$/),
+  steps_mode: z.enum(['sequence', 'any_one']),
+  name: text(),
+  access,
+  meters,
+  steps: z
+    .array(
+      z.strictObject({
+        method: z.enum(['GET', 'POST', 'PATCH']),
+        path: z.string().startsWith('/'),
+        mcp_tool: z.string().optional(),
+        meter: z.enum(METER_NAMES).optional(),
+      }),
+    )
+    .min(1),
+});
+
+type Issue = { path: (string | number)[]; message: string };
+
+/** Each row's keys once and in their code order (the documents list them in that order). */
+function keysInOrder(rows: readonly { key: string }[], keys: readonly string[], at: string, issues: Issue[]) {
+  const got = rows.map((r) => r.key).join(', ');
+  if (got !== keys.join(', ')) issues.push({ path: [at], message: `keys must be ${keys.join(', ')}, got ${got}` });
+}
+
+/** A pack is sold with the objective its catalogue checkout link carries (PACK_OBJECTIVE). */
+function saleMatches(rows: readonly { pack_id: PackId; objective: Objective }[], at: string, issues: Issue[]) {
+  rows.forEach((r, i) => {
+    if (PACK_OBJECTIVE[r.pack_id] !== r.objective)
+      issues.push({ path: [at, i, 'objective'], message: `${r.pack_id} is sold as ${PACK_OBJECTIVE[r.pack_id]}` });
+  });
+}
+
+function endpointsExist(services: readonly z.output<typeof ServiceRow>[], issues: Issue[]) {
+  const paths = new Set(AGENT_ENDPOINTS.map((e) => `${AGENT_API_PREFIX}${e.path}`));
+  const tools = new Set(MCP_TOOLS.map((t) => t.name));
+  services.forEach((s, i) => {
+    s.included_endpoints.forEach((p, j) => {
+      if (!paths.has(p)) issues.push({ path: ['services', i, 'included_endpoints', j], message: `no endpoint ${p}` });
+    });
+    s.included_mcp_methods.forEach((t, j) => {
+      if (!tools.has(t)) issues.push({ path: ['services', i, 'included_mcp_methods', j], message: `no MCP tool ${t}` });
+    });
+  });
+}
+
+/** A step calls an endpoint of the table; its tool and meter are that endpoint's, and the workflow charges the meter. */
+function stepsMatchTheTable(workflows: readonly z.output<typeof WorkflowRow>[], issues: Issue[]) {
+  workflows.forEach((w, i) =>
+    w.steps.forEach((s, j) => {
+      const at = ['quickstart_workflows', i, 'steps', j];
+      const bare = s.path.split('?')[0];
+      const e = AGENT_ENDPOINTS.find((x) => x.path === bare && x.method === s.method);
+      if (!e) return issues.push({ path: at, message: `no endpoint ${s.method} ${bare}` });
+      const tool = s.mcp_tool && MCP_TOOLS.find((t) => t.name === s.mcp_tool);
+      if (s.mcp_tool && (!tool || tool.endpoint !== e.name))
+        issues.push({ path: [...at, 'mcp_tool'], message: `${s.mcp_tool} is not the tool of ${s.method} ${bare}` });
+      if (s.meter !== e.meter)
+        issues.push({ path: [...at, 'meter'], message: `${s.method} ${bare} charges ${e.meter}` });
+      if (s.meter && !w.meters.includes(s.meter))
+        issues.push({ path: [...at, 'meter'], message: `${s.meter} is not among the workflow's meters` });
+    }),
+  );
+}
+
+/** The shape of services.data.yaml (exported for its spec). */
+export const servicesFileSchema = z
+  .strictObject({
+    services: z.array(ServiceRow),
+    revenue_tiers: z.array(TierRow),
+    quickstart_workflows: z.array(WorkflowRow).min(1),
+  })
+  .superRefine((file, ctx) => {
+    const issues: Issue[] = [];
+    keysInOrder(file.services, SERVICE_KEYS, 'services', issues);
+    keysInOrder(file.revenue_tiers, REVENUE_TIER_KEYS, 'revenue_tiers', issues);
+    saleMatches(file.services, 'services', issues);
+    saleMatches(file.revenue_tiers, 'revenue_tiers', issues);
+    endpointsExist(file.services, issues);
+    stepsMatchTheTable(file.quickstart_workflows, issues);
+    for (const issue of issues) ctx.addIssue({ code: 'custom', ...issue });
+  });
+
+const DATA = loadDataFile(import.meta.url, './services.data.yaml', servicesFileSchema);
+
+export const SERVICE_CATALOG: readonly ServiceDefinition[] = Object.freeze(DATA.services satisfies ServiceDefinition[]);
+
+export const REVENUE_TIERS: readonly RevenueTierDefinition[] = Object.freeze(
+  DATA.revenue_tiers satisfies RevenueTierDefinition[],
+);
+
 /** Spec "Quickstart workflows": the first two are self-serve, the other three need an enterprise key. */
-export const QUICKSTART_WORKFLOWS: readonly QuickstartWorkflow[] = Object.freeze([
-  {
-    key: 'find_top_opportunities',
-    steps_mode: 'sequence',
-    name: 'Find top opportunities',
-    access: 'self_serve',
-    meters: ['read.discovery_top'],
-    steps: [
-      {
-        method: 'GET',
-        path: '/discovery/top?limit=10',
-        mcp_tool: 'svc.get_top_discovery',
-        meter: 'read.discovery_top',
-      },
-    ],
-  },
-  {
-    key: 'evaluate_company',
-    steps_mode: 'sequence',
-    name: 'Evaluate one company',
-    access: 'self_serve',
-    meters: ['read.company_profile', 'read.company_score'],
-    steps: [
-      { method: 'GET', path: '/companies/{id}', mcp_tool: 'svc.get_company', meter: 'read.company_profile' },
-      { method: 'GET', path: '/companies/{id}/score', mcp_tool: 'svc.get_company_score', meter: 'read.company_score' },
-    ],
-  },
-  {
-    key: 'read_workspace',
-    steps_mode: 'sequence',
-    name: 'Read a tenant workspace',
-    access: 'enterprise',
-    meters: ['read.workspace.company', 'read.workspace.memo'],
-    steps: [
-      {
-        method: 'GET',
-        path: '/workspace/companies',
-        mcp_tool: 'svc.workspace.list_companies',
-        meter: 'read.workspace.company',
-      },
-      {
-        method: 'GET',
-        path: '/workspace/companies/{id}/memo',
-        mcp_tool: 'svc.workspace.get_memo',
-        meter: 'read.workspace.memo',
-      },
-    ],
-  },
-  {
-    key: 'update_deal_or_memo',
-    name: 'Update a deal or memo',
-    access: 'enterprise',
-    steps_mode: 'any_one',
-    meters: ['write.workspace.note'],
-    steps: [
-      {
-        method: 'PATCH',
-        path: '/workspace/companies/{id}/memo',
-        mcp_tool: 'svc.workspace.update_memo',
-        meter: 'write.workspace.note',
-      },
-      {
-        method: 'PATCH',
-        path: '/workspace/deals/{id}',
-        mcp_tool: 'svc.workspace.update_deal',
-        meter: 'write.workspace.note',
-      },
-    ],
-  },
-  {
-    key: 'monitor_events_webhooks',
-    steps_mode: 'sequence',
-    name: 'Monitor with events and webhooks',
-    access: 'enterprise',
-    meters: ['read.workspace.events', 'write.workspace.webhook', 'deliver.workspace.webhook'],
-    steps: [
-      {
-        method: 'GET',
-        path: '/workspace/events',
-        mcp_tool: 'svc.workspace.list_events',
-        meter: 'read.workspace.events',
-      },
-      {
-        method: 'POST',
-        path: '/workspace/webhooks/subscriptions',
-        mcp_tool: 'svc.workspace.create_webhook',
-        meter: 'write.workspace.webhook',
-      },
-    ],
-  },
-] satisfies QuickstartWorkflow[]);
+export const QUICKSTART_WORKFLOWS: readonly QuickstartWorkflow[] = Object.freeze(
+  DATA.quickstart_workflows satisfies QuickstartWorkflow[],
+);

@@ -6,7 +6,6 @@ import { z } from 'zod';
 import {
   type CatalogContext,
   CREDIT_PACKS,
-  endpointStatus,
   endpointUrl,
   envelopeSchema,
   MCP_TOOLS,
@@ -26,39 +25,38 @@ import {
   descriptorMaps,
   descriptors,
   flow,
+  flowEntry,
   paymentFlows,
 } from './information.parts.js';
+import { fillTexts, TEXTS } from './document-texts.js';
 
 // ---------------------------------------------------------------- acquisition
 
 export function buildAcquisition(ctx: CatalogContext) {
   return {
-    summary: 'An agent gets access without a human: one call returns a key and a hosted checkout.',
+    summary: TEXTS.acquisition.summary,
     flows: [
       ...paymentFlows(ctx),
-      {
-        key: 'signup',
-        name: 'Sign up (starter checkout)',
-        status: endpointStatus('signup'),
-        steps: [`POST ${endpointUrl(ctx, 'signup')} (optional source_ref): a key with a pack_29 checkout.`],
-      },
-      {
-        key: 'mcp_signup',
-        name: 'Sign up from an MCP client',
-        status: toolStatus(MCP_TOOLS.find((t) => t.name === 'svc.signup')!),
-        steps: [`Call the tool svc.signup on ${endpointUrl(ctx, 'mcp')}.`],
-      },
+      ...TEXTS.acquisition_flows.map((f) =>
+        'tool' in f
+          ? {
+              key: f.key,
+              name: f.name,
+              status: toolStatus(MCP_TOOLS.find((t) => t.name === f.tool)!),
+              steps: fillTexts(ctx, f.steps),
+            }
+          : flowEntry(ctx, f),
+      ),
     ],
     check_call: {
       method: 'GET',
       url: `${endpointUrl(ctx, 'pay_check')}?objective=starter`,
-      meaning: 'Says what POST /agents/pay would do (pack, amount, credits); creates nothing.',
+      meaning: TEXTS.acquisition.check_call,
     },
     objectives: OBJECTIVES.map((o) => ({ objective: o, pack_id: OBJECTIVE_PACK[o] })),
     recommended_objective: RECOMMENDED_OBJECTIVE,
-    attribution: attributionParameters(),
-    idempotency:
-      'POST /agents/pay and POST /agents/signup honour an Idempotency-Key header for 24 hours: a retry returns the first answer.',
+    attribution: attributionParameters(ctx),
+    idempotency: TEXTS.acquisition.idempotency,
   };
 }
 
@@ -79,9 +77,8 @@ export const acquisitionSchema = envelopeSchema(
 
 export function buildTraffic(ctx: CatalogContext) {
   return {
-    summary:
-      'How to send agents here and keep the attribution: links carry source and objective; registries get ready-made packs.',
-    attribution: attributionParameters(),
+    summary: TEXTS.traffic.summary,
+    attribution: attributionParameters(ctx),
     referral_links: CREDIT_PACKS.map((p) => ({
       pack_id: p.pack_id,
       url: packCheckoutUrl(ctx, { objective: PACK_OBJECTIVE[p.pack_id], pack_id: p.pack_id, source: 'your-ref' }),
@@ -90,7 +87,7 @@ export function buildTraffic(ctx: CatalogContext) {
     rate_limits: {
       requests_per_minute_per_key: ctx.rateLimitPerMinute,
       headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
-      on_limit: '429 with Retry-After and retry_after (seconds)',
+      on_limit: TEXTS.traffic.on_limit,
     },
     ...descriptorMaps(ctx, 'discovery_documents'),
     registry_packs: REGISTRY_TARGETS.map((t) => ({ target: t, url: `${endpointUrl(ctx, 'registry_pack')}/${t}` })),

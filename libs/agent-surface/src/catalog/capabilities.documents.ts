@@ -10,7 +10,6 @@ import {
   agentUrl,
   type CatalogContext,
   CREDIT_PACKS,
-  type EndpointAuth,
   endpointStatus,
   endpointUrl,
   envelopeSchema,
@@ -19,7 +18,6 @@ import {
   MCP_TOOLS,
   METER_NAMES,
   PACK_IDS,
-  type PackCapability,
   SERVICE_CATALOG,
   SERVICE_KEYS,
   STARTER_PACK_ID,
@@ -47,24 +45,9 @@ import {
 } from './information.parts.js';
 import { PAY_IDEMPOTENCY_NOTE } from '#agent-billing';
 import { centsToUsd } from '#kernel';
+import { TEXTS } from './document-texts.js';
 
 // ---------------------------------------------------------------- capabilities
-
-const AUTH_MEANING: Record<EndpointAuth, string> = {
-  none: 'no key needed',
-  key: 'agent key (x-api-key or Authorization: Bearer)',
-  key_optional: 'works without a key; a key adds account details',
-  tenant_key: 'tenant-bound service-account key (enterprise)',
-};
-
-const CAPABILITY_MEANING: Record<PackCapability, string> = {
-  'entry-access': 'Paid reads with a self-served key: discovery, profiles, scores',
-  quickstart: 'Sized for the quickstart workflows',
-  'proof-workloads': 'Sized to prove value on real calls before a larger commitment',
-  'production-usage': 'Sized for production workloads',
-  autopay: 'Meant to run with autopay (automatic top-ups from a saved payment method)',
-  'continuous-discovery': 'Sized for continuous, around-the-clock discovery and monitoring',
-};
 
 export function buildCapabilities(ctx: CatalogContext) {
   const tags = [...new Set(CREDIT_PACKS.flatMap((p) => p.capabilities))];
@@ -91,12 +74,12 @@ export function buildCapabilities(ctx: CatalogContext) {
     services: SERVICE_CATALOG.map((s) => ({ key: s.key, name: s.name, access: s.access, outcome: s.outcome })),
     pack_capabilities: tags.map((tag) => ({
       capability: tag,
-      meaning: CAPABILITY_MEANING[tag],
+      meaning: TEXTS.pack_capabilities[tag],
       packs: CREDIT_PACKS.filter((p) => p.capabilities.includes(tag)).map((p) => p.pack_id),
     })),
     payment_flows: paymentFlows(ctx),
     authentication: authentication(ctx),
-    auth_levels: Object.entries(AUTH_MEANING).map(([auth, meaning]) => ({ auth, meaning })),
+    auth_levels: Object.entries(TEXTS.auth_levels).map(([auth, meaning]) => ({ auth, meaning })),
     ...descriptorMaps(ctx, 'descriptors'),
   };
 }

@@ -17,7 +17,6 @@ import {
   meterCostCents,
   type Objective,
   OBJECTIVE_PACK,
-  OPERATOR_PILOT_DAYS,
   PACK_OBJECTIVE,
   type PackCapability,
   packCheckoutUrl,
@@ -37,6 +36,7 @@ import {
 } from '#agent-contract';
 import { meter, packId, payBodyTemplate, routeStatus, strings, url, usd } from './catalog.schemas.js';
 import { centsToUsd } from '#kernel';
+import { TEXTS } from './document-texts.js';
 
 export const CATALOG_SOURCE = 'catalog';
 
@@ -139,8 +139,8 @@ export function fastestRevenueBody(sourceRef: string): PayRequestBody {
   return {
     objective: 'starter',
     pack_id: STARTER_PACK_ID,
-    agent_name: 'my-agent',
-    use_case: 'find and evaluate startup opportunities',
+    agent_name: TEXTS.pay_templates.fastest_revenue.agent_name,
+    use_case: TEXTS.pay_templates.fastest_revenue.use_case,
     source_ref: sourceRef,
   };
 }
@@ -149,9 +149,9 @@ export function operatorPilotBody(sourceRef: string): PayRequestBody {
   return {
     objective: 'operator_pilot',
     pack_id: OBJECTIVE_PACK.operator_pilot,
-    agent_name: 'my-operator-agent',
-    use_case: `${OPERATOR_PILOT_DAYS}-day operator pilot: discovery, evaluation, memos and follow-ups`,
-    contact_email: 'operator@example.com',
+    agent_name: TEXTS.pay_templates.operator_pilot.agent_name,
+    use_case: TEXTS.pay_templates.operator_pilot.use_case,
+    contact_email: TEXTS.pay_templates.operator_pilot.contact_email,
     source_ref: sourceRef,
   };
 }

@@ -21,27 +21,23 @@ import {
   meterCostCents,
   METERS,
   meterStatus,
-  OBJECTIVES,
   pathStatus,
   QUICKSTART_WORKFLOWS,
   type RouteStatus,
 } from '#agent-contract';
 import { meter, routeStatus, strings, url, urlTemplate, usd } from './catalog.schemas.js';
 import { centsToUsd } from '#kernel';
+import { fillText, fillTexts, TEXTS } from './document-texts.js';
 
-export const SERVICE_NAME = 'svc agent data API';
+export const SERVICE_NAME = TEXTS.service.name;
 
-export const SERVICE_DESCRIPTION =
-  'Machine-first venture intelligence: a ranked discovery list, company profiles and transparent company scores, ' +
-  'billed per successful call from prepaid credits; enterprise tenants also get a private workspace, a tenant event stream and webhooks. ' +
-  'The same operations are MCP tools.';
+export const SERVICE_DESCRIPTION = TEXTS.service.description;
 
 /** At most 100 characters: what registries show in a list (MCP server.json, the OpenAI plugin manifest). */
-export const SERVICE_SHORT_DESCRIPTION =
-  'Venture intelligence for agents: startup discovery, company profiles and scores, paid per call.';
+export const SERVICE_SHORT_DESCRIPTION = TEXTS.service.short_description;
 
 /** The version of the agent surface that descriptors announce (MCP server.json `version`). */
-export const SERVICE_VERSION = '1.0.0';
+export const SERVICE_VERSION = TEXTS.service.version;
 
 export const usdText = (cents: number) => `${centsToUsd(cents)} USD`;
 
@@ -74,11 +70,11 @@ export function operationEntry(ctx: CatalogContext, e: AgentEndpoint) {
 export function authentication(ctx: CatalogContext) {
   return {
     header: 'x-api-key',
-    alternative: 'Authorization: Bearer <key>',
+    alternative: TEXTS.authentication.alternative,
     key_prefix: `svc_${ctx.env}_`,
     issued_by: [endpointUrl(ctx, 'pay'), endpointUrl(ctx, 'signup')],
     rotation: endpointUrl(ctx, 'keys'),
-    enterprise: 'Workspace operations need a tenant-bound service-account key.',
+    enterprise: TEXTS.authentication.enterprise,
   };
 }
 
@@ -129,62 +125,22 @@ export function workflowEntries(ctx: CatalogContext) {
   });
 }
 
-export function paymentFlows(ctx: CatalogContext) {
-  return [
-    {
-      key: 'instant',
-      name: 'Key and checkout in one call',
-      status: endpointStatus('pay'),
-      steps: [
-        `POST ${endpointUrl(ctx, 'pay')} (all body fields optional): returns key.id, key.api_key and starter_checkout.url.`,
-        'Open starter_checkout.url and pay; credits are granted when the payment completes.',
-        'Call paid reads with the key.',
-      ],
-    },
-    {
-      key: 'direct_charge',
-      name: 'Charge a saved payment method',
-      status: allOf(
-        endpointStatus('setup_intent'),
-        endpointStatus('attach_payment_method'),
-        endpointStatus('topup_charge'),
-      ),
-      steps: [
-        `POST ${endpointUrl(ctx, 'setup_intent')}: returns client_secret.`,
-        "Confirm the client secret with the payment processor's client SDK.",
-        `POST ${endpointUrl(ctx, 'attach_payment_method')}.`,
-        `POST ${endpointUrl(ctx, 'topup_charge')} with payment_method_id, pack_id and save_for_autopay (true enables automatic recharge).`,
-      ],
-    },
-    {
-      key: 'redirect',
-      name: 'Checkout link',
-      status: endpointStatus('checkout_link'),
-      steps: [
-        `GET ${endpointUrl(ctx, 'checkout_link')}?objective=…&pack_id=…&key_id=key_… (key_id, or your key in x-api-key, binds it to that key’s account; a browser needs only the key id): 303 to the hosted checkout, or {url} with Accept: application/json.`,
-      ],
-    },
-  ];
+/** A flow of the texts with its steps filled in: planned while one of the operations it uses is. */
+export function flowEntry(ctx: CatalogContext, f: { key: string; name: string; endpoints: string[]; steps: string[] }) {
+  return {
+    key: f.key,
+    name: f.name,
+    status: allOf(...f.endpoints.map((e) => endpointStatus(e))),
+    steps: fillTexts(ctx, f.steps),
+  };
 }
 
-export function attributionParameters() {
-  return [
-    {
-      name: 'source',
-      where: 'query of /agents/pay and /agents/checkout-link',
-      meaning: 'where the buyer came from (a registry, a referrer, a campaign)',
-    },
-    {
-      name: 'source_ref',
-      where: 'body of /agents/pay, query of /agents/signup',
-      meaning: 'free-form reference of the referrer',
-    },
-    {
-      name: 'objective',
-      where: 'query or body of /agents/pay, query of /agents/checkout-link',
-      meaning: `what the buyer wants: ${OBJECTIVES.join(', ')}`,
-    },
-  ];
+export function paymentFlows(ctx: CatalogContext) {
+  return TEXTS.payment_flows.map((f) => flowEntry(ctx, f));
+}
+
+export function attributionParameters(ctx: CatalogContext) {
+  return TEXTS.attribution.map((a) => ({ name: a.name, where: a.where, meaning: fillText(ctx, a.meaning) }));
 }
 
 // ---------------------------------------------------------------- schemas

@@ -30,6 +30,7 @@ import { packValue, packValueSchema, stepUpPack, type PackValue } from './guidan
 import { usdText, workflow, workflowEntries } from './information.parts.js';
 import { centsToUsd } from '#kernel';
 import { enterprisePath, pilotLifecycle } from './enterprise-path.js';
+import { fillText, fillTexts, TEXTS } from './document-texts.js';
 
 // ---------------------------------------------------------------- value-proof
 
@@ -44,14 +45,14 @@ export function buildValueProof(ctx: CatalogContext) {
       pack_id: starter.pack_id,
       steps: [
         {
-          action: 'Get the ranked discovery list',
+          action: TEXTS.value_proof.discovery_action,
           method: 'GET',
           url: agentUrl(ctx, '/discovery/top?limit=10'),
           meter: 'read.discovery_top',
           price_usd: centsToUsd(discovery),
         },
         {
-          action: 'Evaluate the top three companies (profile and score each)',
+          action: TEXTS.value_proof.evaluate_action,
           method: 'GET',
           url: agentUrl(ctx, '/companies/{id}') + ' and ' + agentUrl(ctx, '/companies/{id}/score'),
           meter: 'read.company_profile + read.company_score',
@@ -63,30 +64,8 @@ export function buildValueProof(ctx: CatalogContext) {
     },
     packs: CREDIT_PACKS.map((p): PackValue => packValue(ctx, p)),
     workflows: workflowEntries(ctx).map(({ steps: _steps, ...w }) => w),
-    guarantees: [
-      'A call is charged only when it succeeds; the charge is committed before the data is sent.',
-      'Concurrent calls never overspend: charges on one account are serialised against its credit ledger.',
-      'Every purchase and charge is an event in the account ledger; replaying it reproduces the balance.',
-      'Payments are fulfilled once per checkout session, however often the provider retries.',
-    ],
-    verify: [
-      {
-        what: 'Each paid response',
-        how: 'Headers X-Credits-Charged (this call) and X-Credits-Balance (after it), in USD.',
-      },
-      {
-        what: 'The balance and recent charges',
-        how: `GET ${endpointUrl(ctx, 'status')} with your key: balance_usd and recent ledger entries.`,
-      },
-      {
-        what: 'A refused call',
-        how: '402 insufficient_credits states meter, price_usd and balance_usd; nothing is charged.',
-      },
-      {
-        what: 'The scoring model',
-        how: `GET ${endpointUrl(ctx, 'model_health')}: model version; each score names its components.`,
-      },
-    ],
+    guarantees: [...TEXTS.value_proof.guarantees],
+    verify: TEXTS.value_proof.verify.map(({ what, how }) => ({ what, how: fillText(ctx, how) })),
   };
 }
 
@@ -122,7 +101,7 @@ export const valueProofSchema = envelopeSchema(
 export function buildOffers(ctx: CatalogContext) {
   return {
     offers: [] as never[],
-    offer_codes: 'No promotional offer codes are active; offer_code is null in every option.',
+    offer_codes: TEXTS.offers.offer_codes,
     volume_bonuses: CREDIT_PACKS.map((p) => ({
       pack_id: p.pack_id,
       name: p.name,
@@ -136,7 +115,7 @@ export function buildOffers(ctx: CatalogContext) {
         source: 'offers',
       }),
     })),
-    note: 'Bonus credits are built into pack_99 and larger; they are granted with the purchase.',
+    note: TEXTS.offers.note,
   };
 }
 
@@ -166,8 +145,7 @@ export const offersSchema = envelopeSchema(
 
 export function buildGrowth(ctx: CatalogContext) {
   return {
-    summary:
-      'Start with the 29 USD proof pack, move to continuous use with autopay, then to an operator pilot and an enterprise workspace.',
+    summary: TEXTS.growth.summary,
     ladder: revenueTierEntries(ctx, 'growth'),
     upgrade_paths: CREDIT_PACKS.filter((p) => stepUpPack(p.pack_id) !== p.pack_id).map((p) => {
       const next = findPack(stepUpPack(p.pack_id))!;
@@ -187,11 +165,7 @@ export function buildGrowth(ctx: CatalogContext) {
     autopay: {
       threshold_usd: centsToUsd(ctx.autopayThresholdCents),
       rule: `After a charge leaves the balance under ${usdText(ctx.autopayThresholdCents)} and a saved payment method exists, one top-up of the chosen pack is charged; never two at once.`,
-      enable: [
-        `POST ${endpointUrl(ctx, 'setup_intent')} and confirm the client_secret with the payment processor's SDK.`,
-        `POST ${endpointUrl(ctx, 'attach_payment_method')}.`,
-        `POST ${endpointUrl(ctx, 'topup_charge')} with {"payment_method_id": "...", "pack_id": "pack_499", "save_for_autopay": true}.`,
-      ],
+      enable: fillTexts(ctx, TEXTS.growth.autopay_enable),
     },
     operator_pilot: {
       duration_days: OPERATOR_PILOT_DAYS,
@@ -297,17 +271,10 @@ export function buildConversion(ctx: CatalogContext) {
       method: 'POST',
       request_body_template: operatorPilotBody('conversion'),
     },
-    objections: [
-      {
-        question: 'Is it worth it before buying?',
-        answer: `See ${endpointUrl(ctx, 'value_proof')}: what each pack buys at current prices.`,
-      },
-      { question: 'What if a call fails?', answer: 'Failed calls are not charged.' },
-      {
-        question: 'What if credits run out mid-run?',
-        answer: `402 with next_actions; autopay avoids it. See ${endpointUrl(ctx, 'recovery')}.`,
-      },
-    ],
+    objections: TEXTS.conversion.objections.map(({ question, answer }) => ({
+      question,
+      answer: fillText(ctx, answer),
+    })),
   };
 }
 

@@ -29,6 +29,7 @@ import { callToAction, catalogPackEntries } from './catalog.document.js';
 import { meter, packId, routeStatus, strings, url, urlTemplate, usd } from './catalog.schemas.js';
 import { meterEntries, meterPrice, SERVICE_DESCRIPTION, SERVICE_NAME } from './information.parts.js';
 import { centsToUsd } from '#kernel';
+import { TEXTS } from './document-texts.js';
 import { publishedTool, toolDescription, type PublishedTool } from '../tools/published-tools.js';
 
 /** A tool's arguments and result as tools/list publishes them (one rendering, tools/published-tools.ts). */
@@ -55,8 +56,8 @@ function auth(ctx: CatalogContext) {
   return {
     type: 'api_key' as const,
     header: 'x-api-key',
-    alternative: 'Authorization: Bearer <key>',
-    obtain: { method: 'POST', url: endpointUrl(ctx, 'pay'), returns: 'key.api_key and starter_checkout.url' },
+    alternative: TEXTS.authentication.alternative,
+    obtain: { method: 'POST', url: endpointUrl(ctx, 'pay'), returns: TEXTS.registry.obtain_returns },
   };
 }
 
@@ -83,11 +84,7 @@ export function buildRegistryIndex(ctx: CatalogContext) {
     targets: REGISTRY_TARGETS.map((target) => ({
       target,
       url: `${endpointUrl(ctx, 'registry_pack')}/${target}`,
-      description: {
-        openai: 'Function-calling tool definitions (OpenAI tools format) with the HTTP call behind each',
-        mcp: 'Remote MCP server entry with its tools',
-        generic: 'Plain description: base URL, authentication, pricing and operations',
-      }[target],
+      description: TEXTS.registry.targets[target],
     })),
     ...links(ctx),
   };
@@ -174,7 +171,7 @@ function buildGeneric(ctx: CatalogContext) {
     call_to_action: callToAction(ctx),
     pricing: {
       currency: 'USD',
-      model: 'prepaid credits, charged per successful call',
+      model: TEXTS.registry.pricing_model,
       packs: catalogPackEntries(ctx, 'registry').map((p) => ({
         pack_id: p.pack_id,
         name: p.name,

@@ -15,6 +15,7 @@ import {
 import { packId, strings, url, usd } from './catalog.schemas.js';
 import { authEntry, authentication, meterEntries, meterEntry, SERVICE_NAME } from './information.parts.js';
 import { centsToUsd } from '#kernel';
+import { fillText, fillTexts, TEXTS } from './document-texts.js';
 
 // ---------------------------------------------------------------- status (public part)
 
@@ -40,7 +41,7 @@ export function buildPublicStatus(ctx: CatalogContext, input: StatusInput) {
     rate_limit: { requests_per_minute_per_key: ctx.rateLimitPerMinute },
     authentication: {
       ...authentication(ctx),
-      note: 'Send your key to this endpoint to see the account, balance_usd, recent ledger entries (ledger_url: the whole ledger), autopay state and workspace (the tenant workspace a paid pack_2499 or pack_10000 opened: plan, pilot end, read-only or not).',
+      note: TEXTS.authentication.status_note,
     },
     links: {
       catalog: endpointUrl(ctx, 'catalog'),
@@ -76,34 +77,14 @@ export const statusSchema = envelopeSchema(
 
 export function buildTrust(ctx: CatalogContext) {
   return {
-    summary: 'What the service guarantees about keys, money, payments, data and deliveries.',
-    keys: [
-      `Keys look like svc_${ctx.env}_ + 32 random base62 characters + a 6-character checksum; a key of the other environment is refused.`,
-      'Only the SHA-256 hash of a key is stored; the value is shown once, at issue.',
-      'A key works only on the surface that issued it.',
-      `Rotate without downtime: create a key at ${endpointUrl(ctx, 'create_key')}, switch, revoke the old one.`,
-    ],
-    billing: [
-      'Amounts are kept in integer cents; no rounding drift.',
-      'A call is charged only when it succeeds, and the charge is durable before the data is sent.',
-      'Concurrent calls on one account never overspend; 402 is answered instead and nothing is charged.',
-      'The credits ledger is event-sourced: every purchase and charge is an event and the balance can be replayed.',
-    ],
-    payments: [
-      'Hosted checkout: card data never passes through this API.',
-      'Provider webhooks are verified by signature over the raw body; fulfilment is idempotent by checkout session.',
-      'Test deployments use a sandbox checkout served by the service itself.',
-    ],
-    data: [
-      'Scores are 0-100 with named components and a model version (a transparent, documented model).',
-      'Enterprise workspaces are isolated per tenant; tenant-bound keys see only their tenant.',
-    ],
-    webhooks: [
-      'Deliveries are signed: X-Service-Signature: sha256=<hex HMAC-SHA256 of the body with your secret>.',
-      'Failed deliveries are retried at +1 min, +5 min, +30 min and +2 h; only delivered events are charged.',
-    ],
+    summary: TEXTS.trust.summary,
+    keys: fillTexts(ctx, TEXTS.trust.keys),
+    billing: fillTexts(ctx, TEXTS.trust.billing),
+    payments: fillTexts(ctx, TEXTS.trust.payments),
+    data: fillTexts(ctx, TEXTS.trust.data),
+    webhooks: fillTexts(ctx, TEXTS.trust.webhooks),
     limits: { requests_per_minute_per_key: ctx.rateLimitPerMinute, body_limit_bytes: 1024 * 1024 },
-    audit: `GET ${endpointUrl(ctx, 'status')} with your key lists recent ledger entries; GET ${endpointUrl(ctx, 'ledger')} pages through all of them, oldest first, with the balance after each.`,
+    audit: fillText(ctx, TEXTS.trust.audit),
   };
 }
 
