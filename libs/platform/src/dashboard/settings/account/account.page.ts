@@ -1,8 +1,6 @@
 import type { AccountUsage } from '#access';
 import { html, type SafeHtml } from '#http';
-import type { AccountView } from '../../../accounts/queries/get-account/get-account.schema.js';
-import type { Session } from '../../../sessions/session.store.js';
-import { PASSWORD_MIN_LENGTH } from '../../../users/password-policy.js';
+import { type AccountView, PASSWORD_MIN_LENGTH, type Session } from '#identity';
 import { csrfField, settingsLayout, when } from '../settings-layout.js';
 
 const PLAN_NAMES: Record<string, string> = { free: 'Free', team: 'Team', enterprise: 'Enterprise' };

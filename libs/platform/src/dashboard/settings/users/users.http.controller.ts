@@ -5,19 +5,28 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenFor } from '#http';
 import type { AppError } from '#kernel';
 import { ProjectionStore } from '#projections';
-import type { Session } from '../../../sessions/session.store.js';
-import { ChangeUserRoleCommand } from '../../../users/commands/change-user-role/change-user-role.command.js';
-import { CreateMemberCommand } from '../../../users/commands/create-member/create-member.command.js';
-import { RemoveUserCommand } from '../../../users/commands/remove-user/remove-user.command.js';
-import { USERS_COLLECTION, USERS_PROJECTION, type UserDoc } from '../../../users/users.projection.js';
-import { BrowserErrorFilter } from '../../../web/browser-error.filter.js';
-import { CsrfGuard } from '../../../web/csrf.guard.js';
-import { OneTimeFlashStore } from '../../../web/one-time-flash.store.js';
-import { redirect, sendPage } from '../../../web/page-layout.js';
-import { SessionCookie } from '../../../web/session-cookie.js';
-import { RequirePageScope } from '../../../web/session-scope.guard.js';
-import { CurrentSession, signInRequired, SignedInGuard } from '../../../web/signed-in.guard.js';
-import { csrfInput, formErrors, zodErrors } from '../form-input.js';
+import {
+  BrowserErrorFilter,
+  ChangeUserRoleCommand,
+  CreateMemberCommand,
+  CsrfGuard,
+  csrfInput,
+  CurrentSession,
+  formErrors,
+  OneTimeFlashStore,
+  redirect,
+  RemoveUserCommand,
+  RequirePageScope,
+  sendPage,
+  type Session,
+  SessionCookie,
+  SignedInGuard,
+  signInRequired,
+  type UserDoc,
+  USERS_COLLECTION,
+  USERS_PROJECTION,
+  zodErrors,
+} from '#identity';
 import { type NewMemberLink, usersPage } from './users.page.js';
 
 const PATH = '/dashboard/settings/users';

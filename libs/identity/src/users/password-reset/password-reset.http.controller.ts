@@ -8,7 +8,7 @@ import { APP_CONFIG, type AppConfig, AppError } from '#kernel';
 import { BrowserErrorFilter } from '../../web/browser-error.filter.js';
 import { CsrfGuard } from '../../web/csrf.guard.js';
 import { redirect, sendPage } from '../../web/page-layout.js';
-import { formErrors } from '../../dashboard/settings/form-input.js';
+import { formErrors } from '../../web/form-input.js';
 import { IssuePasswordResetCommand } from '../commands/issue-password-reset/issue-password-reset.command.js';
 import { ResetPasswordCommand } from '../commands/reset-password/reset-password.command.js';
 import { resetLink } from './password-reset-link.js';
