@@ -64,10 +64,7 @@ export const CONTROLLERS_ALLOWED_TO_INJECT = [
   // oidc-provider's metadata and interaction pages (the provider is the "bus" there).
   'libs/identity/src/oauth/server/oauth-metadata.http.controller.ts',
   'libs/identity/src/oauth/consent/oauth-consent.http.controller.ts',
-  // Still to route through handlers: the reset-token mailer, the users page's read model, the
-  // lead form's catalogue context.
-  'libs/identity/src/users/password-reset/password-reset.http.controller.ts',
-  'libs/platform/src/dashboard/settings/users/users.http.controller.ts',
+  // Still to route through handlers: the lead form's catalogue context.
   'libs/agent-surface/src/catalog/leads/submit-lead/submit-lead.http.controller.ts',
   // Idempotency-Key replays (the Idempotency service) wrap the command in the controller; to move
   // into an interceptor or the handlers. pay also picks the pack and answers its dry run itself.

@@ -32,6 +32,7 @@ export { ChangeUserRoleCommand } from './users/commands/change-user-role/change-
 export { RemoveUserCommand } from './users/commands/remove-user/remove-user.command.js';
 export { CreateMemberCommand } from './users/commands/create-member/create-member.command.js';
 export { IssuePasswordResetCommand } from './users/commands/issue-password-reset/issue-password-reset.command.js';
+export { ListAccountUsersQuery } from './users/queries/list-account-users/list-account-users.query.js';
 export { resetLink } from './users/password-reset/password-reset-link.js';
 export { type Session, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSIONS_COLLECTION } from './sessions/session.store.js';
 export {

@@ -15,9 +15,13 @@ import { ChangeUserRoleHandler } from '../users/commands/change-user-role/change
 import { CreateMemberHandler } from '../users/commands/create-member/create-member.handler.js';
 import { RemoveUserHandler } from '../users/commands/remove-user/remove-user.handler.js';
 import { ResetPasswordHandler } from '../users/commands/reset-password/reset-password.handler.js';
+import { MailPasswordResetHandler } from '../users/commands/mail-password-reset/mail-password-reset.handler.js';
 import { MAILER } from '../users/password-reset/mailer.port.js';
 import { PasswordResetController } from '../users/password-reset/password-reset.http.controller.js';
 import { SmtpMailer } from '../users/password-reset/smtp-mailer.adapter.js';
+import { CanMailPasswordResetHandler } from '../users/queries/can-mail-password-reset/can-mail-password-reset.handler.js';
+import { CheckResetTokenHandler } from '../users/queries/check-reset-token/check-reset-token.handler.js';
+import { ListAccountUsersHandler } from '../users/queries/list-account-users/list-account-users.handler.js';
 import { OneTimeFlashStore } from './one-time-flash.store.js';
 import { SessionCookie } from './session-cookie.js';
 import { SessionScopeGuard } from './session-scope.guard.js';
@@ -50,6 +54,11 @@ import { SignedInGuard } from './signed-in.guard.js';
     CreateMemberHandler,
     ChangeUserRoleHandler,
     RemoveUserHandler,
+    ListAccountUsersHandler,
+    // Password reset by mail; the link's page checks its token without using it up.
+    CanMailPasswordResetHandler,
+    MailPasswordResetHandler,
+    CheckResetTokenHandler,
     // Mail only when SVC_SMTP_URL is set; without it the reset links come from the CLI.
     {
       provide: MAILER,

@@ -1,10 +1,9 @@
 import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenFor } from '#http';
 import type { AppError } from '#kernel';
-import { ProjectionStore } from '#projections';
 import {
   BrowserErrorFilter,
   ChangeUserRoleCommand,
@@ -13,6 +12,7 @@ import {
   csrfInput,
   CurrentSession,
   formErrors,
+  ListAccountUsersQuery,
   OneTimeFlashStore,
   redirect,
   RemoveUserCommand,
@@ -22,9 +22,6 @@ import {
   SessionCookie,
   SignedInGuard,
   signInRequired,
-  type UserDoc,
-  USERS_COLLECTION,
-  USERS_PROJECTION,
   zodErrors,
 } from '#identity';
 import { type NewMemberLink, usersPage } from './users.page.js';
@@ -47,7 +44,7 @@ const USER_ID = /^usr_[A-Za-z0-9_-]{1,64}$/;
 export class UsersPageController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly projections: ProjectionStore,
+    private readonly queries: QueryBus,
     private readonly cookie: SessionCookie,
     private readonly flashes: OneTimeFlashStore,
   ) {}
@@ -141,9 +138,7 @@ export class UsersPageController {
     status: number,
     notice: { errors?: string[]; link?: NewMemberLink | null },
   ): Promise<void> {
-    const { items } = await this.projections
-      .collection<UserDoc>(USERS_PROJECTION, USERS_COLLECTION)
-      .find({ account_id: session.accountId }, { sort: [['created_at', 1]], limit: 1000 });
-    sendPage(reply, status, usersPage(session, csrfTokenFor(request, reply), items, notice));
+    const users = await this.queries.execute(new ListAccountUsersQuery(session.accountId));
+    sendPage(reply, status, usersPage(session, csrfTokenFor(request, reply), users, notice));
   }
 }
