@@ -49,6 +49,7 @@ export { COPY_PAGE_CSP, COPY_SCRIPT, copyButton } from './web/copy-button.js';
 export { CsrfGuard } from './web/csrf.guard.js';
 export { checkboxes, csrfInput, formErrors, listPageQuery, zodErrors } from './web/form-input.js';
 export { OneTimeFlashStore } from './web/one-time-flash.store.js';
+export { newPasswordFields, passwordErrors } from './web/password-fields.js';
 export { layout, type PageScript, redirect, sendPage } from './web/page-layout.js';
 export { SessionCookie } from './web/session-cookie.js';
 export { RequirePageScope, SessionScopeGuard } from './web/session-scope.guard.js';
