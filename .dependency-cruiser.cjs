@@ -1,13 +1,13 @@
 // The direction of dependencies (DESIGN §3, docs/architecture.md), checked by `npm test`.
 // Lowest first: kernel → eventstore | documents → projections → http → access → webhooks, then
-// the products: platform on its own, and the agent side as a chain of bounded contexts (ADR 0095)
-// agent-contract → agent-billing → agent-ventures → agent-workspace → agent-surface; runtime
-// above them all, then the apps. A lib imports only libs below it, through their index (or, from
-// spec files, their `testing` entry); siblings never import each other, so platform and the agent
-// libs never meet. Proven by probes: test/architecture/lib-layers.unit.spec.ts.
+// the products: the platform as identity → platform (ADR 0099), and the agent side as a chain of
+// bounded contexts (ADR 0095) agent-contract → agent-billing → agent-ventures → agent-workspace →
+// agent-surface; runtime above them all, then the apps. A lib imports only libs below it, through
+// their index (or, from spec files, their `testing` entry); the two chains never import each
+// other, so the platform's libs and the agent libs never meet. Proven by probes: test/architecture/lib-layers.unit.spec.ts.
 const base = ['kernel', 'eventstore|documents', 'projections', 'http', 'access', 'webhooks'];
 const products = [
-  ['platform'],
+  ['identity', 'platform'],
   ['agent-contract', 'agent-billing', 'agent-ventures', 'agent-workspace', 'agent-surface'],
 ];
 

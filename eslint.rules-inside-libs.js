@@ -62,11 +62,8 @@ export const CONTROLLERS_ALLOWED_TO_INJECT = [
   // MCP is a transport for the tools (each a bus operation); its service runs the JSON-RPC exchange.
   'libs/agent-surface/src/mcp/mcp.http.controller.ts',
   // oidc-provider's metadata and interaction pages (the provider is the "bus" there).
-  'libs/platform/src/oauth/server/oauth-metadata.http.controller.ts',
-  'libs/platform/src/oauth/consent/oauth-consent.http.controller.ts',
-  // Still to route through handlers: the reset-token mailer, the users page's read model.
-  'libs/platform/src/users/password-reset/password-reset.http.controller.ts',
-  'libs/platform/src/dashboard/settings/users/users.http.controller.ts',
+  'libs/identity/src/oauth/server/oauth-metadata.http.controller.ts',
+  'libs/identity/src/oauth/consent/oauth-consent.http.controller.ts',
 ];
 
 /** A lib's public face names what others may use (STYLE 12, ADR 0095): no `export *` in its index. */

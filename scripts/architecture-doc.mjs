@@ -55,7 +55,7 @@ function routes() {
  * sources like the decorators (lint runs before the build). A shape this does not read fails here.
  */
 function oauthRoutes() {
-  const dir = join(root, 'libs/platform/src/oauth/server');
+  const dir = join(root, 'libs/identity/src/oauth/server');
   const settings = readFileSync(join(dir, 'oauth-settings.ts'), 'utf8');
   const block = /export const OAUTH_ROUTES = \{([^}]*)\}/.exec(settings)?.[1] ?? '';
   const base = Object.fromEntries([...block.matchAll(/(\w+): '([^']+)'/g)].map((m) => [m[1], m[2]]));

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateAccountCommand } from '#platform';
+import { CreateAccountCommand } from '#identity';
 import { CreateApiKeyCommand } from '#access';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';

@@ -4,7 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateApiKeyCommand } from '#access';
 import { agentAccountStream } from '#agent-billing';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { CreateAccountCommand } from '#platform';
+import { CreateAccountCommand } from '#identity';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { pay, payInSandbox, postJson, status, withKey } from './support/agent-client.js';
 

@@ -4,7 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateApiKeyCommand } from '#access';
 import { AGENT_ENDPOINTS, DESCRIPTOR_PATHS } from '#agent-contract';
 import { CreateTenantCommand } from '#agent-workspace';
-import { CreateAccountCommand } from '#platform';
+import { CreateAccountCommand } from '#identity';
 import { startTestApi, type TestApi } from './support/test-api.js';
 import { pay, postJson, withKey } from '../agent-data/support/agent-client.js';
 

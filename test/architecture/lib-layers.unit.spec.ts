@@ -28,11 +28,19 @@ const PROBES: Array<{ from: string; to: string; rule: string | null }> = [
   { from: 'agent-workspace', to: 'agent-billing', rule: null },
   { from: 'agent-billing', to: 'agent-contract', rule: null },
   { from: 'agent-contract', to: 'webhooks', rule: null },
-  // Platform and the agent libs never meet; the base never imports a product.
+  // The platform chain (ADR 0099): identity → platform, never back up.
+  { from: 'identity', to: 'platform', rule: 'layer-identity' },
+  { from: 'platform', to: 'identity', rule: null },
+  { from: 'identity', to: 'webhooks', rule: null },
+  // The platform's libs and the agent libs never meet; the base never imports a product.
   { from: 'platform', to: 'agent-contract', rule: 'layer-platform' },
+  { from: 'identity', to: 'agent-billing', rule: 'layer-identity' },
+  { from: 'agent-contract', to: 'identity', rule: 'layer-agent-contract' },
   { from: 'agent-surface', to: 'platform', rule: 'layer-agent-surface' },
   { from: 'webhooks', to: 'agent-contract', rule: 'layer-webhooks' },
+  { from: 'access', to: 'identity', rule: 'layer-access' },
   { from: 'runtime', to: 'agent-surface', rule: null },
+  { from: 'runtime', to: 'identity', rule: null },
 ];
 
 const LIBS = [...new Set(PROBES.flatMap((p) => [p.from, p.to]))];

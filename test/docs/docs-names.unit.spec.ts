@@ -49,7 +49,7 @@ describe('docs names lint (scripts/docs-names.mjs, in npm run lint): probes', ()
       [
         '# 9998. Probe',
         '## Decision',
-        'In `libs/platform/src/oauth/server/*.ts` and `test/bench/benches-smoke-*.e2e.spec.ts`;',
+        'In `libs/identity/src/oauth/server/*.ts` and `test/bench/benches-smoke-*.e2e.spec.ts`;',
         'see [the index](#decision) and `/api/v1/agents/errors#METHOD_NOT_ALLOWED`; `SVC_PUBLIC_URL`.',
       ].join('\n'),
     );

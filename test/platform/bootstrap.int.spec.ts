@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { BOOTSTRAP_LINE_PREFIX, BOOTSTRAP_STREAM, PlatformBootstrap } from '#platform';
+import { BOOTSTRAP_LINE_PREFIX, BOOTSTRAP_STREAM, PlatformBootstrap } from '#identity';
 import { ProjectionRunner } from '#projections';
 import { startTestApi, waitUntil } from '../api/support/test-api.js';
 import { bearer } from './support/platform-fixtures.js';

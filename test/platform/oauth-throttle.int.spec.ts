@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import * as oauth from 'openid-client';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { FakeClock } from '#kernel';
-import { oauthCollection } from '#platform';
+import { oauthCollection } from '#identity';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { FormClient } from './support/form-client.js';
 import { authorize, clientConfig, REDIRECT_URI, registerClient } from './support/oauth-fixtures.js';

@@ -5,7 +5,7 @@ import * as oauth from 'openid-client';
 import { FakeClock } from '#kernel';
 import { DOCUMENT_STORE, type DocumentStore } from '#documents';
 import { EVENT_STORE, type EventStore } from '#eventstore';
-import { oauthCollection, SetOAuthClientPkceCommand } from '#platform';
+import { oauthCollection, SetOAuthClientPkceCommand } from '#identity';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { FormClient } from './support/form-client.js';
 import {

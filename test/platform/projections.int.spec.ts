@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Doc } from '#documents';
 import { SqliteEventStore } from '#eventstore';
-import { ACCOUNTS_COLLECTION, accountsProjection, type AccountEvent, accountStream } from '#platform';
+import { ACCOUNTS_COLLECTION, accountsProjection, type AccountEvent, accountStream } from '#identity';
 import { API_KEYS_COLLECTION, apiKeysProjection, type ApiKeyEvent, apiKeyStream } from '#access';
 import { ProjectionRunner, type ProjectionDefinition } from '#projections';
 import { type EmbeddedProjections, MemoryProjection, openEmbeddedProjections } from '#projections/testing';

@@ -11,7 +11,7 @@ import {
   SESSION_ABSOLUTE_MS,
   SESSION_IDLE_MS,
   SESSIONS_COLLECTION,
-} from '#platform';
+} from '#identity';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { csrfToken, FormClient, type PageResponse } from './support/form-client.js';
 import { createUser, TEST_PASSWORD } from './support/users-fixtures.js';

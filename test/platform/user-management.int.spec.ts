@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CommandBus } from '@nestjs/cqrs';
 import { AppError, FakeClock } from '#kernel';
-import { ChangeUserRoleCommand, CreateMemberCommand, RemoveUserCommand } from '#platform';
+import { ChangeUserRoleCommand, CreateMemberCommand, RemoveUserCommand } from '#identity';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { csrfToken, FormClient } from './support/form-client.js';
 import { createUser, TEST_PASSWORD } from './support/users-fixtures.js';

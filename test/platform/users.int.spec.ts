@@ -12,7 +12,7 @@ import {
   USERS_PROJECTION,
   usersProjection,
   type UserDoc,
-} from '#platform';
+} from '#identity';
 import { ProjectionRunner } from '#projections';
 import { MemoryProjection } from '#projections/testing';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';

@@ -84,7 +84,7 @@ export const PLATFORM_DOMAIN_PROJECTIONS = [
 /**
  * The platform domain: repositories (D8), agents and runs (D9), security scans (D10),
  * approvals (D11) and the platform events they publish (`/v1/events`, and the read model the
- * webhook engine reads). Imported by PlatformModule.
+ * webhook engine reads). Registered by libs/runtime beside identity's modules.
  */
 @Module({
   imports: [CqrsModule.forRoot(), ProjectionsModule.forFeature(PLATFORM_DOMAIN_PROJECTIONS)],

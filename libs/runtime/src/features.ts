@@ -6,13 +6,13 @@ import { WorkspaceModule } from '#agent-workspace';
 import { CompaniesModule } from '#agent-ventures';
 import type { AppConfig } from '#kernel';
 import {
+  IdentityModule,
+  IdentityWebModule,
   OAuthModule,
   PlatformAccountRateLimits,
   PlatformKeyAccounts,
-  PlatformModule,
-  PlatformWebhooksModule,
-  PlatformWebModule,
-} from '#platform';
+} from '#identity';
+import { PlatformDomainModule, PlatformWebhooksModule, PlatformWebModule } from '#platform';
 
 /**
  * The feature modules, shared by the three apps: the api serves their controllers, the worker
@@ -24,9 +24,11 @@ import {
 export function featureModules(_config: AppConfig): Array<Type | DynamicModule> {
   return [
     AccessModule.forRoot({ accountRateLimits: PlatformAccountRateLimits, keyAccounts: PlatformKeyAccounts }),
-    PlatformModule,
-    PlatformWebModule,
+    IdentityModule,
+    IdentityWebModule,
     OAuthModule,
+    PlatformDomainModule,
+    PlatformWebModule,
     PlatformWebhooksModule,
     CatalogModule,
     AgentBillingModule,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import * as oauth from 'openid-client';
-import { RegisterOAuthClientCommand } from '#platform';
+import { RegisterOAuthClientCommand } from '#identity';
 import { csrfToken, type FormClient } from './form-client.js';
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';

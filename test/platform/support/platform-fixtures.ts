@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ChangePlanCommand, CreateAccountCommand, type Plan } from '#platform';
+import { ChangePlanCommand, CreateAccountCommand, type Plan } from '#identity';
 import { CreateApiKeyCommand, type KeySurface } from '#access';
 
 /**

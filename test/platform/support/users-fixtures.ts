@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateUserCommand, type UserRole } from '#platform';
+import { CreateUserCommand, type UserRole } from '#identity';
 import { createAccount } from './platform-fixtures.js';
 
 export const TEST_PASSWORD = 'correct horse battery staple';

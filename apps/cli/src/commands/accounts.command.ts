@@ -1,6 +1,6 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import { AppError } from '#kernel';
-import { ChangePlanCommand, CreateAccountCommand, PLAN_LIMITS, type RateLimits } from '#platform';
+import { ChangePlanCommand, CreateAccountCommand, PLAN_LIMITS, type RateLimits } from '#identity';
 import { UsageError } from '../usage-error.js';
 import type { AccountsCliCommand } from './accounts.args.js';
 

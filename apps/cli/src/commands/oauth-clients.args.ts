@@ -1,4 +1,4 @@
-import type { OAuthClientPkce } from '#platform';
+import type { OAuthClientPkce } from '#identity';
 import { type CommandArgs, parseOptions } from '../command-options.js';
 import { UsageError } from '../usage-error.js';
 

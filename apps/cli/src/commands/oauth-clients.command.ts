@@ -1,6 +1,6 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import { AppError } from '#kernel';
-import { RegisterOAuthClientCommand } from '#platform';
+import { RegisterOAuthClientCommand } from '#identity';
 import { UsageError } from '../usage-error.js';
 import { asUsageError } from './accounts.command.js';
 import type { OAuthClientsCliCommand } from './oauth-clients.args.js';

@@ -1,6 +1,6 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import { AppError } from '#kernel';
-import { CreateUserCommand, generatePassword, IssuePasswordResetCommand, resetLink } from '#platform';
+import { CreateUserCommand, generatePassword, IssuePasswordResetCommand, resetLink } from '#identity';
 import { UsageError } from '../usage-error.js';
 import { asUsageError } from './accounts.command.js';
 import type { UsersCliCommand } from './users.args.js';

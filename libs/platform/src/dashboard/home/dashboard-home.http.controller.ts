@@ -1,10 +1,7 @@
 import { Controller, Get, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenFor } from '#http';
-import type { Session } from '../../sessions/session.store.js';
-import { BrowserErrorFilter } from '../../web/browser-error.filter.js';
-import { sendPage } from '../../web/page-layout.js';
-import { CurrentSession, SignedInGuard } from '../../web/signed-in.guard.js';
+import { BrowserErrorFilter, CurrentSession, sendPage, type Session, SignedInGuard } from '#identity';
 import { dashboardHomePage } from './dashboard-home.page.js';
 
 /** GET /dashboard: signed-in people only (others are sent to /login and brought back). */

@@ -1,6 +1,5 @@
 import { html, type SafeHtml } from '#http';
-import type { Session } from '../../sessions/session.store.js';
-import { layout } from '../../web/page-layout.js';
+import { layout, type Session } from '#identity';
 import { SETTINGS_PAGES } from '../settings/settings-layout.js';
 
 /** The dashboard's front page: who is signed in, the settings, and a way out. */

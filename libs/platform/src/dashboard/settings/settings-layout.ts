@@ -1,6 +1,5 @@
 import { CSRF_FIELD, html, type SafeHtml } from '#http';
-import type { Session } from '../../sessions/session.store.js';
-import { layout, type PageScript } from '../../web/page-layout.js';
+import { layout, type PageScript, type Session } from '#identity';
 
 /** The settings pages, in the order of the navigation. */
 export const SETTINGS_PAGES = [

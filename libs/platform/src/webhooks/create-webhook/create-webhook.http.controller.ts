@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { Operation } from '#http';
 import { CurrentPrincipal, PlatformAuth, type Principal, RequireScope } from '#access';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../shared/platform-openapi.js';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '#identity';
 import { toCreatedWebhookView } from '#webhooks';
 import { platformOwner } from '../platform-owner.js';
 import { createdWebhookSchema, createWebhookBody } from '../webhook-http.schemas.js';

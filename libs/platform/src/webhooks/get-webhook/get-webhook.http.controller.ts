@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { Operation } from '#http';
 import { CurrentPrincipal, PlatformAuth, type Principal, RequireScope } from '#access';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../shared/platform-openapi.js';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '#identity';
 import type { WebhookView } from '#webhooks';
 import { platformOwner } from '../platform-owner.js';
 import { webhookIdParams, webhookSchema } from '../webhook-http.schemas.js';

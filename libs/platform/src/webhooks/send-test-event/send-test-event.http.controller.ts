@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { emptyBody, Operation } from '#http';
 import { CurrentPrincipal, PlatformAuth, type Principal, RequireScope } from '#access';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../shared/platform-openapi.js';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '#identity';
 import { toDeliveryView } from '#webhooks';
 import { platformOwner } from '../platform-owner.js';
 import { deliverySchema, webhookIdParams } from '../webhook-http.schemas.js';

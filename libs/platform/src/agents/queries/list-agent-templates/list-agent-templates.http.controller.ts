@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { z } from 'zod';
 import { type ListPage, listPageSchema, Operation } from '#http';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '#identity';
 import { PlatformAuth, RequireScope } from '#access';
 import { AGENT_TEMPLATE_IDS, AGENT_TEMPLATES } from '../../agent-templates.js';
 

@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { type ListPage, listPageSchema, listQuerySchema, Operation } from '#http';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '#identity';
 import type { Principal } from '#access';
 import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
 import { agentTemplateSchema, agentViewSchema, type AgentView } from '../../agent.view.js';

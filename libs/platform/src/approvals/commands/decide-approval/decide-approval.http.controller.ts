@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { Operation, type OperationResponse } from '#http';
-import { forbiddenResponse, platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import { forbiddenResponse, platformErrorResponses, RATE_LIMIT_HEADERS } from '#identity';
 import type { Principal } from '#access';
 import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
 import { approvalIdParams, approvalViewSchema, type ApprovalView } from '../../approval.view.js';

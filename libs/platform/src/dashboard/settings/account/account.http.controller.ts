@@ -3,16 +3,21 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenFor } from '#http';
-import { GetAccountUsageQuery } from '../../../accounts/queries/get-account-usage/get-account-usage.query.js';
-import { GetAccountQuery } from '../../../accounts/queries/get-account/get-account.query.js';
-import type { Session } from '../../../sessions/session.store.js';
-import { BrowserErrorFilter } from '../../../web/browser-error.filter.js';
-import { ChangePasswordCommand } from '../../../users/commands/change-password/change-password.command.js';
-import { CsrfGuard } from '../../../web/csrf.guard.js';
-import { redirect, sendPage } from '../../../web/page-layout.js';
-import { SessionCookie } from '../../../web/session-cookie.js';
-import { CurrentSession, SignedInGuard } from '../../../web/signed-in.guard.js';
-import { csrfInput, formErrors } from '../form-input.js';
+import {
+  BrowserErrorFilter,
+  ChangePasswordCommand,
+  CsrfGuard,
+  csrfInput,
+  CurrentSession,
+  formErrors,
+  GetAccountQuery,
+  GetAccountUsageQuery,
+  redirect,
+  sendPage,
+  type Session,
+  SessionCookie,
+  SignedInGuard,
+} from '#identity';
 import { accountPage, type PasswordFormState } from './account.page.js';
 
 const passwordForm = z.object({

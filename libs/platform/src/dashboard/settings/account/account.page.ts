@@ -1,8 +1,6 @@
 import type { AccountUsage } from '#access';
 import { html, type SafeHtml } from '#http';
-import type { AccountView } from '../../../accounts/queries/get-account/get-account.schema.js';
-import type { Session } from '../../../sessions/session.store.js';
-import { PASSWORD_MIN_LENGTH } from '../../../users/password-policy.js';
+import { type AccountView, newPasswordFields, passwordErrors, type Session } from '#identity';
 import { csrfField, settingsLayout, when } from '../settings-layout.js';
 
 const PLAN_NAMES: Record<string, string> = { free: 'Free', team: 'Team', enterprise: 'Enterprise' };
@@ -96,11 +94,7 @@ export function accountPage(
             </p>`
           : null
       }
-      ${
-        errors.length
-          ? html`<div class="notice" role="alert" id="password-errors">${errors.map((e) => html`<p>${e}</p>`)}</div>`
-          : null
-      }
+      ${passwordErrors('password-errors', errors)}
       <form method="post" action="/dashboard/settings/account/password">
         ${csrfField(csrfToken)}
         <input type="hidden" name="username" value="${session.email}" autocomplete="username" />
@@ -113,29 +107,7 @@ export function accountPage(
           required
           maxlength="256"
         />
-        <label for="new_password">New password</label>
-        <input
-          id="new_password"
-          name="new_password"
-          type="password"
-          autocomplete="new-password"
-          required
-          minlength="${PASSWORD_MIN_LENGTH}"
-          maxlength="256"
-          aria-describedby="new-password-hint"
-        />
-        <p class="muted" id="new-password-hint">
-          At least ${PASSWORD_MIN_LENGTH} characters. Other browsers are signed out.
-        </p>
-        <label for="confirm_password">New password again</label>
-        <input
-          id="confirm_password"
-          name="confirm_password"
-          type="password"
-          autocomplete="new-password"
-          required
-          maxlength="256"
-        />
+        ${newPasswordFields({ hintMore: 'Other browsers are signed out.' })}
         <button type="submit" class="secondary">Change password</button>
       </form>`,
   });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OneTimeFlashStore } from '../../../web/one-time-flash.store.js';
+import { OneTimeFlashStore } from '#identity';
 
 export interface NewKey {
   keyId: string;

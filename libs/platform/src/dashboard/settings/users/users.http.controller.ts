@@ -1,23 +1,29 @@
 import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenFor } from '#http';
 import type { AppError } from '#kernel';
-import { ProjectionStore } from '#projections';
-import type { Session } from '../../../sessions/session.store.js';
-import { ChangeUserRoleCommand } from '../../../users/commands/change-user-role/change-user-role.command.js';
-import { CreateMemberCommand } from '../../../users/commands/create-member/create-member.command.js';
-import { RemoveUserCommand } from '../../../users/commands/remove-user/remove-user.command.js';
-import { USERS_COLLECTION, USERS_PROJECTION, type UserDoc } from '../../../users/users.projection.js';
-import { BrowserErrorFilter } from '../../../web/browser-error.filter.js';
-import { CsrfGuard } from '../../../web/csrf.guard.js';
-import { OneTimeFlashStore } from '../../../web/one-time-flash.store.js';
-import { redirect, sendPage } from '../../../web/page-layout.js';
-import { SessionCookie } from '../../../web/session-cookie.js';
-import { RequirePageScope } from '../../../web/session-scope.guard.js';
-import { CurrentSession, signInRequired, SignedInGuard } from '../../../web/signed-in.guard.js';
-import { csrfInput, formErrors, zodErrors } from '../form-input.js';
+import {
+  BrowserErrorFilter,
+  ChangeUserRoleCommand,
+  CreateMemberCommand,
+  CsrfGuard,
+  csrfInput,
+  CurrentSession,
+  formErrors,
+  ListAccountUsersQuery,
+  OneTimeFlashStore,
+  redirect,
+  RemoveUserCommand,
+  RequirePageScope,
+  sendPage,
+  type Session,
+  SessionCookie,
+  SignedInGuard,
+  signInRequired,
+  zodErrors,
+} from '#identity';
 import { type NewMemberLink, usersPage } from './users.page.js';
 
 const PATH = '/dashboard/settings/users';
@@ -38,7 +44,7 @@ const USER_ID = /^usr_[A-Za-z0-9_-]{1,64}$/;
 export class UsersPageController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly projections: ProjectionStore,
+    private readonly queries: QueryBus,
     private readonly cookie: SessionCookie,
     private readonly flashes: OneTimeFlashStore,
   ) {}
@@ -132,9 +138,7 @@ export class UsersPageController {
     status: number,
     notice: { errors?: string[]; link?: NewMemberLink | null },
   ): Promise<void> {
-    const { items } = await this.projections
-      .collection<UserDoc>(USERS_PROJECTION, USERS_COLLECTION)
-      .find({ account_id: session.accountId }, { sort: [['created_at', 1]], limit: 1000 });
-    sendPage(reply, status, usersPage(session, csrfTokenFor(request, reply), items, notice));
+    const users = await this.queries.execute(new ListAccountUsersQuery(session.accountId));
+    sendPage(reply, status, usersPage(session, csrfTokenFor(request, reply), users, notice));
   }
 }

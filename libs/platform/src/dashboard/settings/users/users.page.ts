@@ -1,6 +1,5 @@
 import { html, type SafeHtml } from '#http';
-import type { Session } from '../../../sessions/session.store.js';
-import type { UserDoc } from '../../../users/users.projection.js';
+import { type Session, type UserDoc } from '#identity';
 import { csrfField, settingsLayout, when } from '../settings-layout.js';
 
 export interface NewMemberLink {

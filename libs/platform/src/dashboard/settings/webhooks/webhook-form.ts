@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { html, type SafeHtml } from '#http';
 import { MIN_SECRET_BYTES } from '#webhooks';
 import { PLATFORM_EVENT_MEANINGS, PLATFORM_EVENT_TYPES } from '../../../platform-events/platform-event.js';
-import { checkboxes, csrfInput } from '../form-input.js';
+import { checkboxes, csrfInput } from '#identity';
 import { csrfField } from '../settings-layout.js';
 
 /**

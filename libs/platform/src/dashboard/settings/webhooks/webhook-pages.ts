@@ -1,4 +1,4 @@
-import type { Session } from '../../../sessions/session.store.js';
+import { type Session } from '#identity';
 import type { WebhookOwner } from '#webhooks';
 
 /** Platform webhooks belong to the signed-in user's account (the API's platformOwner, for a session). */

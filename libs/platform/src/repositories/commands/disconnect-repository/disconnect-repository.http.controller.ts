@@ -2,7 +2,7 @@ import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { emptyBody, Operation } from '#http';
-import { platformErrorResponses, RATE_LIMIT_HEADERS } from '../../../shared/platform-openapi.js';
+import { platformErrorResponses, RATE_LIMIT_HEADERS } from '#identity';
 import type { Principal } from '#access';
 import { CurrentPrincipal, PlatformAuth, RequireScope } from '#access';
 import { repositoryIdParams } from '../../repository.view.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkboxes, csrfInput } from '../../form-input.js';
+import { checkboxes, csrfInput } from '#identity';
 
 /** Settings → API keys, "Create key" (urlencoded). The command checks the rest, as for the API. */
 export const createApiKeyForm = z.object({

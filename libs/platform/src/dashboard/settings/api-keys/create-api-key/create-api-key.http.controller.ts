@@ -3,14 +3,20 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateApiKeyCommand, ListApiKeysQuery } from '#access';
 import { csrfTokenFor } from '#http';
-import type { Session } from '../../../../sessions/session.store.js';
-import { scopesOfRole } from '../../../../users/user-scopes.js';
-import { BrowserErrorFilter } from '../../../../web/browser-error.filter.js';
-import { CsrfGuard } from '../../../../web/csrf.guard.js';
-import { redirect, sendPage } from '../../../../web/page-layout.js';
-import { SessionCookie } from '../../../../web/session-cookie.js';
-import { CurrentSession, signInRequired, SignedInGuard } from '../../../../web/signed-in.guard.js';
-import { formErrors, zodErrors } from '../../form-input.js';
+import {
+  BrowserErrorFilter,
+  CsrfGuard,
+  CurrentSession,
+  formErrors,
+  redirect,
+  scopesOfRole,
+  sendPage,
+  type Session,
+  SessionCookie,
+  SignedInGuard,
+  signInRequired,
+  zodErrors,
+} from '#identity';
 import { API_KEYS_PAGE_SIZE } from '../list-api-keys/list-api-keys.http.controller.js';
 import { apiKeysPage, type NewKeyForm } from '../list-api-keys/api-keys.page.js';
 import { NewKeyFlashStore } from '../new-key-flash.store.js';

@@ -1,6 +1,5 @@
 import { html, type SafeHtml } from '#http';
-import type { Session } from '../../../../sessions/session.store.js';
-import { COPY_PAGE_CSP, COPY_SCRIPT, copyButton } from '../../../../web/copy-button.js';
+import { COPY_PAGE_CSP, COPY_SCRIPT, copyButton, type Session } from '#identity';
 import type { NewKey } from '../new-key-flash.store.js';
 import { settingsLayout } from '../../settings-layout.js';
 

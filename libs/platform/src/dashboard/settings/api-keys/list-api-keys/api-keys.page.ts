@@ -1,7 +1,6 @@
 import { type ApiKeyView, SCOPES } from '#access';
 import { html, type SafeHtml } from '#http';
-import type { Session } from '../../../../sessions/session.store.js';
-import { roleGrants } from '../../../../users/user-scopes.js';
+import { roleGrants, type Session } from '#identity';
 import { csrfField, settingsLayout, when } from '../../settings-layout.js';
 
 export interface NewKeyForm {

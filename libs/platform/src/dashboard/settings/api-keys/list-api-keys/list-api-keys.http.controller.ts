@@ -3,11 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListApiKeysQuery } from '#access';
 import { csrfTokenFor } from '#http';
-import type { Session } from '../../../../sessions/session.store.js';
-import { BrowserErrorFilter } from '../../../../web/browser-error.filter.js';
-import { sendPage } from '../../../../web/page-layout.js';
-import { CurrentSession, SignedInGuard } from '../../../../web/signed-in.guard.js';
-import { listPageQuery } from '../../form-input.js';
+import { BrowserErrorFilter, CurrentSession, listPageQuery, sendPage, type Session, SignedInGuard } from '#identity';
 import { apiKeysPage } from './api-keys.page.js';
 
 export const API_KEYS_PAGE_SIZE = 50;

@@ -4,13 +4,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GetApiKeyQuery, RevokeApiKeyCommand } from '#access';
 import { csrfTokenFor } from '#http';
 import { Errors } from '#kernel';
-import type { Session } from '../../../../sessions/session.store.js';
-import { scopesOfRole } from '../../../../users/user-scopes.js';
-import { BrowserErrorFilter } from '../../../../web/browser-error.filter.js';
-import { CsrfGuard } from '../../../../web/csrf.guard.js';
-import { redirect, sendPage } from '../../../../web/page-layout.js';
-import { RequirePageScope } from '../../../../web/session-scope.guard.js';
-import { CurrentSession, SignedInGuard } from '../../../../web/signed-in.guard.js';
+import {
+  BrowserErrorFilter,
+  CsrfGuard,
+  CurrentSession,
+  redirect,
+  RequirePageScope,
+  scopesOfRole,
+  sendPage,
+  type Session,
+  SignedInGuard,
+} from '#identity';
 import { revokeApiKeyPage } from './revoke-api-key.page.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ApiKeyView } from '#access';
 import { html, type SafeHtml } from '#http';
-import type { Session } from '../../../../sessions/session.store.js';
+import { type Session } from '#identity';
 import { csrfField, settingsLayout, when } from '../../settings-layout.js';
 
 /** The confirmation step of "Revoke": a page of its own, so it needs no script. */

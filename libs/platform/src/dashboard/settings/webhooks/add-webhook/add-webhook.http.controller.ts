@@ -3,15 +3,21 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenFor } from '#http';
 import { CreateWebhookCommand } from '#webhooks';
-import type { Session } from '../../../../sessions/session.store.js';
-import { BrowserErrorFilter } from '../../../../web/browser-error.filter.js';
-import { CsrfGuard } from '../../../../web/csrf.guard.js';
-import { redirect, sendPage } from '../../../../web/page-layout.js';
-import { RequirePageScope } from '../../../../web/session-scope.guard.js';
-import { OneTimeFlashStore } from '../../../../web/one-time-flash.store.js';
-import { SessionCookie } from '../../../../web/session-cookie.js';
-import { CurrentSession, signInRequired, SignedInGuard } from '../../../../web/signed-in.guard.js';
-import { formErrors, zodErrors } from '../../form-input.js';
+import {
+  BrowserErrorFilter,
+  CsrfGuard,
+  CurrentSession,
+  formErrors,
+  OneTimeFlashStore,
+  redirect,
+  RequirePageScope,
+  sendPage,
+  type Session,
+  SessionCookie,
+  SignedInGuard,
+  signInRequired,
+  zodErrors,
+} from '#identity';
 import { sessionOwner, webhookPath } from '../webhook-pages.js';
 import {
   chosenSecret,

@@ -3,12 +3,16 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenFor } from '#http';
 import { DeleteWebhookCommand, GetWebhookQuery } from '#webhooks';
-import type { Session } from '../../../../sessions/session.store.js';
-import { BrowserErrorFilter } from '../../../../web/browser-error.filter.js';
-import { CsrfGuard } from '../../../../web/csrf.guard.js';
-import { redirect, sendPage } from '../../../../web/page-layout.js';
-import { RequirePageScope } from '../../../../web/session-scope.guard.js';
-import { CurrentSession, SignedInGuard } from '../../../../web/signed-in.guard.js';
+import {
+  BrowserErrorFilter,
+  CsrfGuard,
+  CurrentSession,
+  redirect,
+  RequirePageScope,
+  sendPage,
+  type Session,
+  SignedInGuard,
+} from '#identity';
 import { sessionOwner, WEBHOOKS_PATH } from '../webhook-pages.js';
 import { deleteWebhookPage } from './delete-webhook.page.js';
 

@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '#http';
 import type { WebhookView } from '#webhooks';
-import type { Session } from '../../../../sessions/session.store.js';
+import { type Session } from '#identity';
 import { csrfField, settingsLayout } from '../../settings-layout.js';
 import { webhookPath } from '../webhook-pages.js';
 

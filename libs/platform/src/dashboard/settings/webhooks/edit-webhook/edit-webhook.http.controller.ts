@@ -5,15 +5,22 @@ import { z } from 'zod';
 import { csrfTokenFor } from '#http';
 import { Errors } from '#kernel';
 import { GetWebhookQuery, UpdateWebhookCommand } from '#webhooks';
-import type { Session } from '../../../../sessions/session.store.js';
-import { BrowserErrorFilter } from '../../../../web/browser-error.filter.js';
-import { CsrfGuard } from '../../../../web/csrf.guard.js';
-import { redirect, sendPage } from '../../../../web/page-layout.js';
-import { RequirePageScope } from '../../../../web/session-scope.guard.js';
-import { OneTimeFlashStore } from '../../../../web/one-time-flash.store.js';
-import { SessionCookie } from '../../../../web/session-cookie.js';
-import { CurrentSession, signInRequired, SignedInGuard } from '../../../../web/signed-in.guard.js';
-import { csrfInput, formErrors, zodErrors } from '../../form-input.js';
+import {
+  BrowserErrorFilter,
+  CsrfGuard,
+  csrfInput,
+  CurrentSession,
+  formErrors,
+  OneTimeFlashStore,
+  redirect,
+  RequirePageScope,
+  sendPage,
+  type Session,
+  SessionCookie,
+  SignedInGuard,
+  signInRequired,
+  zodErrors,
+} from '#identity';
 import { sessionOwner, webhookPath } from '../webhook-pages.js';
 import {
   chosenSecret,

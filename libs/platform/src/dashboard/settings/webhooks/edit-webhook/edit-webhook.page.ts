@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '#http';
-import type { Session } from '../../../../sessions/session.store.js';
+import { type Session } from '#identity';
 import { settingsLayout } from '../../settings-layout.js';
 import { webhookPath } from '../webhook-pages.js';
 import { webhookFields, type WebhookFormValues } from '../webhook-form.js';

@@ -3,12 +3,15 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenFor } from '#http';
 import { ListWebhooksQuery } from '#webhooks';
-import type { Session } from '../../../../sessions/session.store.js';
-import { BrowserErrorFilter } from '../../../../web/browser-error.filter.js';
-import { sendPage } from '../../../../web/page-layout.js';
-import { RequirePageScope } from '../../../../web/session-scope.guard.js';
-import { CurrentSession, SignedInGuard } from '../../../../web/signed-in.guard.js';
-import { listPageQuery } from '../../form-input.js';
+import {
+  BrowserErrorFilter,
+  CurrentSession,
+  listPageQuery,
+  RequirePageScope,
+  sendPage,
+  type Session,
+  SignedInGuard,
+} from '#identity';
 import { sessionOwner } from '../webhook-pages.js';
 import { webhooksPage } from './webhooks.page.js';
 

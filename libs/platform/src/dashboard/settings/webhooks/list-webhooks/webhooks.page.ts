@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '#http';
 import type { WebhookView } from '#webhooks';
-import type { Session } from '../../../../sessions/session.store.js';
+import { type Session } from '#identity';
 import { settingsLayout, when } from '../../settings-layout.js';
 import { WEBHOOKS_PATH, webhookPath } from '../webhook-pages.js';
 

@@ -2,12 +2,15 @@ import { Controller, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/com
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { RedeliverDeliveryCommand } from '#webhooks';
-import type { Session } from '../../../../sessions/session.store.js';
-import { BrowserErrorFilter } from '../../../../web/browser-error.filter.js';
-import { CsrfGuard } from '../../../../web/csrf.guard.js';
-import { redirect } from '../../../../web/page-layout.js';
-import { RequirePageScope } from '../../../../web/session-scope.guard.js';
-import { CurrentSession, SignedInGuard } from '../../../../web/signed-in.guard.js';
+import {
+  BrowserErrorFilter,
+  CsrfGuard,
+  CurrentSession,
+  redirect,
+  RequirePageScope,
+  type Session,
+  SignedInGuard,
+} from '#identity';
 import { sessionOwner, webhookPath } from '../webhook-pages.js';
 
 /**

@@ -3,15 +3,18 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenFor } from '#http';
 import { GetDeliveryRequestQuery, GetWebhookQuery, ListDeliveriesQuery } from '#webhooks';
-import type { Session } from '../../../../sessions/session.store.js';
-import { BrowserErrorFilter } from '../../../../web/browser-error.filter.js';
-import { sendPage } from '../../../../web/page-layout.js';
-import { RequirePageScope } from '../../../../web/session-scope.guard.js';
-import { COPY_PAGE_CSP } from '../../../../web/copy-button.js';
-import { OneTimeFlashStore } from '../../../../web/one-time-flash.store.js';
-import { SessionCookie } from '../../../../web/session-cookie.js';
-import { CurrentSession, SignedInGuard } from '../../../../web/signed-in.guard.js';
-import { listPageQuery } from '../../form-input.js';
+import {
+  BrowserErrorFilter,
+  COPY_PAGE_CSP,
+  CurrentSession,
+  listPageQuery,
+  OneTimeFlashStore,
+  RequirePageScope,
+  sendPage,
+  type Session,
+  SessionCookie,
+  SignedInGuard,
+} from '#identity';
 import { sessionOwner } from '../webhook-pages.js';
 import { type GeneratedWebhookSecret, WEBHOOK_SECRET_FLASH } from '../webhook-form.js';
 import { webhookPage } from './webhook.page.js';

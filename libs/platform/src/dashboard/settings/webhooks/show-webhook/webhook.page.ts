@@ -1,7 +1,6 @@
 import { html, type SafeHtml } from '#http';
 import type { DeliveryRequestView, DeliveryView, WebhookView } from '#webhooks';
-import type { Session } from '../../../../sessions/session.store.js';
-import { COPY_SCRIPT, copyButton } from '../../../../web/copy-button.js';
+import { COPY_SCRIPT, copyButton, type Session } from '#identity';
 import { csrfField, settingsLayout, when } from '../../settings-layout.js';
 import { WEBHOOKS_PATH, webhookPath } from '../webhook-pages.js';
 

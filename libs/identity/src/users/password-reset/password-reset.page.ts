@@ -1,6 +1,6 @@
 import { CSRF_FIELD, html, type SafeHtml } from '#http';
-import { PASSWORD_MIN_LENGTH } from '../password-policy.js';
 import { layout } from '../../web/page-layout.js';
+import { newPasswordFields, passwordErrors } from '../../web/password-fields.js';
 import { RESET_PASSWORD_PATH } from './password-reset-link.js';
 
 export const FORGOT_PASSWORD_PATH = '/password/forgot';
@@ -40,35 +40,11 @@ export function resetPasswordPage(p: { csrfToken: string; token: string; errors?
   return layout({
     title: 'Choose a new password',
     main: html`<h1>Choose a new password</h1>
-      ${
-        errors.length
-          ? html`<div class="notice" role="alert" id="reset-errors">${errors.map((e) => html`<p>${e}</p>`)}</div>`
-          : null
-      }
+      ${passwordErrors('reset-errors', errors)}
       <form method="post" action="${RESET_PASSWORD_PATH}">
         <input type="hidden" name="${CSRF_FIELD}" value="${p.csrfToken}" />
         <input type="hidden" name="token" value="${p.token}" />
-        <label for="new_password">New password</label>
-        <input
-          id="new_password"
-          name="new_password"
-          type="password"
-          autocomplete="new-password"
-          required
-          minlength="${PASSWORD_MIN_LENGTH}"
-          maxlength="256"
-          aria-describedby="new-password-hint${errors.length ? ' reset-errors' : ''}"
-        />
-        <p class="muted" id="new-password-hint">At least ${PASSWORD_MIN_LENGTH} characters.</p>
-        <label for="confirm_password">New password again</label>
-        <input
-          id="confirm_password"
-          name="confirm_password"
-          type="password"
-          autocomplete="new-password"
-          required
-          maxlength="256"
-        />
+        ${newPasswordFields({ errorsId: errors.length ? 'reset-errors' : undefined })}
         <button type="submit">Set the new password</button>
       </form>`,
   });

@@ -11,7 +11,6 @@ import { RevokeApiKeyController } from './api-keys/commands/revoke-api-key/revok
 import { GetApiKeyController } from './api-keys/queries/get-api-key/get-api-key.http.controller.js';
 import { ListApiKeysController } from './api-keys/queries/list-api-keys/list-api-keys.http.controller.js';
 import { PlatformBootstrap } from './bootstrap/platform-bootstrap.js';
-import { PlatformDomainModule } from './platform-domain.module.js';
 import { AccountRoster } from './users/account-roster/account-roster.service.js';
 import { Argon2PasswordHasher } from './users/argon2-password-hasher.adapter.js';
 import { CreateUserHandler } from './users/commands/create-user/create-user.handler.js';
@@ -22,18 +21,13 @@ import { UserCredentialsLookup } from './users/user-credentials.js';
 import { usersProjection } from './users/users.projection.js';
 
 /**
- * Platform access: accounts and plans, API keys, bearer authentication, scopes and
- * rate limits for `/v1`, and the D4 bootstrap. Registered once in libs/runtime/src/features.ts; API keys,
+ * Who calls the platform: accounts and plans, API keys, the users of accounts, bearer
+ * authentication, scopes and rate limits for `/v1`, and the D4 bootstrap. Registered once in libs/runtime/src/features.ts; API keys,
  * authentication and rate limiting themselves are libs/access (AccessModule), fed by
  * PlatformAccountRateLimits and PlatformKeyAccounts.
  */
 @Module({
-  imports: [
-    CqrsModule.forRoot(),
-    ProjectionsModule.forFeature([accountsProjection, usersProjection]),
-    // Repositories, agents and runs, security, approvals, platform events.
-    PlatformDomainModule,
-  ],
+  imports: [CqrsModule.forRoot(), ProjectionsModule.forFeature([accountsProjection, usersProjection])],
   controllers: [
     CreateApiKeyController,
     ListApiKeysController,
@@ -66,4 +60,4 @@ import { usersProjection } from './users/users.projection.js';
     AccountRoster,
   ],
 })
-export class PlatformModule {}
+export class IdentityModule {}

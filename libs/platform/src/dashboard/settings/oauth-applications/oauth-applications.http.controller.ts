@@ -3,18 +3,23 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenFor } from '#http';
 import { AppError, Errors } from '#kernel';
-import type { Session } from '../../sessions/session.store.js';
-import { BrowserErrorFilter } from '../../web/browser-error.filter.js';
-import { CsrfGuard } from '../../web/csrf.guard.js';
-import { OneTimeFlashStore } from '../../web/one-time-flash.store.js';
-import { redirect, sendPage } from '../../web/page-layout.js';
-import { SessionCookie } from '../../web/session-cookie.js';
-import { CurrentSession, signInRequired, SignedInGuard } from '../../web/signed-in.guard.js';
-import { DeleteOAuthClientCommand } from '../clients/commands/delete-oauth-client/delete-oauth-client.command.js';
-import { RegisterOAuthClientCommand } from '../clients/commands/register-oauth-client/register-oauth-client.command.js';
-import { SetOAuthClientPkceCommand } from '../clients/commands/set-oauth-client-pkce/set-oauth-client-pkce.command.js';
-import { RotateOAuthClientSecretCommand } from '../clients/commands/rotate-oauth-client-secret/rotate-oauth-client-secret.command.js';
-import { ListOAuthClientsQuery } from '../clients/queries/list-oauth-clients/list-oauth-clients.query.js';
+import {
+  BrowserErrorFilter,
+  CsrfGuard,
+  CurrentSession,
+  DeleteOAuthClientCommand,
+  ListOAuthClientsQuery,
+  OneTimeFlashStore,
+  redirect,
+  RegisterOAuthClientCommand,
+  RotateOAuthClientSecretCommand,
+  sendPage,
+  type Session,
+  SessionCookie,
+  SetOAuthClientPkceCommand,
+  SignedInGuard,
+  signInRequired,
+} from '#identity';
 import {
   deleteOAuthApplicationPage,
   OAUTH_APPLICATIONS_PATH,

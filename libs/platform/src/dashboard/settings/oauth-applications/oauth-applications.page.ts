@@ -1,8 +1,6 @@
 import { CSRF_FIELD, html, type SafeHtml } from '#http';
-import { settingsLayout } from '../../dashboard/settings/settings-layout.js';
-import { roleGrants } from '../../users/user-scopes.js';
-import type { Session } from '../../sessions/session.store.js';
-import type { OAuthClientDoc } from '../clients/oauth-clients.projection.js';
+import { settingsLayout } from '../settings-layout.js';
+import { type OAuthClientDoc, roleGrants, type Session } from '#identity';
 
 export const OAUTH_APPLICATIONS_PATH = '/dashboard/settings/oauth-applications';
 export const OAUTH_CREDENTIALS_PATH = `${OAUTH_APPLICATIONS_PATH}/credentials`;

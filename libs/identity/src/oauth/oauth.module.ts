@@ -1,10 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ProjectionsModule, ReadYourWrites } from '#projections';
-import { OneTimeFlashStore } from '../web/one-time-flash.store.js';
 import { SessionCookie } from '../web/session-cookie.js';
 import { SignedInGuard } from '../web/signed-in.guard.js';
-import { OAuthApplicationsController } from './applications/oauth-applications.http.controller.js';
 import { DeleteOAuthClientHandler } from './clients/commands/delete-oauth-client/delete-oauth-client.handler.js';
 import { RegisterOAuthClientHandler } from './clients/commands/register-oauth-client/register-oauth-client.handler.js';
 import { SetOAuthClientPkceHandler } from './clients/commands/set-oauth-client-pkce/set-oauth-client-pkce.handler.js';
@@ -24,18 +22,17 @@ import { OAuthAccessTokenResolver } from './tokens/oauth-access-token.resolver.j
 import { OAuthRevocationWatch } from './tokens/oauth-revocation.watch.js';
 
 /**
- * OAuth 2.0 (ADR 0066): client registration (events, CLI, the
- * dashboard's Settings → OAuth applications), the authorization server (oidc-provider under
+ * OAuth 2.0 (ADR 0066): client registration (events, CLI, and
+ * platform's dashboard page Settings → OAuth applications through the buses), the authorization server (oidc-provider under
  * Fastify, storage on the document store, our consent page), access tokens on /v1 (a bearer
- * token resolver) and the grants' audit events. The sign-in pages come from PlatformWebModule.
+ * token resolver) and the grants' audit events. The sign-in pages come from IdentityWebModule.
  */
 @Module({
   imports: [CqrsModule.forRoot(), ProjectionsModule.forFeature([oauthClientsProjection])],
-  controllers: [OAuthApplicationsController, OAuthConsentController, OAuthMetadataController],
+  controllers: [OAuthConsentController, OAuthMetadataController],
   providers: [
     ReadYourWrites,
     SessionCookie,
-    OneTimeFlashStore,
     SignedInGuard,
     OAuthClientLookup,
     RegisterOAuthClientHandler,

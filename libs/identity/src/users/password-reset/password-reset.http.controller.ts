@@ -1,5 +1,5 @@
-import { Controller, Get, Inject, Optional, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AnonymousLimit } from '#access';
@@ -8,12 +8,11 @@ import { APP_CONFIG, type AppConfig, AppError } from '#kernel';
 import { BrowserErrorFilter } from '../../web/browser-error.filter.js';
 import { CsrfGuard } from '../../web/csrf.guard.js';
 import { redirect, sendPage } from '../../web/page-layout.js';
-import { formErrors } from '../../dashboard/settings/form-input.js';
-import { IssuePasswordResetCommand } from '../commands/issue-password-reset/issue-password-reset.command.js';
+import { formErrors } from '../../web/form-input.js';
+import { MailPasswordResetCommand } from '../commands/mail-password-reset/mail-password-reset.command.js';
 import { ResetPasswordCommand } from '../commands/reset-password/reset-password.command.js';
-import { resetLink } from './password-reset-link.js';
-import { PasswordResetTokens } from './password-reset-tokens.store.js';
-import { MAILER, type Mailer } from './mailer.port.js';
+import { CanMailPasswordResetQuery } from '../queries/can-mail-password-reset/can-mail-password-reset.query.js';
+import { CheckResetTokenQuery } from '../queries/check-reset-token/check-reset-token.query.js';
 import {
   FORGOT_PASSWORD_PATH,
   forgotPasswordPage,
@@ -38,45 +37,35 @@ const LABELS = { new_password: 'New password', password: 'New password' };
 export class PasswordResetController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly tokens: PasswordResetTokens,
+    private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Optional() @Inject(MAILER) private readonly mailer: Mailer | null,
   ) {}
 
   @Get('password/forgot')
-  forgot(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  async forgot(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const sent = (request.query as Record<string, unknown> | undefined)?.sent === '1';
-    sendPage(
-      reply,
-      200,
-      forgotPasswordPage({ csrfToken: csrfTokenFor(request, reply), mailConfigured: !!this.mailer, sent }),
-    );
+    const mailConfigured = await this.queries.execute(new CanMailPasswordResetQuery());
+    sendPage(reply, 200, forgotPasswordPage({ csrfToken: csrfTokenFor(request, reply), mailConfigured, sent }));
   }
 
   @Post('password/forgot')
   @UseGuards(CsrfGuard)
   @AnonymousLimit('sign_in')
   async sendLink(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    if (!this.mailer) return redirect(reply, FORGOT_PASSWORD_PATH) as unknown as void;
+    if (!(await this.queries.execute(new CanMailPasswordResetQuery())))
+      return redirect(reply, FORGOT_PASSWORD_PATH) as unknown as void;
     const form = forgotForm.safeParse(request.body ?? {});
-    if (form.success) {
-      const issued = await this.commands.execute(new IssuePasswordResetCommand({ email: form.data.email }));
-      if (issued) {
-        const link = resetLink(publicBaseUrl(request, this.config), issued.token);
-        await this.mailer.send({
-          to: issued.email,
-          subject: 'Reset your password',
-          text: `Someone asked to reset the password of ${issued.email}.\n\nTo choose a new password, open this link (it works once, until ${issued.expiresAt}):\n\n${link}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
-        });
-      }
-    }
+    if (form.success)
+      await this.commands.execute(
+        new MailPasswordResetCommand({ email: form.data.email, baseUrl: publicBaseUrl(request, this.config) }),
+      );
     redirect(reply, `${FORGOT_PASSWORD_PATH}?sent=1`);
   }
 
   @Get('password/reset')
   async resetForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const token = (request.query as Record<string, unknown> | undefined)?.token;
-    if (typeof token !== 'string' || !(await this.tokens.peek(token))) {
+    if (typeof token !== 'string' || !(await this.queries.execute(new CheckResetTokenQuery(token)))) {
       sendPage(reply, 400, resetLinkInvalidPage());
       return;
     }
