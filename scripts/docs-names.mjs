@@ -86,6 +86,28 @@ export function check(files, env = envNames()) {
   return problems;
 }
 
+/** nest-cli.json's projects against the apps and libs on disk (the Nest CLI's generators read it). */
+export function nestProjects(dir = root) {
+  const nest = JSON.parse(readFileSync(join(dir, 'nest-cli.json'), 'utf8'));
+  const problems = [];
+  for (const [top, type] of [
+    ['apps', 'application'],
+    ['libs', 'library'],
+  ]) {
+    const onDisk = readdirSync(join(dir, top)).filter((d) => existsSync(join(dir, top, d, 'src')));
+    const listed = Object.entries(nest.projects)
+      .filter(([, p]) => p.type === type)
+      .map(([name, p]) => [name, p.root]);
+    for (const name of onDisk)
+      if (!listed.some(([, r]) => r === `${top}/${name}`))
+        problems.push(`nest-cli.json: ${top}/${name} is not a project`);
+    for (const [name, r] of listed)
+      if (!onDisk.includes(r.slice(top.length + 1)))
+        problems.push(`nest-cli.json: project ${name} names ${r}, which does not exist`);
+  }
+  return problems;
+}
+
 /** Lines of the code (apps, libs, test, scripts) whose comment cites a tracker issue by number. */
 export function issueCitations(files) {
   const found = [];
@@ -129,6 +151,7 @@ if (isMain) {
   const problems = [
     ...(args.length && !docs.length ? [] : check(files.filter((f) => statSync(f).isFile()))),
     ...(args.length && !code.length ? [] : issueCitations(code.length ? code : codeFiles())),
+    ...(args.length ? [] : nestProjects()),
   ];
   if (problems.length) {
     console.error(

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 
 const root = new URL('../../..', import.meta.url).pathname;
@@ -68,5 +69,32 @@ describe('docs names lint (scripts/docs-names.mjs, in npm run lint): probes', ()
     assert.equal(cited.status, 1);
     assert.match(cited.stderr, /:1: cites an issue number/);
     assert.equal(lint('// Lifetimes of the tokens (ADR 0066).\nexport const a = 1;\n', 'ts').status, 0);
+  });
+
+  it("fails when nest-cli.json's projects and the apps and libs on disk differ, naming each", async () => {
+    const { nestProjects } = (await import(pathToFileURL(join(root, 'scripts/docs-names.mjs')).href)) as {
+      nestProjects(dir: string): string[];
+    };
+    const repo = mkdtempSync(join(dir, 'repo-'));
+    for (const src of ['apps/api/src', 'libs/kernel/src', 'libs/fresh/src'])
+      mkdirSync(join(repo, src), { recursive: true });
+    const project = (type: string, root: string) => ({ type, root, entryFile: 'main', sourceRoot: `${root}/src` });
+    const write = (projects: object) => writeFileSync(join(repo, 'nest-cli.json'), JSON.stringify({ projects }));
+    write({
+      api: project('application', 'apps/api'),
+      kernel: project('library', 'libs/kernel'),
+      gone: project('library', 'libs/gone'),
+    });
+    assert.deepEqual(nestProjects(repo), [
+      'nest-cli.json: libs/fresh is not a project',
+      'nest-cli.json: project gone names libs/gone, which does not exist',
+    ]);
+    write({
+      api: project('application', 'apps/api'),
+      kernel: project('library', 'libs/kernel'),
+      fresh: project('library', 'libs/fresh'),
+    });
+    assert.deepEqual(nestProjects(repo), []);
+    assert.deepEqual(nestProjects(root), [], "this repository's nest-cli.json");
   });
 });
