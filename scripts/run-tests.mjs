@@ -9,7 +9,9 @@ const root = new URL('..', import.meta.url).pathname;
 const levels = new Set(['unit', 'int', 'e2e']);
 const args = process.argv.slice(2);
 const level = args.find((a) => levels.has(a));
-const filters = args.filter((a) => !levels.has(a));
+// --times=FILE writes each spec file's wall time there, longest first (scripts/file-times-reporter.mjs).
+const times = args.find((a) => a.startsWith('--times='))?.slice('--times='.length);
+const filters = args.filter((a) => !levels.has(a) && !a.startsWith('--times='));
 
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -45,6 +47,8 @@ const child = spawn(
     '--enable-source-maps',
     '--test',
     '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    ...(times ? ['--test-reporter=./scripts/file-times-reporter.mjs', `--test-reporter-destination=${times}`] : []),
     `--test-concurrency=${concurrency}`,
     '--test-timeout=120000',
     ...files,
