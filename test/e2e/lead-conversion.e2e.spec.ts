@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CheckedFetch } from './support/checked-fetch.js';
-import { CLI_MAIN, type LiveProcess, run, startApiProcess } from './support/processes.js';
+import { svcInProcess as svc } from './support/cli-in-process.js';
+import { type LiveProcess, startApiProcess } from './support/processes.js';
 
 type Json = Record<string, any>;
 
@@ -19,7 +20,7 @@ let checked: CheckedFetch | undefined;
 const fetch = (input: string | URL, init?: RequestInit): Promise<Response> =>
   checked ? checked.fetch(input, init) : globalThis.fetch(input, init);
 
-describe('journey (c): a lead → svc leads convert → the tenant on the lead’s account, credits followed (built api and cli)', () => {
+describe('journey (c): a lead → svc leads convert → the tenant on the lead’s account, credits followed (built api, the CLI in process)', () => {
   let dataDir: string;
   let env: Record<string, string>;
   let api: LiveProcess;
@@ -53,7 +54,7 @@ describe('journey (c): a lead → svc leads convert → the tenant on the lead�
   }
 
   const cli = async (...args: string[]) => {
-    const out = await run(CLI_MAIN, args, env);
+    const out = await svc(args, env);
     return {
       ...out,
       lines: out.stdout.trim()
