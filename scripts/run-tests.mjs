@@ -35,7 +35,11 @@ for (const top of ['apps', 'libs', 'test']) {
     if (error.code !== 'ENOENT') throw error;
   }
 }
-files.sort();
+// The long files first, so that the two lanes end together rather than one running a long e2e file
+// alone at the end (ADR 0097): end-to-end, then integration, then the unit files; by path within.
+const rank = { e2e: 0, int: 1, unit: 2 };
+const levelOf = (f) => /\.(unit|int|e2e)\.spec\.js$/.exec(f)[1];
+files.sort((a, b) => rank[levelOf(a)] - rank[levelOf(b)] || (a < b ? -1 : a > b ? 1 : 0));
 if (files.length === 0) {
   console.error('run-tests: no spec files matched');
   process.exit(1);
