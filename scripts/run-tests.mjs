@@ -1,5 +1,5 @@
 // Runs the compiled spec files with Node's built-in test runner.
-// Usage: node scripts/run-tests.mjs [unit|int|e2e] [path-filter...]
+// Usage: node scripts/run-tests.mjs [unit|int|e2e] [--times=FILE] [path-filter...]
 // Node 20's --test takes no globs, so the files are found here.
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
