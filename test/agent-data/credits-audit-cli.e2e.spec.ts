@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { CREDITS_SNAPSHOTS_COLLECTION, CreditLedger, type CreditsCommand } from '#agent-billing';
 import { type Doc, SqliteDocumentStore } from '#documents';
 import { SqliteEventStore } from '#eventstore';
-import { CLI_MAIN, run } from '../e2e/support/processes.js';
+import { svcInProcess as svc } from '../e2e/support/cli-in-process.js';
 
 type Json = Record<string, any>;
 const lines = (out: string): Json[] =>
@@ -42,7 +42,7 @@ const settle = (accountId: string, chargeKey: string, refund: boolean): CreditsC
  * `svc audit credits` against a data directory the test writes through the
  * credits ledger itself (exact amounts, real snapshots), then tampers with.
  */
-describe('svc audit credits (built CLI on a data directory)', () => {
+describe('svc audit credits (the CLI in process, on a data directory)', () => {
   let dir: string;
   let env: Record<string, string>;
   let sqlite: string;
@@ -57,7 +57,7 @@ describe('svc audit credits (built CLI on a data directory)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const audit = (...args: string[]) => run(CLI_MAIN, ['audit', 'credits', ...args], env);
+  const audit = (...args: string[]) => svc(['audit', 'credits', ...args], env);
 
   /** The two stores of the data directory, opened by this process while no CLI runs. */
   async function withStores<T>(
@@ -234,7 +234,7 @@ describe('svc audit credits (built CLI on a data directory)', () => {
       assert.match(r.stderr, /Usage: svc/);
       assert.equal(r.stdout, '');
     }
-    const unknown = await run(CLI_MAIN, ['audit', 'payments'], env);
+    const unknown = await svc(['audit', 'payments'], env);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /unknown audit subcommand: payments/);
   });

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { API_MAIN, CLI_MAIN, LiveProcess, run } from '../e2e/support/processes.js';
+import { svcInProcess as svc } from '../e2e/support/cli-in-process.js';
+import { API_MAIN, LiveProcess } from '../e2e/support/processes.js';
 import { pay, postJson, status, withKey } from './support/agent-client.js';
 
 const json = (out: string) => JSON.parse(out) as Record<string, unknown>;
@@ -17,7 +18,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10
   }
 }
 
-describe('svc credits grant (the CLI beside a running api, built mains)', () => {
+describe('svc credits grant (the CLI in process beside the built api)', () => {
   let dir: string;
   let env: Record<string, string>;
   let api: LiveProcess;
@@ -35,7 +36,7 @@ describe('svc credits grant (the CLI beside a running api, built mains)', () => 
   });
 
   const grant = (key: string, usd: string, reference: string) =>
-    run(CLI_MAIN, ['credits', 'grant', '--key', key, '--usd', usd, '--reference', reference], env);
+    svc(['credits', 'grant', '--key', key, '--usd', usd, '--reference', reference], env);
 
   it('grants once per reference; the api shows the balance and the ledger entry; bad input exits 2 and changes nothing', async () => {
     const issued = await pay(url);
@@ -108,10 +109,9 @@ describe('svc credits grant (the CLI beside a running api, built mains)', () => 
     assert.match(viaRevoked.stderr, /No active agent key with that id/);
 
     // A platform key is no agent key, once the api's read model knows it.
-    const account = await run(CLI_MAIN, ['accounts', 'create', '--plan', 'team', '--name', 'Platform Co'], env);
+    const account = await svc(['accounts', 'create', '--plan', 'team', '--name', 'Platform Co'], env);
     assert.equal(account.code, 0, account.stderr);
-    const platformKey = await run(
-      CLI_MAIN,
+    const platformKey = await svc(
       ['keys', 'create', '--account', json(account.stdout).account_id as string, '--scopes', 'read', '--name', 'ci'],
       env,
     );
@@ -126,7 +126,7 @@ describe('svc credits grant (the CLI beside a running api, built mains)', () => 
     assert.match(viaPlatform.stderr, /No active agent key with that id/);
 
     // The account's ledger holds exactly the one grant: nothing refused was appended.
-    const tail = await run(CLI_MAIN, ['events', 'tail', '--stream', `credits-${issued.account_id}`], env);
+    const tail = await svc(['events', 'tail', '--stream', `credits-${issued.account_id}`], env);
     assert.equal(tail.code, 0, tail.stderr);
     const ledger = tail.stdout
       .trimEnd()

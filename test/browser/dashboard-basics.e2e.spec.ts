@@ -9,7 +9,14 @@ import { PLATFORM_EVENT_MEANINGS } from '#platform';
 import { createUser, TEST_PASSWORD } from '../platform/support/users-fixtures.js';
 import { SmtpSink } from '../platform/support/smtp-sink.js';
 import { TestReceiver } from '../webhooks/support/receiver.js';
-import { axeViolations, browserUnavailable, launchChromium } from './support/browser.js';
+import {
+  assertAccessible,
+  browserUnavailable,
+  inFreshContext,
+  launchChromium,
+  type PageOptions,
+  signIn as signInAt,
+} from './support/browser.js';
 
 const skip = browserUnavailable();
 const APPLICATIONS = '/dashboard/settings/oauth-applications';
@@ -51,37 +58,10 @@ describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
     return ((await created.json()) as { id: string }).id;
   }
 
-  /** A fresh browser context per test; any CSP refusal the page logs fails the test. */
-  async function withPage(
-    run: (page: Page, context: BrowserContext) => Promise<void>,
-    options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {},
-  ): Promise<void> {
-    const context = await browser.newContext(options);
-    const refusals: string[] = [];
-    try {
-      const page = await context.newPage();
-      page.on('console', (message) => {
-        if (/Content Security Policy/i.test(message.text())) refusals.push(message.text());
-      });
-      await run(page, context);
-      assert.deepEqual(refusals, [], 'the pages keep to their own Content-Security-Policy');
-    } finally {
-      await context.close();
-    }
-  }
-
-  async function signIn(page: Page, email: string, next: string, password = TEST_PASSWORD): Promise<void> {
-    await page.goto(`${api.url}${next}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === next.split('?')[0]);
-  }
-
-  async function assertAccessible(page: Page): Promise<void> {
-    const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(serious, [], `${page.url()}: no serious or critical axe-core violations`);
-  }
+  const withPage = (run: (page: Page, context: BrowserContext) => Promise<void>, options?: PageOptions) =>
+    inFreshContext(browser, run, options);
+  const signIn = (page: Page, email: string, next: string, password?: string) =>
+    signInAt(page, api.url, email, next, password);
 
   it('item 6: registering and rotating redirect (Post/Redirect/Get); a reload registers nothing and shows no secret', () =>
     withPage(async (page) => {

@@ -3,10 +3,17 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { bearer, createKey } from '../platform/support/platform-fixtures.js';
-import { createUser, TEST_PASSWORD } from '../platform/support/users-fixtures.js';
+import { createUser } from '../platform/support/users-fixtures.js';
 import { TestReceiver } from '../webhooks/support/receiver.js';
 import { platformDispatcher } from '../webhooks/support/webhook-fixtures.js';
-import { axeViolations, browserUnavailable, launchChromium } from './support/browser.js';
+import {
+  assertAccessible,
+  browserUnavailable,
+  inFreshContext,
+  launchChromium,
+  type PageOptions,
+  signIn as signInAt,
+} from './support/browser.js';
 
 const skip = browserUnavailable();
 
@@ -34,37 +41,10 @@ describe('the dashboard settings in a real browser (Chromium)', { skip }, () => 
     await api?.close();
   });
 
-  /** A fresh browser context per test; any CSP refusal the page logs fails the test. */
-  async function withPage(
-    run: (page: Page, context: BrowserContext) => Promise<void>,
-    options: { javaScriptEnabled?: boolean } = {},
-  ): Promise<void> {
-    const context = await browser.newContext(options);
-    const refusals: string[] = [];
-    try {
-      const page = await context.newPage();
-      page.on('console', (message) => {
-        if (/Content Security Policy/i.test(message.text())) refusals.push(message.text());
-      });
-      await run(page, context);
-      assert.deepEqual(refusals, [], 'the pages keep to their own Content-Security-Policy');
-    } finally {
-      await context.close();
-    }
-  }
-
-  async function signIn(page: Page, email: string, next = '/dashboard/settings/api-keys'): Promise<void> {
-    await page.goto(`${api.url}${next}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === next.split('?')[0]);
-  }
-
-  async function assertAccessible(page: Page): Promise<void> {
-    const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(serious, [], `${page.url()}: no serious or critical axe-core violations`);
-  }
+  const withPage = (run: (page: Page, context: BrowserContext) => Promise<void>, options?: PageOptions) =>
+    inFreshContext(browser, run, options);
+  const signIn = (page: Page, email: string, next = '/dashboard/settings/api-keys') =>
+    signInAt(page, api.url, email, next);
 
   async function accountGet(key: string): Promise<number> {
     return (await fetch(`${api.url}/v1/account`, { headers: bearer(key) })).status;

@@ -6,12 +6,15 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { createUser, TEST_PASSWORD } from '../platform/support/users-fixtures.js';
-import { axeViolations, browserUnavailable, launchChromium } from './support/browser.js';
+import {
+  axeViolations,
+  browserUnavailable,
+  inFreshContext,
+  launchChromium,
+  seriousViolations,
+} from './support/browser.js';
 
 const skip = browserUnavailable();
-const serious = (violations: Awaited<ReturnType<typeof axeViolations>>) =>
-  violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-
 describe('OAuth in a real browser (Chromium): register a client, Approve, Deny', { skip }, () => {
   let api: TestApi;
   let browser: Browser;
@@ -32,20 +35,7 @@ describe('OAuth in a real browser (Chromium): register a client, Approve, Deny',
     await api?.close();
   });
 
-  async function withPage(run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
-    const context = await browser.newContext();
-    const refusals: string[] = [];
-    try {
-      const page = await context.newPage();
-      page.on('console', (message) => {
-        if (/Content Security Policy/i.test(message.text())) refusals.push(message.text());
-      });
-      await run(page, context);
-      assert.deepEqual(refusals, [], 'the pages keep to their own Content-Security-Policy');
-    } finally {
-      await context.close();
-    }
-  }
+  const withPage = (run: (page: Page, context: BrowserContext) => Promise<void>) => inFreshContext(browser, run);
 
   function authorizeUrl(clientId: string, state: string, verifier: string): string {
     const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -70,7 +60,7 @@ describe('OAuth in a real browser (Chromium): register a client, Approve, Deny',
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForLoadState();
       assert.equal(new URL(page.url()).pathname, '/dashboard/settings/oauth-applications');
-      assert.deepEqual(serious(await axeViolations(page)), []);
+      assert.deepEqual(seriousViolations(await axeViolations(page)), []);
 
       await page.getByLabel('Application name').fill('Browser app');
       await page.getByLabel('Redirect URIs (one per line)').fill(callbackUrl);
@@ -86,14 +76,14 @@ describe('OAuth in a real browser (Chromium): register a client, Approve, Deny',
       const clientSecret = await page.getByLabel('Client secret').inputValue();
       assert.match(clientId, /^oac_/);
       assert.match(clientSecret, /^ocs_/);
-      assert.deepEqual(serious(await axeViolations(page)), []);
+      assert.deepEqual(seriousViolations(await axeViolations(page)), []);
       await page.getByRole('link', { name: 'Back to OAuth applications' }).click();
       await page.waitForLoadState();
       const row = page.getByRole('row').filter({ hasText: clientId });
       assert.equal(await row.count(), 1);
       assert.match((await row.textContent()) ?? '', /PKCE required/);
       assert.equal(await page.getByRole('button', { name: 'Allow skipping PKCE for Browser app' }).count(), 1);
-      assert.deepEqual(serious(await axeViolations(page)), []);
+      assert.deepEqual(seriousViolations(await axeViolations(page)), []);
       assert.equal(await page.content().then((c) => c.includes(clientSecret)), false, 'shown once');
 
       // Approve.
@@ -101,7 +91,7 @@ describe('OAuth in a real browser (Chromium): register a client, Approve, Deny',
       await page.goto(authorizeUrl(clientId, 'state-approve', verifier));
       assert.equal(await page.locator('#client-name').textContent(), 'Browser app');
       assert.deepEqual(await page.locator('#scopes li code').allTextContents(), ['read', 'write']);
-      assert.deepEqual(serious(await axeViolations(page)), []);
+      assert.deepEqual(seriousViolations(await axeViolations(page)), []);
       await page.getByRole('button', { name: 'Approve' }).click();
       await page.waitForURL(/\/callback\?/);
       const approved = new URL(page.url());

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { pay } from '../agent-data/support/agent-client.js';
-import { axeViolations, browserUnavailable, launchChromium } from './support/browser.js';
+import { axeViolations, browserUnavailable, launchChromium, seriousViolations } from './support/browser.js';
 
 const skip = browserUnavailable();
 
@@ -30,9 +30,6 @@ describe('the sandbox checkout page in a real browser (Chromium)', { skip }, () 
     await api?.close();
   });
 
-  const serious = (violations: Awaited<ReturnType<typeof axeViolations>>) =>
-    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-
   /** Whether the card's content (the agent hint's long URL among it) fits the card and the page its viewport. */
   const overflow = (page: Page) =>
     page.evaluate(() => {
@@ -53,7 +50,7 @@ describe('the sandbox checkout page in a real browser (Chromium)', { skip }, () 
       assert.ok(await page.getByText('Agents:').isVisible());
       assert.deepEqual(await overflow(page), { card: false, page: false });
       assert.equal(await page.getByRole('link', { name: 'Cancel' }).count(), 1, 'an open session can be cancelled');
-      assert.deepEqual(serious(await axeViolations(page)), []);
+      assert.deepEqual(seriousViolations(await axeViolations(page)), []);
 
       await page.getByRole('button', { name: /^Pay / }).click();
       await page.waitForLoadState();
@@ -61,7 +58,7 @@ describe('the sandbox checkout page in a real browser (Chromium)', { skip }, () 
       assert.equal(await page.locator('#status').getAttribute('data-status'), 'complete');
       assert.equal(await page.getByRole('link', { name: 'Cancel' }).count(), 0, 'a paid session offers no Cancel');
       assert.deepEqual(await overflow(page), { card: false, page: false });
-      assert.deepEqual(serious(await axeViolations(page)), []);
+      assert.deepEqual(seriousViolations(await axeViolations(page)), []);
     } finally {
       await context.close();
     }

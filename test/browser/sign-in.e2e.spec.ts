@@ -3,7 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { createUser, TEST_PASSWORD } from '../platform/support/users-fixtures.js';
-import { axeViolations, browserUnavailable, launchChromium } from './support/browser.js';
+import {
+  axeViolations,
+  browserUnavailable,
+  inFreshContext,
+  launchChromium,
+  seriousViolations,
+} from './support/browser.js';
 
 const skip = browserUnavailable();
 
@@ -27,21 +33,7 @@ describe('signing in with a real browser (Chromium)', { skip }, () => {
     await api?.close();
   });
 
-  /** A fresh browser context per test; whatever the page logs about its CSP fails the test. */
-  async function withPage(run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
-    const context = await browser.newContext();
-    const refusals: string[] = [];
-    try {
-      const page = await context.newPage();
-      page.on('console', (message) => {
-        if (/Content Security Policy/i.test(message.text())) refusals.push(message.text());
-      });
-      await run(page, context);
-      assert.deepEqual(refusals, [], 'the pages keep to their own Content-Security-Policy');
-    } finally {
-      await context.close();
-    }
-  }
+  const withPage = (run: (page: Page, context: BrowserContext) => Promise<void>) => inFreshContext(browser, run);
 
   async function fillAndSend(page: Page, address: string, password: string): Promise<void> {
     await page.getByLabel('Email').fill(address);
@@ -49,9 +41,6 @@ describe('signing in with a real browser (Chromium)', { skip }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForLoadState();
   }
-
-  const serious = (violations: Awaited<ReturnType<typeof axeViolations>>) =>
-    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 
   it('the sign-in page has no serious or critical accessibility violations (axe-core), nor with an error shown', () =>
     withPage(async (page) => {
@@ -63,9 +52,9 @@ describe('signing in with a real browser (Chromium)', { skip }, () => {
         await button.evaluate((b) => (globalThis as unknown as Window).getComputedStyle(b).backgroundColor),
         'rgb(29, 78, 216)',
       );
-      assert.deepEqual(serious(await axeViolations(page)), []);
+      assert.deepEqual(seriousViolations(await axeViolations(page)), []);
       await fillAndSend(page, 'nobody@example.com', 'wrong password');
-      assert.deepEqual(serious(await axeViolations(page)), []);
+      assert.deepEqual(seriousViolations(await axeViolations(page)), []);
     }));
 
   it('signs in by the labelled fields and lands on the dashboard, with an HttpOnly session cookie', () =>
@@ -74,7 +63,7 @@ describe('signing in with a real browser (Chromium)', { skip }, () => {
       await fillAndSend(page, 'ada@example.com', TEST_PASSWORD);
       assert.equal(new URL(page.url()).pathname, '/dashboard');
       assert.equal(await page.locator('#signed-in-as').textContent(), `Signed in as ${email} (admin).`);
-      assert.deepEqual(serious(await axeViolations(page)), []);
+      assert.deepEqual(seriousViolations(await axeViolations(page)), []);
       const session = (await context.cookies()).find((c) => c.name === 'svc_session');
       assert.ok(session);
       assert.deepEqual([session.httpOnly, session.sameSite, session.path], [true, 'Lax', '/']);

@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CLI_MAIN, run } from '../e2e/support/processes.js';
+import { svcInProcess as svc } from '../e2e/support/cli-in-process.js';
 
-describe('svc companies (the CLI, built main)', () => {
+describe('svc companies (the CLI in process)', () => {
   let dir: string;
   let env: Record<string, string>;
   before(async () => {
@@ -28,7 +28,7 @@ describe('svc companies (the CLI, built main)', () => {
         'Bad Stage,badstage.example,saas,GB,series-x,40',
       ].join('\n'),
     );
-    const first = await run(CLI_MAIN, ['companies', 'import', file, '--create'], env);
+    const first = await svc(['companies', 'import', file, '--create'], env);
     assert.equal(first.code, 1, first.stderr);
     const stderr = first.stderr.trimEnd().split('\n');
     assert.deepEqual(
@@ -56,30 +56,30 @@ describe('svc companies (the CLI, built main)', () => {
       { read: 4, imported: 2, updated: 0, unchanged: 0, rejected: 2, format: 'csv' },
     );
 
-    const again = await run(CLI_MAIN, ['companies', 'import', file], env);
+    const again = await svc(['companies', 'import', file], env);
     assert.equal(again.code, 1, 'the two bad rows are still rejected');
     assert.equal((JSON.parse(again.stdout) as { unchanged: number }).unchanged, 2);
   });
 
   it('generate prints JSON Lines; usage errors exit 2, unreadable files exit 1 with one line', async () => {
-    const generated = await run(CLI_MAIN, ['companies', 'generate', '--count', '25', '--as-of', '2026-11-01'], env);
+    const generated = await svc(['companies', 'generate', '--count', '25', '--as-of', '2026-11-01'], env);
     assert.equal(generated.code, 0);
     const lines = generated.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 25);
     assert.equal((JSON.parse(lines[0]!) as { domain: string }).domain.includes('.'), true);
 
-    const usage = await run(CLI_MAIN, ['companies', 'import'], env);
+    const usage = await svc(['companies', 'import'], env);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /companies import takes one FILE/);
-    const noFormat = await run(CLI_MAIN, ['companies', 'import', join(dir, 'x.txt')], env);
+    const noFormat = await svc(['companies', 'import', join(dir, 'x.txt')], env);
     assert.equal(noFormat.code, 2);
-    const missing = await run(CLI_MAIN, ['companies', 'import', join(dir, 'missing.csv')], env);
+    const missing = await svc(['companies', 'import', join(dir, 'missing.csv')], env);
     assert.equal(missing.code, 1);
     assert.equal(missing.stderr.trimEnd().split('\n').length, 1);
     assert.match(missing.stderr, /cannot read .*missing\.csv/);
     const header = join(dir, 'header.csv');
     await writeFile(header, 'name,domain,colour\nA,a.example,red\n');
-    const badHeader = await run(CLI_MAIN, ['companies', 'import', header], env);
+    const badHeader = await svc(['companies', 'import', header], env);
     assert.equal(badHeader.code, 1);
     assert.match(badHeader.stderr, /^svc: line 1: unknown column "colour"/);
   });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { SqliteEventStore } from '#eventstore';
+import { svcInProcess as svc } from './support/cli-in-process.js';
 import { API_MAIN, childEnv, CLI_MAIN, LiveProcess, ROOT, run } from './support/processes.js';
 
 interface Line {
@@ -25,6 +26,8 @@ const parseLines = (out: string): Line[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Line);
 
+// The process's own behaviour (exit status, streams, Ctrl-C, npm and the bin) goes through real starts
+// of the built main; what a command prints and answers runs in this process (runCli, ADR 0097).
 describe('svc (the CLI, built main)', () => {
   let dataDir: string;
   let env: Record<string, string>;
@@ -62,7 +65,7 @@ describe('svc (the CLI, built main)', () => {
       ['credits-acct_2', 'CreditsPurchased', { cents: 9900 }],
       ['credits-acct_1', 'MeterCharged', { cents: 350 }],
     ]);
-    const all = await run(CLI_MAIN, ['events', 'tail', '--type-prefix', 'Credits'], env);
+    const all = await svc(['events', 'tail', '--type-prefix', 'Credits'], env);
     assert.equal(all.code, 0, all.stderr);
     const lines = parseLines(all.stdout);
     assert.deepEqual(
@@ -99,40 +102,40 @@ describe('svc (the CLI, built main)', () => {
   });
 
   it('projections status and rebuild run on a store with no projections registered', async () => {
-    const status = await run(CLI_MAIN, ['projections', 'status', '--create'], env);
+    const status = await svc(['projections', 'status', '--create'], env);
     assert.equal(status.code, 0, status.stderr);
-    const rebuild = await run(CLI_MAIN, ['projections', 'rebuild'], env);
+    const rebuild = await svc(['projections', 'rebuild'], env);
     assert.equal(rebuild.code, 0, rebuild.stderr);
-    const unknown = await run(CLI_MAIN, ['projections', 'rebuild', 'no-such-projection'], env);
+    const unknown = await svc(['projections', 'rebuild', 'no-such-projection'], env);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no-such-projection/);
   });
 
   it('an unknown command suggests the nearest one and prints only its usage', async () => {
-    const result = await run(CLI_MAIN, ['import', 'companies.csv'], env);
+    const result = await svc(['import', 'companies.csv'], env);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /unknown command: import; did you mean svc companies import\?/);
     assert.match(result.stderr, /companies import FILE/);
     assert.doesNotMatch(result.stderr, /events tail|accounts create/, 'only the suggested command');
-    const typo = await run(CLI_MAIN, ['projection', 'status'], env);
+    const typo = await svc(['projection', 'status'], env);
     assert.equal(typo.code, 2);
     assert.match(typo.stderr, /did you mean svc projections status\?/);
   });
 
   it('refuses a SVC_DATA_DIR without a store (naming it) and creates nothing, unless --create', async () => {
     const missing = join(dataDir, 'typo');
-    const absent = await run(CLI_MAIN, ['projections', 'status'], { SVC_DATA_DIR: missing });
+    const absent = await svc(['projections', 'status'], { SVC_DATA_DIR: missing });
     assert.equal(absent.code, 1);
     assert.equal(absent.stdout, '');
     assert.ok(absent.stderr.includes(`SVC_DATA_DIR ${missing} does not exist`), absent.stderr);
     assert.equal(existsSync(missing), false, 'no directory made');
-    const empty = await run(CLI_MAIN, ['accounts', 'create', '--plan', 'team'], env);
+    const empty = await svc(['accounts', 'create', '--plan', 'team'], env);
     assert.equal(empty.code, 1);
     assert.ok(empty.stderr.includes(`SVC_DATA_DIR ${dataDir} has no store`), empty.stderr);
     assert.equal(existsSync(join(dataDir, 'svc.sqlite')), false, 'no store made');
-    const created = await run(CLI_MAIN, ['accounts', 'create', '--plan', 'team', '--create'], env);
+    const created = await svc(['accounts', 'create', '--plan', 'team', '--create'], env);
     assert.equal(created.code, 0, created.stderr);
-    const again = await run(CLI_MAIN, ['events', 'tail'], env);
+    const again = await svc(['events', 'tail'], env);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /AccountCreated/);
   });
@@ -144,13 +147,14 @@ describe('svc (the CLI, built main)', () => {
       // The api takes its leases and catches up in the background: ask until it has (bounded).
       let states: Array<{ name: string; state: string; owner?: { id: string } | null }> = [];
       for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
-        const status = await run(CLI_MAIN, ['projections', 'status'], env);
+        const status = await svc(['projections', 'status'], env);
         assert.equal(status.code, 0, status.stderr);
         states = status.stdout
           .trim()
           .split('\n')
           .map((l) => JSON.parse(l) as (typeof states)[number]);
         if (states.length > 0 && states.every((s) => s.state === 'live')) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
       assert.ok(states.length > 0);
       assert.deepEqual(
@@ -165,7 +169,7 @@ describe('svc (the CLI, built main)', () => {
     } finally {
       await api.stop('SIGTERM');
     }
-    const after = await run(CLI_MAIN, ['projections', 'status'], env);
+    const after = await svc(['projections', 'status'], env);
     assert.ok(
       after.stdout
         .trim()

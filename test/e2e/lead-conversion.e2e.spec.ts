@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CheckedFetch } from './support/checked-fetch.js';
-import { CLI_MAIN, type LiveProcess, run, startApiProcess } from './support/processes.js';
+import { svcInProcess as svc } from './support/cli-in-process.js';
+import { type LiveProcess, startApiProcess } from './support/processes.js';
 
 type Json = Record<string, any>;
 
@@ -19,7 +20,7 @@ let checked: CheckedFetch | undefined;
 const fetch = (input: string | URL, init?: RequestInit): Promise<Response> =>
   checked ? checked.fetch(input, init) : globalThis.fetch(input, init);
 
-describe('journey (c): a lead → svc leads convert → the tenant on the lead’s account, credits followed (built api and cli)', () => {
+describe('journey (c): a lead → svc leads convert → the tenant on the lead’s account, credits followed (built api, the CLI in process)', () => {
   let dataDir: string;
   let env: Record<string, string>;
   let api: LiveProcess;
@@ -53,7 +54,7 @@ describe('journey (c): a lead → svc leads convert → the tenant on the lead�
   }
 
   const cli = async (...args: string[]) => {
-    const out = await run(CLI_MAIN, args, env);
+    const out = await svc(args, env);
     return {
       ...out,
       lines: out.stdout.trim()
@@ -64,6 +65,16 @@ describe('journey (c): a lead → svc leads convert → the tenant on the lead�
         : [],
     };
   };
+
+  /** `call` with a key the CLI has just made, once the running api has projected it (not 401). */
+  async function callOnceKnown(method: string, url: string, key: string) {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const answer = await call(method, url, key);
+      if (answer.status !== 401 || Date.now() > deadline) return answer;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
 
   /** The leads as `svc leads list` prints them, once the running api has projected `leadId`. */
   async function listedLead(leadId: string, ...filter: string[]): Promise<Json> {
@@ -145,7 +156,7 @@ describe('journey (c): a lead → svc leads convert → the tenant on the lead�
     const tenant = converted.lines[0]!;
     assert.equal(tenant.plan, 'enterprise');
     assert.match(tenant.key.api_key, /^svc_test_/);
-    const companies = await call('GET', `${site}/api/v1/workspace/companies`, tenant.key.api_key);
+    const companies = await callOnceKnown('GET', `${site}/api/v1/workspace/companies`, tenant.key.api_key);
     assert.equal(companies.status, 402, 'a tenant key of a new account: no credits yet');
 
     const unknown = await cli('leads', 'convert', '--lead', 'lead_01JAAAAAAAAAAAAAAAAAAAAAAA');

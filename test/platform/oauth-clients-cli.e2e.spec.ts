@@ -4,16 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestApi } from '../api/support/test-api.js';
-import { CLI_MAIN, run } from '../e2e/support/processes.js';
+import { svcInProcess as svc } from '../e2e/support/cli-in-process.js';
 
-describe('svc oauth-clients create (the built CLI), then the client at /oauth/token', () => {
+describe('svc oauth-clients create (the CLI in process), then the client at /oauth/token', () => {
   let dataDir: string;
   let env: Record<string, string>;
   let accountId: string;
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'svc-e2e-oauth-clients-'));
     env = { SVC_DATA_DIR: dataDir };
-    const account = await run(CLI_MAIN, ['accounts', 'create', '--plan', 'team', '--name', 'Acme', '--create'], env);
+    const account = await svc(['accounts', 'create', '--plan', 'team', '--name', 'Acme', '--create'], env);
     assert.equal(account.code, 0, account.stderr);
     accountId = (JSON.parse(account.stdout) as { account_id: string }).account_id;
   });
@@ -21,8 +21,7 @@ describe('svc oauth-clients create (the built CLI), then the client at /oauth/to
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const create = (...args: string[]) =>
-    run(CLI_MAIN, ['oauth-clients', 'create', '--account', accountId, ...args], env);
+  const create = (...args: string[]) => svc(['oauth-clients', 'create', '--account', accountId, ...args], env);
 
   it('prints {client_id, client_secret, redirect_uris, pkce} as one JSON line; a public client has no secret; the server accepts the secret', async () => {
     const made = await create(
@@ -136,7 +135,7 @@ describe('svc oauth-clients create (the built CLI), then the client at /oauth/to
       [['oauth-clients', 'delete'], /unknown oauth-clients subcommand/],
     ];
     for (const [argv, message] of cases) {
-      const bad = await run(CLI_MAIN, argv, env);
+      const bad = await svc(argv, env);
       assert.equal(bad.code, 2, `${argv.join(' ')}: ${bad.stderr}`);
       assert.match(bad.stderr, message);
       assert.match(bad.stderr, /oauth-clients create --account ACCOUNT_ID --name N --redirect-uri URI/);

@@ -4,17 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestApi } from '../api/support/test-api.js';
-import { CLI_MAIN, run } from '../e2e/support/processes.js';
+import { svcInProcess as svc } from '../e2e/support/cli-in-process.js';
 import { csrfToken, FormClient } from './support/form-client.js';
 
-describe('svc users create (the built CLI), then signing in with what it printed', () => {
+describe('svc users create (the CLI in process), then signing in with what it printed', () => {
   let dataDir: string;
   let env: Record<string, string>;
   let accountId: string;
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'svc-e2e-users-'));
     env = { SVC_DATA_DIR: dataDir };
-    const account = await run(CLI_MAIN, ['accounts', 'create', '--plan', 'team', '--name', 'Acme', '--create'], env);
+    const account = await svc(['accounts', 'create', '--plan', 'team', '--name', 'Acme', '--create'], env);
     assert.equal(account.code, 0, account.stderr);
     accountId = (JSON.parse(account.stdout) as { account_id: string }).account_id;
   });
@@ -22,7 +22,7 @@ describe('svc users create (the built CLI), then signing in with what it printed
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const users = (...args: string[]) => run(CLI_MAIN, ['users', 'create', '--account', accountId, ...args], env);
+  const users = (...args: string[]) => svc(['users', 'create', '--account', accountId, ...args], env);
 
   it('creates a user and prints {user_id, account_id, email, role} as one JSON line', async () => {
     const created = await users(
@@ -78,7 +78,7 @@ describe('svc users create (the built CLI), then signing in with what it printed
       ],
     ];
     for (const [argv, message] of cases) {
-      const bad = await run(CLI_MAIN, argv, env);
+      const bad = await svc(argv, env);
       assert.equal(bad.code, 2, `${argv.join(' ')}: ${bad.stderr}`);
       assert.match(bad.stderr, message);
       assert.match(bad.stderr, /users create --account ACCOUNT_ID --email E/);
@@ -112,12 +112,12 @@ describe('svc users create (the built CLI), then signing in with what it printed
   it('users reset-password prints a single-use link for the user of an address; the link sets a new password', async () => {
     const created = await users('--email', 'reset@example.com', '--password', 'the first long password');
     assert.equal(created.code, 0, created.stderr);
-    const issued = await run(CLI_MAIN, ['users', 'reset-password', '--email', 'Reset@Example.com'], env);
+    const issued = await svc(['users', 'reset-password', '--email', 'Reset@Example.com'], env);
     assert.equal(issued.code, 0, issued.stderr);
     const line = JSON.parse(issued.stdout) as Record<string, string>;
     assert.deepEqual(Object.keys(line), ['user_id', 'email', 'reset_url', 'expires_at']);
     assert.match(line.reset_url!, /^http:\/\/localhost:\d+\/password\/reset\?token=[A-Za-z0-9_-]{43}$/);
-    const unknown = await run(CLI_MAIN, ['users', 'reset-password', '--email', 'nobody@example.com'], env);
+    const unknown = await svc(['users', 'reset-password', '--email', 'nobody@example.com'], env);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /no user has this address/);
 

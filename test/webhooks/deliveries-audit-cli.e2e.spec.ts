@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteEventStore } from '#eventstore';
 import { type DeliveryAttemptData, deliveryStream } from '#webhooks';
-import { API_MAIN, CLI_MAIN, LiveProcess, run } from '../e2e/support/processes.js';
+import { svcInProcess as svc } from '../e2e/support/cli-in-process.js';
+import { API_MAIN, LiveProcess } from '../e2e/support/processes.js';
 import { TestReceiver } from './support/receiver.js';
 
 type Json = Record<string, any>;
@@ -31,7 +32,7 @@ async function until<T>(check: () => Promise<T | undefined>, what: string, timeo
  * webhooks to a receiver audits clean (and so do its credits); an attempt appended straight to a
  * delivery stream, too early for the schedule, makes the audit exit 1 naming the webhook.
  */
-describe('svc audit deliveries (built api and CLI on one data directory)', () => {
+describe('svc audit deliveries (built api, the CLI in process, one data directory)', () => {
   let dir: string;
   let env: Record<string, string>;
   let api: LiveProcess;
@@ -62,15 +63,16 @@ describe('svc audit deliveries (built api and CLI on one data directory)', () =>
   }
 
   it('a normal run audits clean; a crafted early attempt breaks the schedule (exit 1)', async () => {
-    const created = await run(CLI_MAIN, ['workspaces', 'create', '--name', 'Audit Ventures'], env);
+    const created = await svc(['workspaces', 'create', '--name', 'Audit Ventures'], env);
     assert.equal(created.code, 0, created.stderr);
     const tenant = lines(created.stdout)[0]!;
     const key = tenant.key.api_key as string;
-    const granted = await run(
-      CLI_MAIN,
-      ['credits', 'grant', '--key', tenant.key.id, '--usd', '50', '--reference', 'PO-1'],
-      env,
+    // The grant finds the key in the read model the api keeps: wait until the api knows it.
+    await until(
+      async () => ((await call(key, 'GET', '/workspace/companies')).status === 401 ? undefined : true),
+      'the api to know the tenant key',
     );
+    const granted = await svc(['credits', 'grant', '--key', tenant.key.id, '--usd', '50', '--reference', 'PO-1'], env);
     assert.equal(granted.code, 0, granted.stderr);
 
     const subscription = await call(key, 'POST', '/workspace/webhooks/subscriptions', {
@@ -93,7 +95,7 @@ describe('svc audit deliveries (built api and CLI on one data directory)', () =>
       return s.body.data.refunded_usd === 1 ? true : undefined;
     }, 'the refund of the failed push');
 
-    const clean = await run(CLI_MAIN, ['audit', 'deliveries'], env);
+    const clean = await svc(['audit', 'deliveries'], env);
     assert.equal(clean.code, 0, clean.stderr);
     assert.match(clean.stderr, /^svc audit deliveries: replaying the webhook engine's events in \$all, \d+ events\n/);
     assert.deepEqual(lines(clean.stdout), [
@@ -110,7 +112,7 @@ describe('svc audit deliveries (built api and CLI on one data directory)', () =>
     ]);
 
     // The same run's credits audit clean too: 50 − 4 (subscribe) − 2 × 6 (companies) − 2 × 1 (pushes) + 1 (refund).
-    const credits = await run(CLI_MAIN, ['audit', 'credits', '--account', tenant.account_id], env);
+    const credits = await svc(['audit', 'credits', '--account', tenant.account_id], env);
     assert.equal(credits.code, 0, credits.stderr);
     const [account] = lines(credits.stdout);
     assert.deepEqual(
@@ -146,7 +148,7 @@ describe('svc audit deliveries (built api and CLI on one data directory)', () =>
       await store.close();
     }
 
-    const broken = await run(CLI_MAIN, ['audit', 'deliveries'], env);
+    const broken = await svc(['audit', 'deliveries'], env);
     assert.equal(broken.code, 1, broken.stderr);
     const [line] = lines(broken.stdout);
     assert.equal(line!.ok, false);
@@ -157,17 +159,17 @@ describe('svc audit deliveries (built api and CLI on one data directory)', () =>
     assert.ok(Date.parse(line!.breaks[0].due_at) >= Date.parse(failed!.data.started_at) + 60_000);
     assert.match(broken.stderr, new RegExp(`svc audit: webhook ${webhookId}: 1 schedule break`));
 
-    const one = await run(CLI_MAIN, ['audit', 'deliveries', '--webhook', webhookId], env);
+    const one = await svc(['audit', 'deliveries', '--webhook', webhookId], env);
     assert.equal(one.code, 1);
     assert.deepEqual(
       lines(one.stdout).map((l) => l.webhook_id),
       [webhookId],
     );
-    const other = await run(CLI_MAIN, ['audit', 'deliveries', '--webhook', 'sub_unknown'], env);
+    const other = await svc(['audit', 'deliveries', '--webhook', 'sub_unknown'], env);
     assert.equal(other.code, 0, other.stderr);
     assert.equal(other.stdout, '');
 
-    const bad = await run(CLI_MAIN, ['audit', 'deliveries', '--bogus'], env);
+    const bad = await svc(['audit', 'deliveries', '--bogus'], env);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /Usage: svc/);
   });

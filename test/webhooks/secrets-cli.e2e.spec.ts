@@ -8,7 +8,7 @@ import { SECRETS_KEY_FILE, SecretBox, parseSecretKey } from '#kernel';
 import { type Doc, SqliteDocumentStore } from '#documents';
 import { WEBHOOK_SECRETS_COLLECTION, WebhookSecrets } from '#webhooks';
 import { sqlitePath } from '../../libs/runtime/src/storage/open-stores.js';
-import { CLI_MAIN, run } from '../e2e/support/processes.js';
+import { svcInProcess as svc } from '../e2e/support/cli-in-process.js';
 
 interface SecretDoc extends Doc {
   webhook_id: string;
@@ -17,7 +17,7 @@ interface SecretDoc extends Doc {
   created_at: string;
 }
 
-describe('svc secrets reseal (the CLI, built main)', () => {
+describe('svc secrets reseal (the CLI in process)', () => {
   let dir: string;
   let dataDir: string;
   before(async () => {
@@ -40,7 +40,7 @@ describe('svc secrets reseal (the CLI, built main)', () => {
 
   it('seals plaintext secrets with the key file, moves them to a new SVC_SECRETS_KEY, reports what it cannot open', async () => {
     // A store from before sealing: let the CLI create it, then put a plaintext secret in.
-    const status = await run(CLI_MAIN, ['projections', 'status', '--create'], { SVC_DATA_DIR: dataDir });
+    const status = await svc(['projections', 'status', '--create'], { SVC_DATA_DIR: dataDir });
     assert.equal(status.code, 0, status.stderr);
     await withDocuments((d) =>
       d.collection<SecretDoc>(WEBHOOK_SECRETS_COLLECTION).upsert({
@@ -51,7 +51,7 @@ describe('svc secrets reseal (the CLI, built main)', () => {
       }),
     );
 
-    const first = await run(CLI_MAIN, ['secrets', 'reseal'], { SVC_DATA_DIR: dataDir });
+    const first = await svc(['secrets', 'reseal'], { SVC_DATA_DIR: dataDir });
     assert.equal(first.code, 0, first.stderr);
     assert.deepEqual(JSON.parse(first.stdout), { resealed: 1, current: 0, failed: [] });
     const fileKey = (await readFile(join(dataDir, SECRETS_KEY_FILE), 'utf8')).trim();
@@ -62,12 +62,12 @@ describe('svc secrets reseal (the CLI, built main)', () => {
       assert.ok(fileBox.isCurrent(doc.sealed!));
       assert.equal(await new WebhookSecrets(d, fileBox).get('wh_x:1'), 'legacy-plaintext-0123456789');
     });
-    const again = await run(CLI_MAIN, ['secrets', 'reseal'], { SVC_DATA_DIR: dataDir });
+    const again = await svc(['secrets', 'reseal'], { SVC_DATA_DIR: dataDir });
     assert.deepEqual(JSON.parse(again.stdout), { resealed: 0, current: 1, failed: [] });
 
     // Rotation: a new key, the file's key as an old one.
     const newKey = randomBytes(32).toString('hex');
-    const rotated = await run(CLI_MAIN, ['secrets', 'reseal'], {
+    const rotated = await svc(['secrets', 'reseal'], {
       SVC_DATA_DIR: dataDir,
       SVC_SECRETS_KEY: newKey,
       SVC_SECRETS_OLD_KEYS: fileKey,
@@ -82,7 +82,7 @@ describe('svc secrets reseal (the CLI, built main)', () => {
     );
 
     // A key that opens nothing here: reported by id, nothing changed, exit 1.
-    const wrong = await run(CLI_MAIN, ['secrets', 'reseal'], {
+    const wrong = await svc(['secrets', 'reseal'], {
       SVC_DATA_DIR: dataDir,
       SVC_SECRETS_KEY: randomBytes(32).toString('hex'),
     });

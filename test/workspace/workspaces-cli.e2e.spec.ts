@@ -3,12 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { API_MAIN, CLI_MAIN, LiveProcess, run } from '../e2e/support/processes.js';
+import { svcInProcess as svc } from '../e2e/support/cli-in-process.js';
+import { API_MAIN, LiveProcess } from '../e2e/support/processes.js';
 import { pay, payInSandbox } from '../agent-data/support/agent-client.js';
 
 const json = (out: string) => JSON.parse(out.trim()) as Record<string, any>;
 
-describe('svc workspaces (the CLI beside a running api, built mains)', () => {
+describe('svc workspaces (the CLI in process beside the built api)', () => {
   let dir: string;
   let env: Record<string, string>;
   let api: LiveProcess;
@@ -42,7 +43,7 @@ describe('svc workspaces (the CLI beside a running api, built mains)', () => {
   };
 
   it('creates a tenant and more keys; the running api serves the workspace to them once funded; bad input exits 2', async () => {
-    const created = await run(CLI_MAIN, ['workspaces', 'create', '--name', 'Acme Ventures'], env);
+    const created = await svc(['workspaces', 'create', '--name', 'Acme Ventures'], env);
     assert.equal(created.code, 0, created.stderr);
     const tenant = json(created.stdout);
     assert.match(tenant.tenant_id, /^tn_/);
@@ -50,21 +51,13 @@ describe('svc workspaces (the CLI beside a running api, built mains)', () => {
     assert.match(tenant.key.api_key, /^svc_test_/);
     assert.equal((await companiesOnceSeen(tenant.key.api_key, [401])).status, 402, 'a tenant key, no credits yet');
 
-    const granted = await run(
-      CLI_MAIN,
-      ['credits', 'grant', '--key', tenant.key.id, '--usd', '50', '--reference', 'PO-9'],
-      env,
-    );
+    const granted = await svc(['credits', 'grant', '--key', tenant.key.id, '--usd', '50', '--reference', 'PO-9'], env);
     assert.equal(granted.code, 0, granted.stderr);
     const listed = await companiesOnceSeen(tenant.key.api_key, [402]);
     assert.equal(listed.status, 200, await listed.clone().text());
     assert.equal(listed.headers.get('x-credits-charged'), '3.00');
 
-    const more = await run(
-      CLI_MAIN,
-      ['workspaces', 'keys', 'create', '--tenant', tenant.tenant_id, '--name', 'ci'],
-      env,
-    );
+    const more = await svc(['workspaces', 'keys', 'create', '--tenant', tenant.tenant_id, '--name', 'ci'], env);
     assert.equal(more.code, 0, more.stderr);
     const second = json(more.stdout);
     assert.equal(second.account_id, tenant.account_id);
@@ -74,14 +67,13 @@ describe('svc workspaces (the CLI beside a running api, built mains)', () => {
       'the second key reaches the same workspace',
     );
 
-    const unknown = await run(
-      CLI_MAIN,
+    const unknown = await svc(
       ['workspaces', 'keys', 'create', '--tenant', 'tn_01JAAAAAAAAAAAAAAAAAAAAAAA', '--name', 'x'],
       env,
     );
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /No tenant with this id/);
-    const noName = await run(CLI_MAIN, ['workspaces', 'create'], env);
+    const noName = await svc(['workspaces', 'create'], env);
     assert.equal(noName.code, 2);
     assert.match(noName.stderr, /--name N is required/);
   });
@@ -91,11 +83,7 @@ describe('svc workspaces (the CLI beside a running api, built mains)', () => {
     assert.ok((await payInSandbox(issued.starter_checkout.url)).status < 400);
     assert.equal((await companies(issued.key.api_key)).status, 403, 'self-serve until bound');
 
-    const created = await run(
-      CLI_MAIN,
-      ['workspaces', 'create', '--name', 'Bound Capital', '--account', issued.account_id],
-      env,
-    );
+    const created = await svc(['workspaces', 'create', '--name', 'Bound Capital', '--account', issued.account_id], env);
     assert.equal(created.code, 0, created.stderr);
     const tenant = json(created.stdout);
     assert.equal(tenant.account_id, issued.account_id, 'the tenant holds the paying account');
@@ -109,14 +97,13 @@ describe('svc workspaces (the CLI beside a running api, built mains)', () => {
       'one balance',
     );
 
-    const again = await run(CLI_MAIN, ['workspaces', 'create', '--name', 'Twice', '--account', issued.account_id], env);
+    const again = await svc(['workspaces', 'create', '--name', 'Twice', '--account', issued.account_id], env);
     assert.equal(again.code, 2);
     assert.match(again.stderr, /bound to tenant tn_\w+ already/);
-    const malformed = await run(CLI_MAIN, ['workspaces', 'create', '--name', 'X', '--account', 'nope'], env);
+    const malformed = await svc(['workspaces', 'create', '--name', 'X', '--account', 'nope'], env);
     assert.equal(malformed.code, 2);
     assert.match(malformed.stderr, /--account must be an agent account id/);
-    const unknown = await run(
-      CLI_MAIN,
+    const unknown = await svc(
       ['workspaces', 'create', '--name', 'X', '--account', 'acct_01JAAAAAAAAAAAAAAAAAAAAAAA'],
       env,
     );

@@ -1,6 +1,8 @@
+import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { TEST_PASSWORD } from '../../platform/support/users-fixtures.js';
 
 /**
  * Debian's Chromium (`apt-get install chromium`; .ci/run installs it when missing): playwright-core
@@ -54,4 +56,60 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
       nodes: v.nodes.map((n: any) => ({ target: n.target, failureSummary: n.failureSummary })),
     }));
   });
+}
+
+/** The serious and critical ones: what the pages must not have. */
+export const seriousViolations = (violations: AxeViolation[]): AxeViolation[] =>
+  violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+
+/** Fails when axe-core finds a serious or critical violation on the page as it is now. */
+export async function assertAccessible(page: Page): Promise<void> {
+  assert.deepEqual(
+    seriousViolations(await axeViolations(page)),
+    [],
+    `${page.url()}: no serious or critical axe-core violations`,
+  );
+}
+
+export interface PageOptions {
+  javaScriptEnabled?: boolean;
+  viewport?: { width: number; height: number };
+}
+
+/**
+ * Runs `run` on a page of a fresh context of the file's one browser (no cookie of another test);
+ * any Content-Security-Policy refusal the page logs fails the test.
+ */
+export async function inFreshContext(
+  browser: Browser,
+  run: (page: Page, context: BrowserContext) => Promise<void>,
+  options: PageOptions = {},
+): Promise<void> {
+  const context = await browser.newContext(options);
+  const refusals: string[] = [];
+  try {
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refusals.push(message.text());
+    });
+    await run(page, context);
+    assert.deepEqual(refusals, [], 'the pages keep to their own Content-Security-Policy');
+  } finally {
+    await context.close();
+  }
+}
+
+/** Signs in through the form on the way to `next`, and waits until the browser is back there. */
+export async function signIn(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  next: string,
+  password = TEST_PASSWORD,
+): Promise<void> {
+  await page.goto(`${baseUrl}${next}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === next.split('?')[0]);
 }
