@@ -70,6 +70,15 @@ export class ApiKeyAuthenticator {
     return whenReady(this.cache.get(rawKey) ?? this.lookup(rawKey), (doc) => this.principalOf(doc, surface));
   }
 
+  /**
+   * The principal of a key this cache holds (or its 401: revoked, the other surface), in the
+   * same tick; undefined for a key it does not hold, which then takes the full path.
+   */
+  cachedPrincipal(rawKey: string | undefined, surface: KeySurface): ApiKeyPrincipal | undefined {
+    const doc = rawKey === undefined ? undefined : this.cache.get(rawKey);
+    return doc ? this.principalOf(doc, surface) : undefined;
+  }
+
   private principalOf(doc: CachedKey, surface: KeySurface): ApiKeyPrincipal {
     if (doc.revoked_at !== null || this.revokedHere.has(doc.id))
       throw unauthorized('REVOKED_KEY', 'The API key has been revoked.');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import passport from 'passport';
 import { Strategy } from 'passport-http-bearer';
+import type { ApiKeyAuthenticator } from '../api-keys/api-key-authenticator.js';
 import type { BearerTokenResolvers } from './bearer-token-resolvers.js';
 import { BearerStrategy } from './bearer.strategy.js';
 import type { Principal } from './principal.js';
@@ -107,6 +108,7 @@ describe("BearerStrategy through the libraries' documented API (an upgrade that 
     const asked: string[] = [];
     const keys = {
       authenticate: (token: string, surface: string) => (asked.push(`${surface}:${token}`), principal),
+      cachedPrincipal: () => undefined,
     } as unknown as ConstructorParameters<typeof BearerStrategy>[1];
     const s = new BearerStrategy(
       {
@@ -127,5 +129,57 @@ describe("BearerStrategy through the libraries' documented API (an upgrade that 
     assert.ok(s instanceof Strategy, 'extends passport-http-bearer through the PassportStrategy mixin');
     assert.notEqual(s.getPassportInstance(), other.getPassportInstance());
     assert.notEqual(s.getPassportInstance(), passport);
+  });
+
+  describe('a key the key cache holds', () => {
+    /** A key cache that holds `tok_cached` only; `asked` records what it was asked. */
+    function withCache(cached: () => Principal) {
+      const asked: string[] = [];
+      const resolved: string[] = [];
+      const keys = {
+        cachedPrincipal: (token: string | undefined, surface: string) => {
+          asked.push(`${token}@${surface}`);
+          return token === 'tok_cached' ? cached() : undefined;
+        },
+        authenticate: (token: string, surface: string) => (asked.push(`full:${token}@${surface}`), principal),
+      } as unknown as ApiKeyAuthenticator;
+      const s = new BearerStrategy(
+        { resolve: async (token: string) => (resolved.push(token), principal) } as unknown as BearerTokenResolvers,
+        keys,
+      );
+      return { s, asked, resolved };
+    }
+
+    it('given a cached key, when a request carries it, then its principal comes back in the same tick without passport', () => {
+      const { s, resolved } = withCache(() => principal);
+      const outcome = s.authenticateRequest({ headers: { authorization: 'Bearer tok_cached' } });
+      assert.ok(!(outcome instanceof Promise), 'answered synchronously');
+      assert.deepEqual(outcome, { principal, challenge: undefined, status: undefined });
+      assert.deepEqual(resolved, [], 'the verify step did not run');
+    });
+
+    it("given a cached key that is revoked, then the cache's 401 is thrown as the verify step would", () => {
+      const revoked = new Error('REVOKED_KEY');
+      const { s } = withCache(() => {
+        throw revoked;
+      });
+      assert.throws(() => s.authenticateRequest({ headers: { authorization: 'Bearer tok_cached' } }), revoked);
+    });
+
+    it('reads the token as passport-http-bearer does; anything else goes through passport', async () => {
+      const { s, asked, resolved } = withCache(() => principal);
+      assert.equal(
+        (await s.authenticateRequest({ headers: { authorization: 'bearer tok_cached' } })).principal,
+        principal,
+      );
+      await s.authenticateRequest({ headers: { authorization: 'Bearer tok_other' }, surface: 'agent' });
+      assert.deepEqual(await s.authenticateRequest({ headers: { authorization: 'Bearer tok_cached extra' } }), {
+        principal: undefined,
+        challenge: undefined,
+        status: 400,
+      });
+      assert.deepEqual(asked, ['tok_cached@platform', 'tok_other@agent', 'full:tok_other@agent', 'undefined@platform']);
+      assert.deepEqual(resolved, [], 'an agent-surface token goes to the key authenticator, not the resolvers');
+    });
   });
 });
