@@ -139,13 +139,8 @@ export class ProjectionRunner {
       const behind: Array<{ name: string; position: number }> = [];
       let remote = false;
       for (const n of names) {
-        const worker = this.worker(n);
-        let passed: number;
-        if (worker.isRunning) passed = worker.position;
-        else {
-          remote = true;
-          passed = (await this.store.active(n))?.position ?? 0;
-        }
+        if (!this.worker(n).isRunning) remote = true;
+        const passed = await this.passed(n);
         if (passed < position) behind.push({ name: n, position: passed });
       }
       if (behind.length === 0) return;
@@ -164,13 +159,15 @@ export class ProjectionRunner {
     const head = await this.options.eventStore.headPosition();
     const names = options.projections ?? [...this.workers.keys()];
     let behind = false;
-    for (const n of names) {
-      const worker = this.worker(n);
-      const passed = worker.isRunning ? worker.position : ((await this.store.active(n))?.position ?? 0);
-      if (passed < head) behind = true;
-    }
+    for (const n of names) if ((await this.passed(n)) < head) behind = true;
     if (behind) await this.waitFor(head, options);
     return behind;
+  }
+
+  /** Where a projection stands: its worker's position here, else its stored checkpoint (another process runs it). */
+  private async passed(name: string): Promise<number> {
+    const worker = this.worker(name);
+    return worker.isRunning ? worker.position : ((await this.store.active(name))?.position ?? 0);
   }
 
   async status(): Promise<ProjectionStatus[]> {
