@@ -2,7 +2,8 @@
 // Usage: node scripts/run-tests.mjs [unit|int|e2e] [--times=FILE] [path-filter...]
 // Node 20's --test takes no globs, so the files are found here.
 import { spawn } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -35,15 +36,68 @@ for (const top of ['apps', 'libs', 'test']) {
     if (error.code !== 'ENOENT') throw error;
   }
 }
-// The long files first, so that the two lanes end together rather than one running a long e2e file
+// Spec files of one area and level share a process (ADR 0101): a process start and the loading of
+// the app's modules cost about a second of CPU, more than most files' own tests, and the suite is
+// bound by CPU. The area is a lib, an app or a folder under test/; a group holds at most
+// GROUP_SIZE files of its level. A file runs alone when it asks to (a `// spec-process: own` line,
+// with its reason) or when it has hooks at its top level, which would apply to the whole group.
+// TEST_GROUPS=0 runs every file in a process of its own, to tell a file's failure from a neighbour's.
+const GROUP_SIZE = { e2e: 4, int: 8, unit: 40 };
+const levelOf = (f) => /\.(unit|int|e2e)\.spec\.js$/.exec(f)[1];
+const areaOf = (f) => relative(join(root, 'dist'), f).split('/').slice(0, 2).join('/');
+const TOP_LEVEL_HOOK = /^(before|after|beforeEach|afterEach)\(/m;
+async function runsAlone(file) {
+  const source = join(root, relative(join(root, 'dist'), file)).replace(/\.js$/, '.ts');
+  const text = await readFile(source, 'utf8').catch(() => '');
+  return text.includes('// spec-process: own') || TOP_LEVEL_HOOK.test(text);
+}
+
+// The long files first, so that the lanes end together rather than one running a long e2e file
 // alone at the end (ADR 0097): end-to-end, then integration, then the unit files; by path within.
 const rank = { e2e: 0, int: 1, unit: 2 };
-const levelOf = (f) => /\.(unit|int|e2e)\.spec\.js$/.exec(f)[1];
 files.sort((a, b) => rank[levelOf(a)] - rank[levelOf(b)] || (a < b ? -1 : a > b ? 1 : 0));
 if (files.length === 0) {
   console.error('run-tests: no spec files matched');
   process.exit(1);
 }
+
+const groupsDir = join(root, 'dist', '.spec-groups', String(process.pid));
+const entries = [];
+if (process.env.TEST_GROUPS === '0') entries.push(...files);
+else {
+  const open = new Map();
+  for (const file of files) {
+    if (await runsAlone(file)) {
+      entries.push(file);
+      continue;
+    }
+    const key = `${areaOf(file)} ${levelOf(file)}`;
+    let group = open.get(key);
+    if (!group || group.length >= GROUP_SIZE[levelOf(file)]) {
+      group = [];
+      open.set(key, group);
+      entries.push(group);
+    }
+    group.push(file);
+  }
+  await mkdir(groupsDir, { recursive: true });
+  const counters = new Map();
+  for (const [i, entry] of entries.entries()) {
+    if (typeof entry === 'string' || entry.length === 1) {
+      entries[i] = typeof entry === 'string' ? entry : entry[0];
+      continue;
+    }
+    const name = `${areaOf(entry[0]).replace('/', '-')}.${levelOf(entry[0])}`;
+    const n = (counters.get(name) ?? 0) + 1;
+    counters.set(name, n);
+    const path = join(groupsDir, `${name}.${n}.spec.js`);
+    const imports = entry.map((f) => `import ${JSON.stringify(relative(groupsDir, f))};`).join('\n');
+    await writeFile(path, `// ${entry.length} spec files in one process (scripts/run-tests.mjs)\n${imports}\n`);
+    entries[i] = path;
+  }
+}
+const removeGroups = () => rmSync(groupsDir, { recursive: true, force: true });
+
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const child = spawn(
   process.execPath,
@@ -55,8 +109,11 @@ const child = spawn(
     ...(times ? ['--test-reporter=./scripts/file-times-reporter.mjs', `--test-reporter-destination=${times}`] : []),
     `--test-concurrency=${concurrency}`,
     '--test-timeout=120000',
-    ...files,
+    ...entries,
   ],
   { stdio: 'inherit', cwd: root },
 );
-child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));
+child.on('exit', (code, signal) => {
+  removeGroups();
+  process.exit(signal ? 1 : (code ?? 1));
+});
