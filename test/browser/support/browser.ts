@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { after } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { TEST_PASSWORD } from '../../platform/support/users-fixtures.js';
 
@@ -24,9 +25,35 @@ export function browserUnavailable(): string | undefined {
 
 export function launchChromium(): Promise<Browser> {
   if (!CHROMIUM_PATH) throw new Error('no Chromium found: apt-get install chromium, or set CHROMIUM_PATH');
-  // --no-sandbox: CI and the dev machines run tests as root, where Chromium's sandbox cannot start.
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'], headless: true });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      // CI and the dev machines run tests as root, where Chromium's sandbox cannot start.
+      '--no-sandbox',
+    ],
+    headless: true,
+  });
 }
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The process's one Chromium, launched on first use: the spec files of a group share a process
+ * (scripts/run-tests.mjs) and a launch costs more CPU than most tests. Tests stay apart by their
+ * contexts (inFreshContext). A browser that went away is replaced.
+ */
+export async function sharedBrowser(): Promise<Browser> {
+  const current = await shared?.catch(() => undefined);
+  if (current?.isConnected()) return current;
+  shared = launchChromium();
+  return shared;
+}
+
+// At the top level of the process (not of a spec file): after the last test of the group, or of
+// a file run alone, so that no Chromium outlives its tests and the process can exit.
+after(async () => {
+  await (await shared?.catch(() => undefined))?.close();
+});
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -77,15 +104,14 @@ export interface PageOptions {
 }
 
 /**
- * Runs `run` on a page of a fresh context of the file's one browser (no cookie of another test);
- * any Content-Security-Policy refusal the page logs fails the test.
+ * Runs `run` on a page of a fresh context of the process's one browser (no cookie of another
+ * test); any Content-Security-Policy refusal the page logs fails the test.
  */
 export async function inFreshContext(
-  browser: Browser,
   run: (page: Page, context: BrowserContext) => Promise<void>,
   options: PageOptions = {},
 ): Promise<void> {
-  const context = await browser.newContext(options);
+  const context = await (await sharedBrowser()).newContext(options);
   const refusals: string[] = [];
   try {
     const page = await context.newPage();
