@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { bearer, createKey } from '../platform/support/platform-fixtures.js';
 import { CommandBus } from '@nestjs/cqrs';
@@ -13,8 +13,8 @@ import {
   assertAccessible,
   browserUnavailable,
   inFreshContext,
-  launchChromium,
   type PageOptions,
+  sharedBrowser,
   signIn as signInAt,
 } from './support/browser.js';
 
@@ -30,17 +30,14 @@ interface Clipboard {
 /** The dashboard's forms, deliveries, webhook secrets, layout and account basics. */
 describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
   let api: TestApi;
-  let browser: Browser;
   let receiver: TestReceiver;
   let accountId: string;
   before(async () => {
     api = await startTestApi({ env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_TIMEOUT_MS: '5000' } });
     ({ accountId } = await createUser(api.app, { email: 'admin@example.com', role: 'admin' }));
     receiver = await TestReceiver.start();
-    browser = await launchChromium();
   });
   after(async () => {
-    await browser?.close();
     receiver?.release();
     await receiver?.close();
     await api?.close();
@@ -59,7 +56,7 @@ describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
   }
 
   const withPage = (run: (page: Page, context: BrowserContext) => Promise<void>, options?: PageOptions) =>
-    inFreshContext(browser, run, options);
+    inFreshContext(run, options);
   const signIn = (page: Page, email: string, next: string, password?: string) =>
     signInAt(page, api.url, email, next, password);
 
@@ -325,7 +322,7 @@ describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
   it('item 10: changing the password needs the current one, keeps this browser signed in and signs out the others', async () => {
     const { accountId: other } = await createUser(api.app, { email: 'pw@example.com', role: 'member' });
     assert.ok(other);
-    const elsewhere = await browser.newContext();
+    const elsewhere = await (await sharedBrowser()).newContext();
     try {
       const otherPage = await elsewhere.newPage();
       await signIn(otherPage, 'pw@example.com', '/dashboard');
@@ -363,7 +360,7 @@ describe('the dashboard basics in a real browser (Chromium)', { skip }, () => {
 
   it('item 10: a reset link (issued as `svc users reset-password` does) works once, sets the password and ends every session', async () => {
     await createUser(api.app, { email: 'forgot@example.com', role: 'member', accountId });
-    const elsewhere = await browser.newContext();
+    const elsewhere = await (await sharedBrowser()).newContext();
     try {
       const otherPage = await elsewhere.newPage();
       await signIn(otherPage, 'forgot@example.com', '/dashboard');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApi, type TestApi, waitUntil } from '../api/support/test-api.js';
 import { bearer, createKey } from '../platform/support/platform-fixtures.js';
 import { createUser } from '../platform/support/users-fixtures.js';
@@ -10,7 +10,6 @@ import {
   assertAccessible,
   browserUnavailable,
   inFreshContext,
-  launchChromium,
   type PageOptions,
   signIn as signInAt,
 } from './support/browser.js';
@@ -25,7 +24,6 @@ const SECRET = 'a webhook secret of some length';
 
 describe('the dashboard settings in a real browser (Chromium)', { skip }, () => {
   let api: TestApi;
-  let browser: Browser;
   let receiver: TestReceiver;
   let accountId: string;
   before(async () => {
@@ -33,16 +31,14 @@ describe('the dashboard settings in a real browser (Chromium)', { skip }, () => 
     ({ accountId } = await createUser(api.app, { email: 'admin@example.com', role: 'admin' }));
     await createUser(api.app, { email: 'member@example.com', role: 'member', accountId });
     receiver = await TestReceiver.start();
-    browser = await launchChromium();
   });
   after(async () => {
-    await browser?.close();
     await receiver?.close();
     await api?.close();
   });
 
   const withPage = (run: (page: Page, context: BrowserContext) => Promise<void>, options?: PageOptions) =>
-    inFreshContext(browser, run, options);
+    inFreshContext(run, options);
   const signIn = (page: Page, email: string, next = '/dashboard/settings/api-keys') =>
     signInAt(page, api.url, email, next);
 

@@ -3,21 +3,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { createUser, TEST_PASSWORD } from '../platform/support/users-fixtures.js';
-import {
-  axeViolations,
-  browserUnavailable,
-  inFreshContext,
-  launchChromium,
-  seriousViolations,
-} from './support/browser.js';
+import { axeViolations, browserUnavailable, inFreshContext, seriousViolations } from './support/browser.js';
 
 const skip = browserUnavailable();
 describe('OAuth in a real browser (Chromium): register a client, Approve, Deny', { skip }, () => {
   let api: TestApi;
-  let browser: Browser;
   let receiver: Server;
   let callbackUrl: string;
   before(async () => {
@@ -27,15 +20,13 @@ describe('OAuth in a real browser (Chromium): register a client, Approve, Deny',
     receiver = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('received'));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callback`;
-    browser = await launchChromium();
   });
   after(async () => {
-    await browser?.close();
     await new Promise((resolve) => receiver?.close(resolve));
     await api?.close();
   });
 
-  const withPage = (run: (page: Page, context: BrowserContext) => Promise<void>) => inFreshContext(browser, run);
+  const withPage = (run: (page: Page, context: BrowserContext) => Promise<void>) => inFreshContext(run);
 
   function authorizeUrl(clientId: string, state: string, verifier: string): string {
     const challenge = createHash('sha256').update(verifier).digest('base64url');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { pay } from '../agent-data/support/agent-client.js';
-import { axeViolations, browserUnavailable, launchChromium, seriousViolations } from './support/browser.js';
+import { axeViolations, browserUnavailable, seriousViolations, sharedBrowser } from './support/browser.js';
 
 const skip = browserUnavailable();
 
@@ -20,13 +20,10 @@ interface Doc {
 /** The sandbox checkout page on a phone: nothing overflows, no Cancel once paid. */
 describe('the sandbox checkout page in a real browser (Chromium)', { skip }, () => {
   let api: TestApi;
-  let browser: Browser;
   before(async () => {
     api = await startTestApi({ env: { SVC_BOOTSTRAP: 'false' } });
-    browser = await launchChromium();
   });
   after(async () => {
-    await browser?.close();
     await api?.close();
   });
 
@@ -43,7 +40,7 @@ describe('the sandbox checkout page in a real browser (Chromium)', { skip }, () 
 
   it('fits a phone screen before and after paying; the paid page offers no Cancel; axe finds nothing serious', async () => {
     const issued = await pay(api.url);
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    const context = await (await sharedBrowser()).newContext({ viewport: { width: 360, height: 740 } });
     try {
       const page = await context.newPage();
       await page.goto(issued.starter_checkout.url);

@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../api/support/test-api.js';
 import { createUser, TEST_PASSWORD } from '../platform/support/users-fixtures.js';
-import {
-  axeViolations,
-  browserUnavailable,
-  inFreshContext,
-  launchChromium,
-  seriousViolations,
-} from './support/browser.js';
+import { axeViolations, browserUnavailable, inFreshContext, seriousViolations } from './support/browser.js';
 
 const skip = browserUnavailable();
 
@@ -21,19 +15,16 @@ interface Window {
 
 describe('signing in with a real browser (Chromium)', { skip }, () => {
   let api: TestApi;
-  let browser: Browser;
   const email = 'Ada@Example.com';
   before(async () => {
     api = await startTestApi();
     await createUser(api.app, { email, role: 'admin' });
-    browser = await launchChromium();
   });
   after(async () => {
-    await browser?.close();
     await api?.close();
   });
 
-  const withPage = (run: (page: Page, context: BrowserContext) => Promise<void>) => inFreshContext(browser, run);
+  const withPage = (run: (page: Page, context: BrowserContext) => Promise<void>) => inFreshContext(run);
 
   async function fillAndSend(page: Page, address: string, password: string): Promise<void> {
     await page.getByLabel('Email').fill(address);

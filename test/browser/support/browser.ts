@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { after } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { TEST_PASSWORD } from '../../platform/support/users-fixtures.js';
 
@@ -22,11 +23,70 @@ export function browserUnavailable(): string | undefined {
   return 'no Chromium: apt-get install chromium (or set CHROMIUM_PATH)';
 }
 
+/**
+ * Playwright's own `--disable-features` list (playwright-core 1.65). Chromium honours only the last
+ * `--disable-features` switch, so ours must restate Playwright's to keep it; `chromium-flags.e2e`
+ * fails when Playwright's list and this one part.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Work a headless test never uses, and that costs CPU for every context (each is a window of its
+ * own in Chromium's headless mode): the address bar's two popups are web pages, each window loads
+ * them in a renderer process of its own; the spare renderer is started ahead for the next
+ * navigation of a context that the test is about to close.
+ */
+export const TEST_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'];
+
 export function launchChromium(): Promise<Browser> {
   if (!CHROMIUM_PATH) throw new Error('no Chromium found: apt-get install chromium, or set CHROMIUM_PATH');
-  // --no-sandbox: CI and the dev machines run tests as root, where Chromium's sandbox cannot start.
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'], headless: true });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      // CI and the dev machines run tests as root, where Chromium's sandbox cannot start.
+      '--no-sandbox',
+      `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...TEST_DISABLED_FEATURES].join(',')}`,
+    ],
+    headless: true,
+  });
 }
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The process's one Chromium, launched on first use: the spec files of a group share a process
+ * (scripts/run-tests.mjs) and a launch costs more CPU than most tests. Tests stay apart by their
+ * contexts (inFreshContext). A browser that went away is replaced.
+ */
+export async function sharedBrowser(): Promise<Browser> {
+  const current = await shared?.catch(() => undefined);
+  if (current?.isConnected()) return current;
+  shared = launchChromium();
+  return shared;
+}
+
+// At the top level of the process (not of a spec file): after the last test of the group, or of
+// a file run alone, so that no Chromium outlives its tests and the process can exit.
+after(async () => {
+  await (await shared?.catch(() => undefined))?.close();
+});
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -48,6 +108,9 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<any> } }).axe;
     const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+      // Every rule still runs on every node; axe only skips building the passes' and other
+      // results' details, which nobody reads (a third of a run's CPU).
+      resultTypes: ['violations'],
     });
     return result.violations.map((v: any) => ({
       id: v.id,
@@ -77,15 +140,14 @@ export interface PageOptions {
 }
 
 /**
- * Runs `run` on a page of a fresh context of the file's one browser (no cookie of another test);
- * any Content-Security-Policy refusal the page logs fails the test.
+ * Runs `run` on a page of a fresh context of the process's one browser (no cookie of another
+ * test); any Content-Security-Policy refusal the page logs fails the test.
  */
 export async function inFreshContext(
-  browser: Browser,
   run: (page: Page, context: BrowserContext) => Promise<void>,
   options: PageOptions = {},
 ): Promise<void> {
-  const context = await browser.newContext(options);
+  const context = await (await sharedBrowser()).newContext(options);
   const refusals: string[] = [];
   try {
     const page = await context.newPage();
