@@ -25,7 +25,7 @@ export function browserUnavailable(): string | undefined {
 
 /**
  * Playwright's own `--disable-features` list (playwright-core 1.65). Chromium honours only the last
- * `--disable-features` switch, so ours must restate Playwright's to keep it; `chromium-flags.e2e`
+ * `--disable-features` switch, so ours must restate Playwright's to keep it; `chromium-launch.e2e`
  * fails when Playwright's list and this one part.
  */
 export const PLAYWRIGHT_DISABLED_FEATURES = [
