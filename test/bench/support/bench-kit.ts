@@ -67,9 +67,23 @@ export interface AutocannonResult {
   timeouts: number;
 }
 
-/** autocannon in this process (so `setupRequest` and `onResponse` callbacks can be used). */
+/**
+ * Requests per connection of a smoke run's load: enough for each connection to be answered a
+ * few times (and a reader of the workspace stream to come back to its start).
+ */
+export const SMOKE_REQUESTS_PER_CONNECTION = 20;
+
+/**
+ * autocannon in this process (so `setupRequest` and `onResponse` callbacks can be used). In a
+ * smoke run a load at full speed (no `amount`, no rate) sends a fixed number of requests instead
+ * of running for its duration: that proves the route answers 2xx at a small part of the CPU a
+ * half second of saturating load costs (ADR 0097). A load at a rate keeps its duration.
+ */
 export function autocannon(opts: Record<string, unknown>): Promise<AutocannonResult> {
-  return (require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>)(opts);
+  const atFullSpeed = opts.amount === undefined && opts.overallRate === undefined && opts.connectionRate === undefined;
+  const run = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+  if (!SMOKE || !atFullSpeed) return run(opts);
+  return run({ ...opts, amount: Number(opts.connections ?? 10) * SMOKE_REQUESTS_PER_CONNECTION });
 }
 
 /**
