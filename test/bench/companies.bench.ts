@@ -10,28 +10,32 @@
 //    in the same run. Aim: discovery >= 40 % of bare Fastify. For reference, the metered no-op
 //    route of the billing tests (same charge, no data) is measured too: the floor of a paid read.
 // Also the server's CPU time per request (from /proc; steadier than req/s on a shared machine).
-// Servers and importer run in child processes; autocannon (the load) runs here. Medians of
+// Servers and importer run in child processes (a smoke run imports and serves bare Fastify here);
+// autocannon (the load) runs here. Medians of
 // BENCH_RUNS (default 3) runs of BENCH_SECONDS (default 10) with BENCH_CONNECTIONS (default 100).
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { csvHeaderLine, demoCompanies, type ImportSummary, recordToCsvLine } from '#agent-ventures';
+import { serveBare } from './support/bare-server.js';
 import {
   autocannon,
   type AutocannonResult,
+  type BenchServer,
   checkLoad,
   fmt,
   median,
+  serverPid,
   setting,
   SMOKE,
   spawnChild,
   startServer,
-  stop,
+  stopServer,
   withServerCpu,
 } from './support/bench-kit.js';
+import { companiesBareRoutes, importTwice } from './support/companies-parts.js';
 
 const RUNS = setting('BENCH_RUNS', 3, 1);
 const SECONDS = setting('BENCH_SECONDS', 10, 0.5);
@@ -67,8 +71,13 @@ async function importBench(): Promise<void> {
       const fresh: number[] = [];
       const again: number[] = [];
       for (let run = 0; run < RUNS; run++) {
-        const { firstLine } = spawnChild(SERVER, ['import', file, format]);
-        const result = JSON.parse(await firstLine) as { summary: ImportSummary; again: ImportSummary };
+        // A smoke run imports here: a child would cost a Node start and the importer's module loads.
+        const result = SMOKE
+          ? await importTwice(file, format)
+          : (JSON.parse(await spawnChild(SERVER, ['import', file, format]).firstLine) as {
+              summary: ImportSummary;
+              again: ImportSummary;
+            });
         if (result.summary.imported !== IMPORT_COMPANIES || result.again.unchanged !== IMPORT_COMPANIES) {
           throw new Error(`unexpected import result ${JSON.stringify(result)}`);
         }
@@ -89,9 +98,7 @@ async function importBench(): Promise<void> {
 
 // ---------------------------------------------------------------- HTTP
 
-interface Server {
-  process: ChildProcess;
-  url: string;
+interface Server extends BenchServer {
   keys: string[];
   ids: string[];
 }
@@ -143,7 +150,7 @@ async function measure(
   for (let run = 0; run < RUNS; run++) {
     for (const [name, path] of paths) {
       const { value: r, cpuUs } = await withServerCpu(
-        server.process.pid,
+        serverPid(server),
         () => load(server, path, SECONDS),
         (r) => r['2xx'],
       );
@@ -164,7 +171,10 @@ async function httpBench(): Promise<void> {
     `\nhttp: ${RUNS} runs x ${SECONDS} s, ${CONNECTIONS} connections; api with ${fmt(COMPANIES)} scored companies and ${ACCOUNTS} funded keys`,
   );
   const results: Results = {};
-  const bare = await startServer<Server>(SERVER, ['bare']);
+  // A smoke run serves bare Fastify here: a child would cost a Node start.
+  const bare: Server = SMOKE
+    ? { ...(await serveBare(companiesBareRoutes())), keys: [], ids: ['cmp_BARE'] }
+    : await startServer<Server>(SERVER, ['bare']);
   try {
     await measure(
       bare,
@@ -177,7 +187,7 @@ async function httpBench(): Promise<void> {
       results,
     );
   } finally {
-    await stop(bare.process);
+    await stopServer(bare);
   }
   const started = performance.now();
   const app = await startServer<Server>(SERVER, ['app', String(COMPANIES), String(ACCOUNTS)]);
@@ -195,7 +205,7 @@ async function httpBench(): Promise<void> {
       results,
     );
   } finally {
-    await stop(app.process);
+    await stopServer(app);
   }
   console.log('\nmedians (GET /discovery/top?limit=10, GET /companies/{id}, metered no-op):');
   for (const [paid, base] of [

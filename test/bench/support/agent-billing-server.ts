@@ -9,17 +9,14 @@ import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import { startTestApi } from '../../api/support/test-api.js';
 import { PaidRoutesModule } from '../../agent-data/support/paid-routes.module.js';
-import { BENCH_LIMITS, failed, listenLocal, paidKeys, ready } from './bench-kit.js';
-
-const PAYLOAD = { data: [{ rank: 1, company: 'Acme Robotics' }], account_id: 'acct_01JBENCHBENCHBENCHBENCHBENC' };
+import { billingBareRoutes, serveBare } from './bare-server.js';
+import { BENCH_LIMITS, failed, paidKeys, ready } from './bench-kit.js';
 
 async function bare(): Promise<void> {
-  const app = Fastify({ logger: false });
-  app.get('/api/v1/test-paid/discovery', async () => PAYLOAD);
-  ready({ url: await listenLocal(app), keys: [] }, () => app.close());
+  const server = await serveBare(billingBareRoutes());
+  ready({ url: server.url, keys: [] }, server.close);
 }
 
 async function api(accounts: number): Promise<void> {

@@ -192,6 +192,25 @@ export async function startServer<T extends object>(
   return { ...(JSON.parse(await firstLine) as T), process: proc };
 }
 
+/**
+ * A server a bench loads: a child process (`startServer`), or in a smoke run one the bench
+ * serves in its own process (`close`), where a child would cost a Node start and its module loads.
+ */
+export interface BenchServer {
+  url: string;
+  process?: ChildProcess;
+  close?: () => Promise<void>;
+}
+
+/** The process whose CPU time is the server's (the bench's own for a server in this process). */
+export const serverPid = (server: BenchServer): number | undefined => server.process?.pid ?? process.pid;
+
+/** Stops a server: SIGTERM to its child and wait for the exit, or close it here. */
+export async function stopServer(server: BenchServer): Promise<void> {
+  if (server.process) await stop(server.process);
+  else await server.close?.();
+}
+
 /** SIGTERM, and wait for the exit. */
 export async function stop(proc: ChildProcess): Promise<void> {
   if (proc.exitCode !== null) return;

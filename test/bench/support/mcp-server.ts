@@ -14,23 +14,21 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { CommandBus } from '@nestjs/cqrs';
-import Fastify from 'fastify';
 import { CompanyImporter, DemoDataSeeder, demoCompanies, valueRecords } from '#agent-ventures';
 import { GrantCreditsCommand, type GrantCreditsResult } from '#agent-billing';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { startTestApi } from '../../api/support/test-api.js';
-import { BENCH_LIMITS, failed, listenLocal, ready, setting, SMOKE } from './bench-kit.js';
+import { mcpBareRoutes, serveBare } from './bare-server.js';
+import { BENCH_LIMITS, failed, ready, setting, SMOKE } from './bench-kit.js';
 
 /** Operator grants; one is at most 1,000,000 USD (MAX_GRANT_CENTS): 285,714 discovery calls at 3.50 USD. */
 const GRANTS = setting('BENCH_GRANTS', 5, 1);
 
 async function bare(file: string): Promise<void> {
   const bodies = JSON.parse(readFileSync(file, 'utf8')) as { rest: unknown; mcp: unknown };
-  const app = Fastify({ logger: false });
-  app.get('/api/v1/discovery/top', async () => bodies.rest);
-  app.post('/api/v1/mcp', async () => bodies.mcp);
-  ready({ url: await listenLocal(app) }, () => app.close());
+  const server = await serveBare(mcpBareRoutes(bodies));
+  ready({ url: server.url }, server.close);
 }
 
 async function app(): Promise<void> {
