@@ -25,7 +25,9 @@ import {
 
 const RUNS = setting('BENCH_RUNS', 5, 1);
 const DURATION = setting('BENCH_DURATION', 5, 0.5);
-const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 10);
+// Smoke: two connections still refresh side by side, and the pool they need is four authorizations
+// (each an authorization request, its consent and a code exchange), not twenty.
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 2);
 
 interface Ready {
   url: string;
