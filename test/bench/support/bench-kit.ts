@@ -87,18 +87,20 @@ export function autocannon(opts: Record<string, unknown>): Promise<AutocannonRes
 }
 
 /**
- * One autocannon run in a child process (a GET with these headers); its JSON summary. In a smoke
- * run, where the figures mean nothing, the same load runs in this process: a child costs a Node
- * start and autocannon's load, longer than the half second of load itself (ADR 0097).
+ * One autocannon run in a child process (a GET with these headers, at `rate` requests/s in all if
+ * given); its JSON summary. In a smoke run, where the figures mean nothing, the same load runs in
+ * this process: a child costs a Node start and autocannon's load, longer than the load itself
+ * (ADR 0097).
  */
 export function autocannonChild(
   url: string,
   headers: Record<string, string>,
   connections: number,
   seconds: number,
-  extraArgs: string[] = [],
+  rate?: number,
 ): Promise<AutocannonResult> {
-  if (SMOKE && extraArgs.length === 0) return autocannon({ url, headers, connections, duration: seconds });
+  if (SMOKE)
+    return autocannon({ url, headers, connections, duration: seconds, ...(rate ? { overallRate: rate } : {}) });
   const args = [
     require.resolve('autocannon/autocannon.js'),
     '-j',
@@ -106,7 +108,7 @@ export function autocannonChild(
     String(connections),
     '-d',
     String(seconds),
-    ...extraArgs,
+    ...(rate ? ['-R', String(rate)] : []),
   ];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   args.push(url);
