@@ -68,10 +68,10 @@ export interface AutocannonResult {
 }
 
 /**
- * Requests per connection of a smoke run's load: enough for each connection to be answered a
- * few times (and a reader of the workspace stream to come back to its start).
+ * Requests per connection of a smoke run's load: each connection is answered a dozen times, and a
+ * reader of the workspace bench's stream (10 pages in a smoke run) comes back to its start.
  */
-export const SMOKE_REQUESTS_PER_CONNECTION = 20;
+export const SMOKE_REQUESTS_PER_CONNECTION = 12;
 
 /**
  * autocannon in this process (so `setupRequest` and `onResponse` callbacks can be used). In a
