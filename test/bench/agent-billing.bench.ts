@@ -2,8 +2,7 @@
 // key lookup, hold, handler, a DURABLE MeterCharged append per call, X-Credits headers) on one
 // account and spread over 1,000 accounts, against bare Fastify serving the same JSON in the
 // same run, and the same JSON from an unmetered route of the same app (the HTTP stack alone).
-// Servers run in child processes (a smoke run serves bare Fastify in this one), the load generator
-// (autocannon) here.
+// Servers and the load generator (autocannon) run in separate processes (in a smoke run, all here).
 // Reports requests/s, the ratio to bare Fastify and p99 latency: medians of BENCH_RUNS runs.
 // Env: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 100),
 //      BENCH_ACCOUNTS (default 1000). Aim: paid >= 40% of bare Fastify.
@@ -12,18 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '#eventstore';
-import { billingBareRoutes, serveBare } from './support/bare-server.js';
 import {
   autocannon,
   type AutocannonResult,
-  type BenchServer,
   checkLoad,
   fmt,
   median,
   setting,
   SMOKE,
   startServer,
-  stop,
   stopServer,
   WARM_UP_SECONDS,
 } from './support/bench-kit.js';
@@ -98,10 +94,7 @@ console.log(`agent billing: ${RUNS} runs x ${SECONDS} s, ${CONNECTIONS} connecti
 console.log(`durable commit latency now: ${(await commitLatencyMs()).toFixed(2)} ms`);
 // All servers up at once; each run measures every scenario back to back, so a busy machine
 // colours all of them alike and the ratios stay meaningful.
-// A smoke run serves bare Fastify here: a child would cost a Node start.
-const bareServer: BenchServer = SMOKE
-  ? await serveBare(billingBareRoutes())
-  : await startServer<Ready>(SERVER, ['bare']);
+const bareServer = await startServer<Ready>(SERVER, ['bare']);
 // A smoke run proves both paid scenarios on one api (its first key is the one account): an api
 // start costs seconds, and its figures mean nothing there.
 const manyServer = await startServer<Ready>(SERVER, ['app', String(ACCOUNTS)]);
@@ -123,7 +116,7 @@ try {
     `  the 1-account ledger holds ${fmt(((await status.json()) as { data: { paid_calls: number } }).data.paid_calls)} durable charges`,
   );
 } finally {
-  await Promise.all([stopServer(bareServer), ...[...new Set([oneServer.process, manyServer.process])].map(stop)]);
+  await Promise.all([bareServer, manyServer, ...(oneServer.url === manyServer.url ? [] : [oneServer])].map(stopServer));
 }
 console.log(`durable commit latency after: ${(await commitLatencyMs()).toFixed(2)} ms`);
 const bareRps = median(scenarios[0]!.rps);

@@ -10,16 +10,15 @@
 //    in the same run. Aim: discovery >= 40 % of bare Fastify. For reference, the metered no-op
 //    route of the billing tests (same charge, no data) is measured too: the floor of a paid read.
 // Also the server's CPU time per request (from /proc; steadier than req/s on a shared machine).
-// Servers and importer run in child processes (a smoke run imports and serves bare Fastify here);
-// autocannon (the load) runs here. Medians of
-// BENCH_RUNS (default 3) runs of BENCH_SECONDS (default 10) with BENCH_CONNECTIONS (default 100).
+// Servers and importer run in child processes (in a smoke run, here); autocannon (the load) runs
+// here. Medians of BENCH_RUNS (default 3) runs of BENCH_SECONDS (default 10) with
+// BENCH_CONNECTIONS (default 100).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { csvHeaderLine, demoCompanies, type ImportSummary, recordToCsvLine } from '#agent-ventures';
-import { serveBare } from './support/bare-server.js';
 import {
   autocannon,
   type AutocannonResult,
@@ -35,7 +34,6 @@ import {
   stopServer,
   withServerCpu,
 } from './support/bench-kit.js';
-import { companiesBareRoutes, importTwice } from './support/companies-parts.js';
 
 const RUNS = setting('BENCH_RUNS', 3, 1);
 const SECONDS = setting('BENCH_SECONDS', 10, 0.5);
@@ -48,6 +46,9 @@ const ACCOUNTS = setting('BENCH_ACCOUNTS', 200, 70);
 const SERVER = fileURLToPath(new URL('./support/companies-server.js', import.meta.url));
 
 // ---------------------------------------------------------------- import
+
+/** The importer of companies-server.ts, loaded in a smoke run only (it loads the api). */
+const importer = () => import('./support/companies-server.js');
 
 async function importBench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-companies-files-'));
@@ -71,13 +72,10 @@ async function importBench(): Promise<void> {
       const fresh: number[] = [];
       const again: number[] = [];
       for (let run = 0; run < RUNS; run++) {
-        // A smoke run imports here: a child would cost a Node start and the importer's module loads.
-        const result = SMOKE
-          ? await importTwice(file, format)
-          : (JSON.parse(await spawnChild(SERVER, ['import', file, format]).firstLine) as {
-              summary: ImportSummary;
-              again: ImportSummary;
-            });
+        const result: { summary: ImportSummary; again: ImportSummary } = SMOKE
+          ? // A smoke run imports here (its api is served here too): a child would load it again.
+            await (await importer()).importTwice(file, format)
+          : JSON.parse(await spawnChild(SERVER, ['import', file, format]).firstLine);
         if (result.summary.imported !== IMPORT_COMPANIES || result.again.unchanged !== IMPORT_COMPANIES) {
           throw new Error(`unexpected import result ${JSON.stringify(result)}`);
         }
@@ -99,6 +97,7 @@ async function importBench(): Promise<void> {
 // ---------------------------------------------------------------- HTTP
 
 interface Server extends BenchServer {
+  url: string;
   keys: string[];
   ids: string[];
 }
@@ -171,10 +170,7 @@ async function httpBench(): Promise<void> {
     `\nhttp: ${RUNS} runs x ${SECONDS} s, ${CONNECTIONS} connections; api with ${fmt(COMPANIES)} scored companies and ${ACCOUNTS} funded keys`,
   );
   const results: Results = {};
-  // A smoke run serves bare Fastify here: a child would cost a Node start.
-  const bare: Server = SMOKE
-    ? { ...(await serveBare(companiesBareRoutes())), keys: [], ids: ['cmp_BARE'] }
-    : await startServer<Server>(SERVER, ['bare']);
+  const bare = await startServer<Server>(SERVER, ['bare']);
   try {
     await measure(
       bare,

@@ -8,8 +8,8 @@
 // bare Fastify answering the same two bodies in the same run (its POST parses the same JSON-RPC
 // body). Figures: the server's CPU time per request (from /proc: steadier than requests/s on a
 // shared machine) as a multiple of bare Fastify's, MCP's as a multiple of REST's (aim: at most
-// 1.5×), requests/s and latency. Servers run in child processes (support/mcp-server.ts; a smoke
-// run serves bare Fastify here), autocannon (the load) here. Medians of BENCH_RUNS (default 3) runs of BENCH_SECONDS (default 5)
+// 1.5×), requests/s and latency. Servers run in child processes (support/mcp-server.ts; here in
+// a smoke run), autocannon (the load) here. Medians of BENCH_RUNS (default 3) runs of BENCH_SECONDS (default 5)
 // per scenario with BENCH_CONNECTIONS (default 100), the order of the scenarios reversed every
 // other run. Checks: before the load, the MCP answer's structuredContent equals the REST answer's
 // data and both are charged; during it, non-2xx answers, connection errors and MCP tool errors
@@ -21,7 +21,6 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { mcpBareRoutes, serveBare } from './support/bare-server.js';
 import {
   autocannon,
   type AutocannonResult,
@@ -32,7 +31,6 @@ import {
   setting,
   SMOKE,
   startServer,
-  stop,
   stopServer,
   withServerCpu,
 } from './support/bench-kit.js';
@@ -61,6 +59,10 @@ const MCP_HEADERS = {
 type Protocol = 'rest' | 'mcp';
 type Label = 'bare' | 'api';
 
+interface Server extends BenchServer {
+  url: string;
+}
+
 interface AppReady {
   url: string;
   key: string;
@@ -75,7 +77,7 @@ interface Load {
 }
 
 /** One load of `protocol` on `server` for `seconds`, every answer looked at. */
-async function load(server: BenchServer, protocol: Protocol, key: string, seconds: number): Promise<Load> {
+async function load(server: Server, protocol: Protocol, key: string, seconds: number): Promise<Load> {
   let toolErrors = 0;
   /** What a good answer holds: a tool result, or the REST envelope. */
   const good = protocol === 'mcp' ? '"structuredContent"' : '"data"';
@@ -154,7 +156,7 @@ console.log(
   `api ready in ${fmt(performance.now() - started)} ms: ${fmt(app.companies)} demo companies, one key with ${fmt(app.balance_usd)} USD`,
 );
 const dir = mkdtempSync(join(tmpdir(), 'bench-mcp-'));
-let bare: BenchServer | undefined;
+let bare: Server | undefined;
 let failures = 0;
 try {
   const bodies = await checkTwins(app);
@@ -162,10 +164,9 @@ try {
   let paid = 2;
   const file = join(dir, 'bodies.json');
   writeFileSync(file, JSON.stringify(bodies));
-  // A smoke run serves bare Fastify here: a child would cost a Node start.
-  bare = SMOKE ? await serveBare(mcpBareRoutes(bodies)) : await startServer<{ url: string }>(SERVER, ['bare', file]);
+  bare = await startServer<{ url: string }>(SERVER, ['bare', file]);
 
-  const servers: Record<Label, BenchServer> = { bare, api: app };
+  const servers: Record<Label, Server> = { bare, api: app };
   const scenarios: Array<[Label, Protocol]> = [
     ['bare', 'rest'],
     ['api', 'rest'],
@@ -237,6 +238,6 @@ try {
       `throughput ${((m('api mcp', 'rps') / m('api rest', 'rps')) * 100).toFixed(1)}% of REST's`,
   );
 } finally {
-  await Promise.all([stop(app.process), bare ? stopServer(bare) : Promise.resolve()]);
+  await Promise.all([stopServer(app), bare ? stopServer(bare) : Promise.resolve()]);
   rmSync(dir, { recursive: true, force: true });
 }

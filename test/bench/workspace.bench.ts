@@ -13,7 +13,7 @@
 // same memo answer) in the same run, as in platform.bench.ts and companies.bench.ts: the server's
 // CPU time per request (from /proc: steadier than requests/s on a shared machine) as a multiple of
 // bare Fastify's, and the throughput share. Servers run in child processes (support/
-// workspace-server.ts; a smoke run serves bare Fastify here), autocannon (the load) here. Medians of BENCH_RUNS (default 3) runs of
+// workspace-server.ts; here in a smoke run), autocannon (the load) here. Medians of BENCH_RUNS (default 3) runs of
 // BENCH_SECONDS (default 5) per scenario and server, the two servers alternating.
 // Latencies are taken per response here (sub-millisecond; autocannon's are whole ms).
 // Checks: the stream read once from the start holds exactly BENCH_EVENTS events, each once; after
@@ -23,7 +23,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveBare, workspaceBareRoutes } from './support/bare-server.js';
 import {
   autocannon,
   type AutocannonResult,
@@ -33,7 +32,6 @@ import {
   median,
   serverPid,
   setting,
-  SMOKE,
   startServer,
   stopServer,
   WARM_UP_SECONDS,
@@ -60,6 +58,10 @@ interface AppReady {
   catchUpMs: number;
 }
 
+interface Server extends BenchServer {
+  url: string;
+}
+
 /** The cursor and has_more of a page, from the end of its body (no parse of the whole page). */
 function pageTail(body: string): { cursor: string; more: boolean } {
   const at = body.lastIndexOf('"next_cursor":"');
@@ -78,7 +80,7 @@ function countEvents(body: string): number {
 
 /** One whole read of the stream from the start, checked: every event once, in order. */
 async function readWholeStream(
-  app: BenchServer & AppReady,
+  app: Server & AppReady,
 ): Promise<{ events: number; pages: number; ms: number; middle: string }> {
   const started = performance.now();
   const ids = new Set<string>();
@@ -197,7 +199,7 @@ const percentile = (xs: number[], p: number) =>
   xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]! : NaN;
 
 async function measure(
-  server: BenchServer,
+  server: Server,
   label: string,
   scenario: Scenario,
   run: number,
@@ -239,7 +241,7 @@ console.log(
     `(${fmt((app.events / app.seedMs) * 1000)}/s), projections caught up ${fmt(app.catchUpMs)} ms later`,
 );
 const dir = mkdtempSync(join(tmpdir(), 'bench-workspace-'));
-let bare: BenchServer | undefined;
+let bare: Server | undefined;
 /** Memo PATCHes to the api: answered 200, and written (the last of each load may be in flight at its end). */
 let memoOk = 0;
 let memoSent = 0;
@@ -266,16 +268,12 @@ try {
   memoSent++;
   const pageText = await pageRes.text();
   console.log(`a page of ${countEvents(pageText)} events is ${fmt(pageText.length)} bytes of JSON`);
-  const bodies = { events: JSON.parse(pageText) as unknown, memo: await memoRes.json() };
-  const file = join(dir, 'bodies.json');
-  writeFileSync(file, JSON.stringify(bodies));
-  // A smoke run serves bare Fastify here: a child would cost a Node start.
-  bare = SMOKE
-    ? await serveBare(workspaceBareRoutes(bodies))
-    : await startServer<{ url: string }>(SERVER, ['bare', file]);
+  const bodies = join(dir, 'bodies.json');
+  writeFileSync(bodies, JSON.stringify({ events: JSON.parse(pageText), memo: await memoRes.json() }));
+  bare = await startServer<{ url: string }>(SERVER, ['bare', bodies]);
 
   const servers = { bare, api: app } as const;
-  const loads = (server: BenchServer, scenario: Scenario): ((seconds: number) => Promise<Load>) => {
+  const loads = (server: Server, scenario: Scenario): ((seconds: number) => Promise<Load>) => {
     if (scenario === 'memo') return (s) => loadMemo(server.url, app.writer, app.companyIds, s);
     return (s) => loadEvents(server.url, app.reader, scenario === 'events' ? CONNECTIONS : 1, s);
   };

@@ -3,9 +3,10 @@
 // server's CPU time from /proc, and the child-server protocol: a server prints one JSON line when
 // it is ready and exits on SIGTERM (or SIGINT).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 
 const require = createRequire(import.meta.url);
@@ -185,23 +186,46 @@ export function spawnChild(script: string, args: string[]): BenchChild {
   return { process: proc, firstLine };
 }
 
-/** Starts a child server and waits for its ready line: that JSON, with the process. */
+/**
+ * A server a bench loads: a child process, or in a smoke run the same server in the bench's
+ * process (`close`), where a child would cost a Node start and a second load of the api's modules
+ * (ADR 0097).
+ */
+export interface BenchServer {
+  process?: ChildProcess;
+  close?: () => Promise<void>;
+}
+
+/**
+ * Starts a child server and waits for its ready line: that JSON, with the process. In a smoke run
+ * (unless `child`) the script's `serve(args)` runs in this process instead, one server at a time.
+ */
 export async function startServer<T extends object>(
   script: string,
   args: string[],
-): Promise<T & { process: ChildProcess }> {
+  options: { child?: boolean } = {},
+): Promise<T & BenchServer> {
+  if (SMOKE && !options.child) return serveHere<T>(script, args);
   const { process: proc, firstLine } = spawnChild(script, args);
   return { ...(JSON.parse(await firstLine) as T), process: proc };
 }
 
-/**
- * A server a bench loads: a child process (`startServer`), or in a smoke run one the bench
- * serves in its own process (`close`), where a child would cost a Node start and its module loads.
- */
-export interface BenchServer {
-  url: string;
-  process?: ChildProcess;
-  close?: () => Promise<void>;
+/** The ready call of the server `serveHere` is starting; unset in a child server. */
+let readyHere: ((line: Record<string, unknown>, stop: () => Promise<unknown>) => void) | undefined;
+
+async function serveHere<T extends object>(script: string, args: string[]): Promise<T & BenchServer> {
+  const { serve } = (await import(pathToFileURL(script).href)) as { serve: (args: string[]) => Promise<void> };
+  let started: { line: Record<string, unknown>; stop: () => Promise<unknown> } | undefined;
+  readyHere = (line, stop) => (started = { line, stop });
+  try {
+    await serve(args);
+  } finally {
+    readyHere = undefined;
+  }
+  if (!started) throw new Error(`bench server ${script} ${args[0] ?? ''} did not say it is ready`);
+  const { line, stop: stopHere } = started;
+  // Through JSON, as a child's ready line is read.
+  return { ...(JSON.parse(JSON.stringify(line)) as T), close: () => stopHere().then(() => undefined) };
 }
 
 /** The process whose CPU time is the server's (the bench's own for a server in this process). */
@@ -231,8 +255,20 @@ export async function listenLocal(app: FastifyInstance): Promise<string> {
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
-/** Prints the ready line; on SIGTERM or SIGINT runs `stop`, then exits. */
+/**
+ * Whether the module at `url` is the script Node was started with (a child server's), not one a
+ * bench imports to serve it in its own process.
+ */
+export function isMain(url: string): boolean {
+  return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(url));
+}
+
+/**
+ * Prints the ready line; on SIGTERM or SIGINT runs `stop`, then exits. A server served in the
+ * bench's process hands both to `startServer` instead.
+ */
 export function ready(line: Record<string, unknown>, stop: () => Promise<unknown>): void {
+  if (readyHere) return readyHere(line, stop);
   process.stdout.write(`${JSON.stringify(line)}\n`);
   const exit = () => void stop().finally(() => process.exit(0));
   process.on('SIGTERM', exit);

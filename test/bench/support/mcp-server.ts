@@ -14,21 +14,23 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { CommandBus } from '@nestjs/cqrs';
+import Fastify from 'fastify';
 import { CompanyImporter, DemoDataSeeder, demoCompanies, valueRecords } from '#agent-ventures';
 import { GrantCreditsCommand, type GrantCreditsResult } from '#agent-billing';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { startTestApi } from '../../api/support/test-api.js';
-import { mcpBareRoutes, serveBare } from './bare-server.js';
-import { BENCH_LIMITS, failed, ready, setting, SMOKE } from './bench-kit.js';
+import { BENCH_LIMITS, failed, isMain, listenLocal, ready, setting, SMOKE } from './bench-kit.js';
 
 /** Operator grants; one is at most 1,000,000 USD (MAX_GRANT_CENTS): 285,714 discovery calls at 3.50 USD. */
 const GRANTS = setting('BENCH_GRANTS', 5, 1);
 
 async function bare(file: string): Promise<void> {
   const bodies = JSON.parse(readFileSync(file, 'utf8')) as { rest: unknown; mcp: unknown };
-  const server = await serveBare(mcpBareRoutes(bodies));
-  ready({ url: server.url }, server.close);
+  const app = Fastify({ logger: false });
+  app.get('/api/v1/discovery/top', async () => bodies.rest);
+  app.post('/api/v1/mcp', async () => bodies.mcp);
+  ready({ url: await listenLocal(app) }, () => app.close());
 }
 
 async function app(): Promise<void> {
@@ -81,5 +83,9 @@ async function app(): Promise<void> {
   );
 }
 
-const [mode, file] = process.argv.slice(2);
-(mode === 'bare' ? bare(file!) : app()).catch(failed);
+/** The server `args` name (see the top of this file); a smoke run serves it in the bench's process. */
+export function serve([mode, file]: string[]): Promise<void> {
+  return mode === 'bare' ? bare(file!) : app();
+}
+
+if (isMain(import.meta.url)) serve(process.argv.slice(2)).catch(failed);

@@ -14,6 +14,7 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { CommandBus } from '@nestjs/cqrs';
+import Fastify from 'fastify';
 import { CreateTenantCommand, type CreatedTenant } from '#agent-workspace';
 import { GrantCreditsCommand } from '#agent-billing';
 import { EVENT_STORE, type EventStore, type NewEvent } from '#eventstore';
@@ -26,8 +27,7 @@ import {
   type WorkspaceEvent,
 } from '../../../libs/agent-workspace/src/workspace.events.js';
 import { startTestApi } from '../../api/support/test-api.js';
-import { serveBare, workspaceBareRoutes } from './bare-server.js';
-import { BENCH_LIMITS, failed, ready, setting } from './bench-kit.js';
+import { BENCH_LIMITS, failed, isMain, listenLocal, ready, setting } from './bench-kit.js';
 
 /** Events per append when seeding: one SQLite transaction each. */
 const BATCH = 1000;
@@ -36,10 +36,15 @@ const SEED_COMPANIES = 100;
 /** Operator grants per tenant; one is at most 1,000,000 USD (MAX_GRANT_CENTS). */
 const GRANTS = setting('BENCH_GRANTS', 2, 1);
 
+const EVENTS_PATH = '/api/v1/workspace/events';
+const MEMO_PATH = '/api/v1/workspace/companies/:id/memo';
+
 async function bare(file: string): Promise<void> {
   const bodies = JSON.parse(readFileSync(file, 'utf8')) as { events: unknown; memo: unknown };
-  const server = await serveBare(workspaceBareRoutes(bodies));
-  ready({ url: server.url }, server.close);
+  const app = Fastify({ logger: false });
+  app.get(EVENTS_PATH, async () => bodies.events);
+  app.patch(MEMO_PATH, async () => bodies.memo);
+  ready({ url: await listenLocal(app) }, () => app.close());
 }
 
 /**
@@ -178,5 +183,9 @@ async function app(eventCount: number, companyCount: number): Promise<void> {
   );
 }
 
-const [mode, a, b] = process.argv.slice(2);
-(mode === 'bare' ? bare(a!) : app(Number(a ?? 100_000), Number(b ?? 200))).catch(failed);
+/** The server `args` name (see the top of this file); a smoke run serves it in the bench's process. */
+export function serve([mode, a, b]: string[]): Promise<void> {
+  return mode === 'bare' ? bare(a!) : app(Number(a ?? 100_000), Number(b ?? 200));
+}
+
+if (isMain(import.meta.url)) serve(process.argv.slice(2)).catch(failed);
