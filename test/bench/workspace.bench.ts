@@ -13,8 +13,9 @@
 // same memo answer) in the same run, as in platform.bench.ts and companies.bench.ts: the server's
 // CPU time per request (from /proc: steadier than requests/s on a shared machine) as a multiple of
 // bare Fastify's, and the throughput share. Servers run in child processes (support/
-// workspace-server.ts; here in a smoke run), autocannon (the load) here. Medians of BENCH_RUNS (default 3) runs of
-// BENCH_SECONDS (default 5) per scenario and server, the two servers alternating.
+// workspace-server.ts; here in a smoke run), autocannon (the load) here. Medians of BENCH_RUNS
+// (default 3) runs of BENCH_SECONDS (default 5) per scenario and server, the two servers
+// alternating.
 // Latencies are taken per response here (sub-millisecond; autocannon's are whole ms).
 // Checks: the stream read once from the start holds exactly BENCH_EVENTS events, each once; after
 // the load the memos' versions add up to at least the PATCHes answered 200 and at most those sent

@@ -1,7 +1,8 @@
 // What the benches (test/bench/*.bench.ts) and their child servers (support/*-server.ts) share:
 // figures (median, fmt), the load generator (autocannon, in this process or in a child), the
 // server's CPU time from /proc, and the child-server protocol: a server prints one JSON line when
-// it is ready and exits on SIGTERM (or SIGINT).
+// it is ready and exits on SIGTERM (or SIGINT); a smoke run calls its serve(args) in the bench's
+// process instead.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
