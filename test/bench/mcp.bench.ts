@@ -11,10 +11,10 @@
 // 1.5×), requests/s and latency. Servers run in child processes (support/mcp-server.ts; here in
 // a smoke run), autocannon (the load) here. Medians of BENCH_RUNS (default 3) runs of
 // BENCH_SECONDS (default 5) per scenario with BENCH_CONNECTIONS (default 100), the order of the
-// scenarios reversed every other run. Checks: before the load, the MCP answer's structuredContent equals the REST answer's
-// data and both are charged; during it, non-2xx answers, connection errors and MCP tool errors
-// (isError, or a JSON-RPC error) are counted (any fails the bench); after it, the key's ledger
-// holds at least one durable charge per paid answer. Default total time ~1.5 min on 2 cores.
+// scenarios reversed every other run. Checks: before the load, the MCP answer's structuredContent
+// equals the REST answer's data and both are charged; during it, non-2xx answers, connection
+// errors and MCP tool errors (isError, or a JSON-RPC error) are counted (any fails the bench);
+// after it, the key's ledger holds at least one durable charge per paid answer. Default total time ~1.5 min on 2 cores.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

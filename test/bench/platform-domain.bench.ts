@@ -8,8 +8,9 @@
 //     resolved each time), ms per report;
 // (d) contention: 20 runners claiming one run at a time, claims/s (exactly one wins each).
 // Env: BENCH_RUNS (default 3), BENCH_DURATION (seconds per autocannon run, default 5), BENCH_CONNECTIONS (default 10),
-// BENCH_SETUP_RUNS (runs made before the reads, default 40), BENCH_RUNS_PER_CLIENT (lifecycles of
-// each of the 10 clients per run, default 15), BENCH_CONTENDED_RUNS (runs claimed per run, default 20).
+// BENCH_SETUP_RUNS (runs made before the reads, default 40), BENCH_RUNS_PER_CLIENT (lifecycles
+// of each of the 10 clients per run, default 15), BENCH_CONTENDED_RUNS (runs claimed per run,
+// default 20).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
