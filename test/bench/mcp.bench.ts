@@ -14,7 +14,8 @@
 // scenarios reversed every other run. Checks: before the load, the MCP answer's structuredContent
 // equals the REST answer's data and both are charged; during it, non-2xx answers, connection
 // errors and MCP tool errors (isError, or a JSON-RPC error) are counted (any fails the bench);
-// after it, the key's ledger holds at least one durable charge per paid answer. Default total time ~1.5 min on 2 cores.
+// after it, the key's ledger holds at least one durable charge per paid answer. Default total
+// time ~1.5 min on 2 cores.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
