@@ -2,7 +2,7 @@
 // key lookup, hold, handler, a DURABLE MeterCharged append per call, X-Credits headers) on one
 // account and spread over 1,000 accounts, against bare Fastify serving the same JSON in the
 // same run, and the same JSON from an unmetered route of the same app (the HTTP stack alone).
-// Servers and the load generator (autocannon) run in separate processes.
+// Servers and the load generator (autocannon) run in separate processes (in a smoke run, all here).
 // Reports requests/s, the ratio to bare Fastify and p99 latency: medians of BENCH_RUNS runs.
 // Env: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 100),
 //      BENCH_ACCOUNTS (default 1000). Aim: paid >= 40% of bare Fastify.
@@ -20,7 +20,7 @@ import {
   setting,
   SMOKE,
   startServer,
-  stop,
+  stopServer,
   WARM_UP_SECONDS,
 } from './support/bench-kit.js';
 
@@ -116,7 +116,7 @@ try {
     `  the 1-account ledger holds ${fmt(((await status.json()) as { data: { paid_calls: number } }).data.paid_calls)} durable charges`,
   );
 } finally {
-  await Promise.all([...new Set([bareServer.process, oneServer.process, manyServer.process])].map(stop));
+  await Promise.all([bareServer, manyServer, ...(oneServer.url === manyServer.url ? [] : [oneServer])].map(stopServer));
 }
 console.log(`durable commit latency after: ${(await commitLatencyMs()).toFixed(2)} ms`);
 const bareRps = median(scenarios[0]!.rps);

@@ -10,9 +10,9 @@
 //    in the same run. Aim: discovery >= 40 % of bare Fastify. For reference, the metered no-op
 //    route of the billing tests (same charge, no data) is measured too: the floor of a paid read.
 // Also the server's CPU time per request (from /proc; steadier than req/s on a shared machine).
-// Servers and importer run in child processes; autocannon (the load) runs here. Medians of
-// BENCH_RUNS (default 3) runs of BENCH_SECONDS (default 10) with BENCH_CONNECTIONS (default 100).
-import type { ChildProcess } from 'node:child_process';
+// Servers and importer run in child processes (in a smoke run, here); autocannon (the load) runs
+// here. Medians of BENCH_RUNS (default 3) runs of BENCH_SECONDS (default 10) with
+// BENCH_CONNECTIONS (default 100).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,14 +22,16 @@ import { csvHeaderLine, demoCompanies, type ImportSummary, recordToCsvLine } fro
 import {
   autocannon,
   type AutocannonResult,
+  type BenchServer,
   checkLoad,
   fmt,
   median,
+  serverPid,
   setting,
   SMOKE,
   spawnChild,
   startServer,
-  stop,
+  stopServer,
   withServerCpu,
 } from './support/bench-kit.js';
 
@@ -44,6 +46,9 @@ const ACCOUNTS = setting('BENCH_ACCOUNTS', 200, 70);
 const SERVER = fileURLToPath(new URL('./support/companies-server.js', import.meta.url));
 
 // ---------------------------------------------------------------- import
+
+/** The importer of companies-server.ts, loaded in a smoke run only (it loads the api). */
+const importer = () => import('./support/companies-server.js');
 
 async function importBench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-companies-files-'));
@@ -67,8 +72,10 @@ async function importBench(): Promise<void> {
       const fresh: number[] = [];
       const again: number[] = [];
       for (let run = 0; run < RUNS; run++) {
-        const { firstLine } = spawnChild(SERVER, ['import', file, format]);
-        const result = JSON.parse(await firstLine) as { summary: ImportSummary; again: ImportSummary };
+        const result: { summary: ImportSummary; again: ImportSummary } = SMOKE
+          ? // A smoke run imports here (its api is served here too): a child would load it again.
+            await (await importer()).importTwice(file, format)
+          : JSON.parse(await spawnChild(SERVER, ['import', file, format]).firstLine);
         if (result.summary.imported !== IMPORT_COMPANIES || result.again.unchanged !== IMPORT_COMPANIES) {
           throw new Error(`unexpected import result ${JSON.stringify(result)}`);
         }
@@ -89,8 +96,7 @@ async function importBench(): Promise<void> {
 
 // ---------------------------------------------------------------- HTTP
 
-interface Server {
-  process: ChildProcess;
+interface Server extends BenchServer {
   url: string;
   keys: string[];
   ids: string[];
@@ -143,7 +149,7 @@ async function measure(
   for (let run = 0; run < RUNS; run++) {
     for (const [name, path] of paths) {
       const { value: r, cpuUs } = await withServerCpu(
-        server.process.pid,
+        serverPid(server),
         () => load(server, path, SECONDS),
         (r) => r['2xx'],
       );
@@ -177,7 +183,7 @@ async function httpBench(): Promise<void> {
       results,
     );
   } finally {
-    await stop(bare.process);
+    await stopServer(bare);
   }
   const started = performance.now();
   const app = await startServer<Server>(SERVER, ['app', String(COMPANIES), String(ACCOUNTS)]);
@@ -195,7 +201,7 @@ async function httpBench(): Promise<void> {
       results,
     );
   } finally {
-    await stop(app.process);
+    await stopServer(app);
   }
   console.log('\nmedians (GET /discovery/top?limit=10, GET /companies/{id}, metered no-op):');
   for (const [paid, base] of [

@@ -3,7 +3,8 @@
 //      (target >= 20,000/s);
 //  (b) readAll of 1,000,000 events: events/s (target >= 200,000/s) and peak RSS (target < 300 MB),
 //      each run in a fresh child process so maxRSS is the read's alone.
-// Medians of several runs. Env: BENCH_RUNS (default 5), BENCH_READ_EVENTS (default 1,000,000).
+// Medians of several runs. Env: BENCH_RUNS (default 5), BENCH_READ_EVENTS (default 1,000,000),
+// BENCH_APPEND_SECONDS (each append run, default 3).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { fmt, median, setting } from './support/bench-kit.js';
 const RUNS = setting('BENCH_RUNS', 5, 1);
 const READ_EVENTS = setting('BENCH_READ_EVENTS', 1_000_000, 10_000);
 const WRITERS = 64;
-const APPEND_SECONDS = 3;
+const APPEND_SECONDS = setting('BENCH_APPEND_SECONDS', 3, 0.3);
 
 /** A typical small domain event. */
 function payload(i: number) {

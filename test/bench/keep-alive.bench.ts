@@ -9,7 +9,7 @@
 // default unlimited), BENCH_SEED.
 import { fileURLToPath } from 'node:url';
 import { keepAliveSoak } from './support/keep-alive-soak.js';
-import { checkLoad, fmt, setting, startServer, stop } from './support/bench-kit.js';
+import { checkLoad, fmt, setting, startServer, stopServer } from './support/bench-kit.js';
 
 const SECONDS = setting('BENCH_SECONDS', 120, 2);
 const CLIENTS = setting('BENCH_CLIENTS', 20, 2);
@@ -20,7 +20,8 @@ const RATE = setting('BENCH_RATE', 0, 200);
 const SEED = setting('BENCH_SEED', 1, 1);
 const SERVER = fileURLToPath(new URL('./support/platform-server.js', import.meta.url));
 
-const server = await startServer<{ url: string; keys: string[] }>(SERVER, []);
+// A child in a smoke run too: the one bench that still proves the child-server protocol there.
+const server = await startServer<{ url: string; keys: string[] }>(SERVER, [], { child: true });
 try {
   console.log(
     `keep-alive soak: ${SECONDS} s, ${CLIENTS} clients (gaps up to ${fmt(MAX_GAP_MS)} ms, first ${fmt(FIRST_GAP_MS)} ms busy), ` +
@@ -44,5 +45,5 @@ try {
   checkLoad('load', result.load);
   if (result.failures.length > 0) throw new Error(`clients not answered: ${result.failures.slice(0, 5).join('; ')}`);
 } finally {
-  await stop(server.process);
+  await stopServer(server);
 }

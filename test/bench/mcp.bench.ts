@@ -8,29 +8,31 @@
 // bare Fastify answering the same two bodies in the same run (its POST parses the same JSON-RPC
 // body). Figures: the server's CPU time per request (from /proc: steadier than requests/s on a
 // shared machine) as a multiple of bare Fastify's, MCP's as a multiple of REST's (aim: at most
-// 1.5×), requests/s and latency. Servers run in child processes (support/mcp-server.ts),
-// autocannon (the load) here. Medians of BENCH_RUNS (default 3) runs of BENCH_SECONDS (default 5)
-// per scenario with BENCH_CONNECTIONS (default 100), the order of the scenarios reversed every
-// other run. Checks: before the load, the MCP answer's structuredContent equals the REST answer's
-// data and both are charged; during it, non-2xx answers, connection errors and MCP tool errors
-// (isError, or a JSON-RPC error) are counted (any fails the bench); after it, the key's ledger
-// holds at least one durable charge per paid answer. Default total time ~1.5 min on 2 cores.
+// 1.5×), requests/s and latency. Servers run in child processes (support/mcp-server.ts; here in
+// a smoke run), autocannon (the load) here. Medians of BENCH_RUNS (default 3) runs of
+// BENCH_SECONDS (default 5) per scenario with BENCH_CONNECTIONS (default 100), the order of the
+// scenarios reversed every other run. Checks: before the load, the MCP answer's structuredContent
+// equals the REST answer's data and both are charged; during it, non-2xx answers, connection
+// errors and MCP tool errors (isError, or a JSON-RPC error) are counted (any fails the bench);
+// after it, the key's ledger holds at least one durable charge per paid answer. Default total
+// time ~1.5 min on 2 cores.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import type { ChildProcess } from 'node:child_process';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import {
   autocannon,
   type AutocannonResult,
+  type BenchServer,
   fmt,
   median,
+  serverPid,
   setting,
   SMOKE,
   startServer,
-  stop,
+  stopServer,
   withServerCpu,
 } from './support/bench-kit.js';
 
@@ -58,8 +60,7 @@ const MCP_HEADERS = {
 type Protocol = 'rest' | 'mcp';
 type Label = 'bare' | 'api';
 
-interface Server {
-  process: ChildProcess;
+interface Server extends BenchServer {
   url: string;
 }
 
@@ -185,7 +186,7 @@ try {
     for (const [label, protocol] of run % 2 === 0 ? scenarios : [...scenarios].reverse()) {
       const server = servers[label];
       const { value: measured, cpuUs } = await withServerCpu(
-        server.process.pid,
+        serverPid(server),
         () => load(server, protocol, app.key, SECONDS),
         (m) => m.result['2xx'],
       );
@@ -238,6 +239,6 @@ try {
       `throughput ${((m('api mcp', 'rps') / m('api rest', 'rps')) * 100).toFixed(1)}% of REST's`,
   );
 } finally {
-  await Promise.all([stop(app.process), bare ? stop(bare.process) : Promise.resolve()]);
+  await Promise.all([stopServer(app), bare ? stopServer(bare) : Promise.resolve()]);
   rmSync(dir, { recursive: true, force: true });
 }

@@ -7,7 +7,10 @@
 // (c) security scans: a 200-vulnerability report diffed against the open alerts (20 new, 20
 //     resolved each time), ms per report;
 // (d) contention: 20 runners claiming one run at a time, claims/s (exactly one wins each).
-// Env: BENCH_RUNS (default 3), BENCH_DURATION (seconds per autocannon run, default 5), BENCH_CONNECTIONS (default 10).
+// Env: BENCH_RUNS (default 3), BENCH_DURATION (seconds per autocannon run, default 5), BENCH_CONNECTIONS (default 10),
+// BENCH_SETUP_RUNS (runs made before the reads, default 40), BENCH_RUNS_PER_CLIENT (lifecycles
+// of each of the 10 clients per run, default 15), BENCH_CONTENDED_RUNS (runs claimed per run,
+// default 20).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +31,11 @@ import {
 const RUNS = setting('BENCH_RUNS', 3, 1);
 const DURATION = setting('BENCH_DURATION', 5, 0.5);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 10);
+// Smoke: a full page of events still (20 repositories and 5 runs make more than 20 events), each
+// client more than one lifecycle, several runs claimed by the 20 claimers.
+const SETUP_RUNS = setting('BENCH_SETUP_RUNS', 40, 5);
+const RUNS_PER_CLIENT = setting('BENCH_RUNS_PER_CLIENT', 15, 2);
+const CONTENDED_RUNS = setting('BENCH_CONTENDED_RUNS', 20, 3);
 
 /** One autocannon run in a child process; throws on a non-2xx answer or an error. */
 async function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<AutocannonResult> {
@@ -90,7 +98,7 @@ async function main(): Promise<void> {
       await call('POST', `/v1/runs/${run.id}/claim`);
       await call('POST', `/v1/runs/${run.id}/complete`, { findings });
     };
-    for (let i = 0; i < 40; i++) await lifecycle(repos[i % repos.length]!);
+    for (let i = 0; i < SETUP_RUNS; i++) await lifecycle(repos[i % repos.length]!);
 
     // (a) reads
     const reads = { repositories: `${base}/v1/repositories`, events: `${base}/v1/events` };
@@ -109,7 +117,7 @@ async function main(): Promise<void> {
     // (b) run lifecycle, 10 clients
     const lifecycleRates: number[] = [];
     for (let r = 0; r < RUNS; r++) {
-      const perClient = 15;
+      const perClient = RUNS_PER_CLIENT;
       const started = performance.now();
       await Promise.all(
         Array.from({ length: 10 }, async (_, c) => {
@@ -147,7 +155,7 @@ async function main(): Promise<void> {
     const claimRates: number[] = [];
     for (let r = 0; r < RUNS; r++) {
       const runs: string[] = [];
-      for (let i = 0; i < 20; i++)
+      for (let i = 0; i < CONTENDED_RUNS; i++)
         runs.push((await call('POST', `/v1/agents/${agent}/runs`, { repository_id: repos[1] })).id);
       const started = performance.now();
       for (const run of runs) {

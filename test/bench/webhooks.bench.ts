@@ -1,6 +1,7 @@
 // Webhook fan-out benchmark, printed, not asserted. Embedded SQLite (durable commits),
 // the real projection runner, dispatcher and HTTP sender, to a local receiver in a child process
-// (its own core) that verifies every signature (HMAC-SHA256 over the raw body, constant time).
+// (its own core; a smoke run's is in this process) that verifies every signature (HMAC-SHA256 over
+// the raw body, constant time).
 //
 // 1. Throughput: WEBHOOKS (1,000) webhooks of one account subscribed to one busy event type;
 //    EVENTS events appended at once → EVENTS × WEBHOOKS deliveries; deliveries/s from the first
@@ -16,7 +17,7 @@
 import { fork } from 'node:child_process';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,11 +38,11 @@ import {
   webhookStream,
 } from '#webhooks';
 import { platformEventPublished, platformWebhookChannel } from '#platform';
-import { fmt, median, setting } from './support/bench-kit.js';
+import { fmt, median, setting, SMOKE } from './support/bench-kit.js';
 
 const secretFor = (i: number) => `bench-secret-${i}-0123456789abcdef`;
 
-// ---- receiver (child process) ------------------------------------------------------------
+// ---- receiver (a child process; in a smoke run, this one) -----------------------------------
 
 interface Report {
   received: number;
@@ -51,7 +52,8 @@ interface Report {
   receipts: Record<string, number[]>;
 }
 
-function runReceiver(): void {
+/** The receiver's HTTP server and its answers to the bench's commands ('report', 'reset'). */
+function receiver(): { server: Server; command(cmd: string): unknown } {
   const seen = new Set<string>();
   let received = 0;
   let badSignatures = 0;
@@ -78,25 +80,74 @@ function runReceiver(): void {
     });
   });
   server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
-  });
+  const command = (cmd: string): unknown => {
+    if (cmd === 'report') return { received, unique: seen.size, badSignatures, receipts } satisfies Report;
+    seen.clear();
+    received = 0;
+    badSignatures = 0;
+    receipts = {};
+    return { ok: true };
+  };
+  return { server, command };
+}
+
+/** The receiver as a child process (BENCH_ROLE=receiver): its port, then commands over IPC. */
+function runReceiver(): void {
+  const { server, command } = receiver();
+  server.listen(0, '127.0.0.1', () => process.send!({ port: portOf(server) }));
   process.on('message', (m: { cmd: string }) => {
-    if (m.cmd === 'report') {
-      const report: Report = { received, unique: seen.size, badSignatures, receipts };
-      process.send!(report);
-    } else if (m.cmd === 'reset') {
-      seen.clear();
-      received = 0;
-      badSignatures = 0;
-      receipts = {};
-      process.send!({ ok: true });
-    } else if (m.cmd === 'exit') {
+    if (m.cmd === 'exit') {
       server.close();
       process.exit(0);
     }
+    process.send!(command(m.cmd));
   });
+}
+
+const portOf = (server: Server) => {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+};
+
+interface Receiver {
+  port: number;
+  ask<T>(cmd: 'report' | 'reset'): Promise<T>;
+  exit(): void;
+}
+
+/**
+ * The receiver in a child process (its own core), or in a smoke run, whose figures mean nothing,
+ * in this one: a child costs a Node start and this module's loads (ADR 0097).
+ */
+async function startReceiver(): Promise<Receiver> {
+  if (SMOKE) {
+    const { server, command } = receiver();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      port: portOf(server),
+      ask: <T>(cmd: string) => Promise.resolve(command(cmd) as T),
+      exit: () => {
+        server.closeAllConnections();
+        server.close();
+      },
+    };
+  }
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    env: { ...process.env, BENCH_ROLE: 'receiver' },
+    stdio: 'inherit',
+  });
+  const { port } = await new Promise<{ port: number }>((resolve) =>
+    child.once('message', (m) => resolve(m as { port: number })),
+  );
+  return {
+    port,
+    ask: <T>(cmd: string) =>
+      new Promise<T>((resolve) => {
+        child.once('message', (m) => resolve(m as T));
+        child.send({ cmd });
+      }),
+    exit: () => child.send({ cmd: 'exit' }),
+  };
 }
 
 // ---- bench (parent) ----------------------------------------------------------------------
@@ -116,22 +167,10 @@ const percentile = (sorted: number[], p: number) =>
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function ask<T>(child: ReturnType<typeof fork>, cmd: string): Promise<T> {
-  return new Promise((resolve) => {
-    child.once('message', (m) => resolve(m as T));
-    child.send({ cmd });
-  });
-}
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-webhooks-'));
-  const child = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, BENCH_ROLE: 'receiver' },
-    stdio: 'inherit',
-  });
-  const { port } = await new Promise<{ port: number }>((resolve) =>
-    child.once('message', (m) => resolve(m as { port: number })),
-  );
+  const receiver = await startReceiver();
+  const { port } = receiver;
   const path = join(dir, 'svc.sqlite');
   const events = new SqliteEventStore({ path });
   const documents = new SqliteDocumentStore({ path });
@@ -216,7 +255,7 @@ async function main(): Promise<void> {
     // Deliveries per CPU-second of this (dispatching) process: a figure other load on the machine disturbs less.
     const perCpu: number[] = [];
     for (let run = 1; run <= RUNS; run++) {
-      await ask(child, 'reset');
+      await receiver.ask('reset');
       const expected = EVENTS * WEBHOOKS;
       const cpu = process.cpuUsage();
       t = performance.now();
@@ -225,7 +264,7 @@ async function main(): Promise<void> {
       let report: Report;
       const deadline = performance.now() + 300_000;
       for (;;) {
-        report = await ask<Report>(child, 'report');
+        report = await receiver.ask<Report>('report');
         if (report.unique >= expected || performance.now() > deadline) break;
         await sleep(20);
       }
@@ -258,7 +297,7 @@ async function main(): Promise<void> {
     for (const [s, { type, webhooks, rate }] of scenarios.entries()) {
       const stats = latency[s]!;
       for (let run = 1; run <= RUNS; run++) {
-        await ask(child, 'reset');
+        await receiver.ask('reset');
         const total = Math.round(rate * SECONDS);
         const appendedAt = new Map<string, number>();
         const appends: Promise<unknown>[] = [];
@@ -276,7 +315,7 @@ async function main(): Promise<void> {
         let report: Report;
         const deadline = performance.now() + 120_000;
         for (;;) {
-          report = await ask<Report>(child, 'report');
+          report = await receiver.ask<Report>('report');
           if (report.unique >= expected || performance.now() > deadline) break;
           await sleep(20);
         }
@@ -315,7 +354,7 @@ async function main(): Promise<void> {
     await runner.stop();
     await documents.close();
     await events.close();
-    child.send({ cmd: 'exit' });
+    receiver.exit();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -13,13 +13,13 @@
 // same memo answer) in the same run, as in platform.bench.ts and companies.bench.ts: the server's
 // CPU time per request (from /proc: steadier than requests/s on a shared machine) as a multiple of
 // bare Fastify's, and the throughput share. Servers run in child processes (support/
-// workspace-server.ts), autocannon (the load) here. Medians of BENCH_RUNS (default 3) runs of
-// BENCH_SECONDS (default 5) per scenario and server, the two servers alternating.
+// workspace-server.ts; here in a smoke run), autocannon (the load) here. Medians of BENCH_RUNS
+// (default 3) runs of BENCH_SECONDS (default 5) per scenario and server, the two servers
+// alternating.
 // Latencies are taken per response here (sub-millisecond; autocannon's are whole ms).
 // Checks: the stream read once from the start holds exactly BENCH_EVENTS events, each once; after
 // the load the memos' versions add up to at least the PATCHes answered 200 and at most those sent
 // (a load's last requests may be in flight when it stops). Default total time ~2.5 min on 2 cores.
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,12 +27,14 @@ import { fileURLToPath } from 'node:url';
 import {
   autocannon,
   type AutocannonResult,
+  type BenchServer,
   checkLoad,
   fmt,
   median,
+  serverPid,
   setting,
   startServer,
-  stop,
+  stopServer,
   WARM_UP_SECONDS,
   withServerCpu,
 } from './support/bench-kit.js';
@@ -57,8 +59,7 @@ interface AppReady {
   catchUpMs: number;
 }
 
-interface Server {
-  process: ChildProcess;
+interface Server extends BenchServer {
   url: string;
 }
 
@@ -207,7 +208,7 @@ async function measure(
   results: Results,
 ): Promise<Load> {
   const { value: measured, cpuUs } = await withServerCpu(
-    server.process.pid,
+    serverPid(server),
     () => load(SECONDS),
     (m) => m.result['2xx'],
   );
@@ -341,6 +342,6 @@ try {
     );
   }
 } finally {
-  await Promise.all([stop(app.process), bare ? stop(bare.process) : Promise.resolve()]);
+  await Promise.all([stopServer(app), bare ? stopServer(bare) : Promise.resolve()]);
   rmSync(dir, { recursive: true, force: true });
 }

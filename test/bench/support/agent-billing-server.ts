@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { startTestApi } from '../../api/support/test-api.js';
 import { PaidRoutesModule } from '../../agent-data/support/paid-routes.module.js';
-import { BENCH_LIMITS, failed, listenLocal, paidKeys, ready } from './bench-kit.js';
+import { BENCH_LIMITS, failed, isMain, listenLocal, paidKeys, ready } from './bench-kit.js';
 
 const PAYLOAD = { data: [{ rank: 1, company: 'Acme Robotics' }], account_id: 'acct_01JBENCHBENCHBENCHBENCHBENC' };
 
@@ -41,5 +41,9 @@ async function api(accounts: number): Promise<void> {
   ready({ url: api.url, keys }, () => api.close().finally(() => rmSync(dataDir, { recursive: true, force: true })));
 }
 
-const [mode, count] = process.argv.slice(2);
-(mode === 'bare' ? bare() : api(Number(count ?? 1))).catch(failed);
+/** The server `args` name (see the top of this file); a smoke run serves it in the bench's process. */
+export function serve([mode, count]: string[]): Promise<void> {
+  return mode === 'bare' ? bare() : api(Number(count ?? 1));
+}
+
+if (isMain(import.meta.url)) serve(process.argv.slice(2)).catch(failed);

@@ -1,11 +1,13 @@
 // What the benches (test/bench/*.bench.ts) and their child servers (support/*-server.ts) share:
 // figures (median, fmt), the load generator (autocannon, in this process or in a child), the
 // server's CPU time from /proc, and the child-server protocol: a server prints one JSON line when
-// it is ready and exits on SIGTERM (or SIGINT).
+// it is ready and exits on SIGTERM (or SIGINT); a smoke run calls its serve(args) in the bench's
+// process instead.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 
 const require = createRequire(import.meta.url);
@@ -67,24 +69,40 @@ export interface AutocannonResult {
   timeouts: number;
 }
 
-/** autocannon in this process (so `setupRequest` and `onResponse` callbacks can be used). */
+/**
+ * Requests per connection of a smoke run's load: each connection is answered a dozen times, and a
+ * reader of the workspace bench's stream (10 pages in a smoke run) comes back to its start.
+ */
+export const SMOKE_REQUESTS_PER_CONNECTION = 12;
+
+/**
+ * autocannon in this process (so `setupRequest` and `onResponse` callbacks can be used). In a
+ * smoke run a load at full speed (no `amount`, no rate) sends a fixed number of requests instead
+ * of running for its duration: that proves the route answers 2xx at a small part of the CPU a
+ * half second of saturating load costs (ADR 0097). A load at a rate keeps its duration.
+ */
 export function autocannon(opts: Record<string, unknown>): Promise<AutocannonResult> {
-  return (require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>)(opts);
+  const atFullSpeed = opts.amount === undefined && opts.overallRate === undefined && opts.connectionRate === undefined;
+  const run = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+  if (!SMOKE || !atFullSpeed) return run(opts);
+  return run({ ...opts, amount: Number(opts.connections ?? 10) * SMOKE_REQUESTS_PER_CONNECTION });
 }
 
 /**
- * One autocannon run in a child process (a GET with these headers); its JSON summary. In a smoke
- * run, where the figures mean nothing, the same load runs in this process: a child costs a Node
- * start and autocannon's load, longer than the half second of load itself (ADR 0097).
+ * One autocannon run in a child process (a GET with these headers, at `rate` requests/s in all if
+ * given); its JSON summary. In a smoke run, where the figures mean nothing, the same load runs in
+ * this process: a child costs a Node start and autocannon's load, longer than the load itself
+ * (ADR 0097).
  */
 export function autocannonChild(
   url: string,
   headers: Record<string, string>,
   connections: number,
   seconds: number,
-  extraArgs: string[] = [],
+  rate?: number,
 ): Promise<AutocannonResult> {
-  if (SMOKE && extraArgs.length === 0) return autocannon({ url, headers, connections, duration: seconds });
+  if (SMOKE)
+    return autocannon({ url, headers, connections, duration: seconds, ...(rate ? { overallRate: rate } : {}) });
   const args = [
     require.resolve('autocannon/autocannon.js'),
     '-j',
@@ -92,7 +110,7 @@ export function autocannonChild(
     String(connections),
     '-d',
     String(seconds),
-    ...extraArgs,
+    ...(rate ? ['-R', String(rate)] : []),
   ];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   args.push(url);
@@ -169,13 +187,55 @@ export function spawnChild(script: string, args: string[]): BenchChild {
   return { process: proc, firstLine };
 }
 
-/** Starts a child server and waits for its ready line: that JSON, with the process. */
+/**
+ * A server a bench loads: a child process, or in a smoke run the same server in the bench's
+ * process (`close`), where a child would cost a Node start and a second load of the api's modules
+ * (ADR 0097).
+ */
+export interface BenchServer {
+  process?: ChildProcess;
+  close?: () => Promise<void>;
+}
+
+/**
+ * Starts a child server and waits for its ready line: that JSON, with the process. In a smoke run
+ * (unless `child`) the script's `serve(args)` runs in this process instead, one server at a time.
+ */
 export async function startServer<T extends object>(
   script: string,
   args: string[],
-): Promise<T & { process: ChildProcess }> {
+  options: { child?: boolean } = {},
+): Promise<T & BenchServer> {
+  if (SMOKE && !options.child) return serveHere<T>(script, args);
   const { process: proc, firstLine } = spawnChild(script, args);
   return { ...(JSON.parse(await firstLine) as T), process: proc };
+}
+
+/** The ready call of the server `serveHere` is starting; unset in a child server. */
+let readyHere: ((line: Record<string, unknown>, stop: () => Promise<unknown>) => void) | undefined;
+
+async function serveHere<T extends object>(script: string, args: string[]): Promise<T & BenchServer> {
+  const { serve } = (await import(pathToFileURL(script).href)) as { serve: (args: string[]) => Promise<void> };
+  let started: { line: Record<string, unknown>; stop: () => Promise<unknown> } | undefined;
+  readyHere = (line, stop) => (started = { line, stop });
+  try {
+    await serve(args);
+  } finally {
+    readyHere = undefined;
+  }
+  if (!started) throw new Error(`bench server ${script} ${args[0] ?? ''} did not say it is ready`);
+  const { line, stop: stopHere } = started;
+  // Through JSON, as a child's ready line is read.
+  return { ...(JSON.parse(JSON.stringify(line)) as T), close: () => stopHere().then(() => undefined) };
+}
+
+/** The process whose CPU time is the server's (the bench's own for a server in this process). */
+export const serverPid = (server: BenchServer): number | undefined => server.process?.pid ?? process.pid;
+
+/** Stops a server: SIGTERM to its child and wait for the exit, or close it here. */
+export async function stopServer(server: BenchServer): Promise<void> {
+  if (server.process) await stop(server.process);
+  else await server.close?.();
 }
 
 /** SIGTERM, and wait for the exit. */
@@ -196,8 +256,20 @@ export async function listenLocal(app: FastifyInstance): Promise<string> {
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
-/** Prints the ready line; on SIGTERM or SIGINT runs `stop`, then exits. */
+/**
+ * Whether the module at `url` is the script Node was started with (a child server's), not one a
+ * bench imports to serve it in its own process.
+ */
+export function isMain(url: string): boolean {
+  return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(url));
+}
+
+/**
+ * Prints the ready line; on SIGTERM or SIGINT runs `stop`, then exits. A server served in the
+ * bench's process hands both to `startServer` instead.
+ */
 export function ready(line: Record<string, unknown>, stop: () => Promise<unknown>): void {
+  if (readyHere) return readyHere(line, stop);
   process.stdout.write(`${JSON.stringify(line)}\n`);
   const exit = () => void stop().finally(() => process.exit(0));
   process.on('SIGTERM', exit);

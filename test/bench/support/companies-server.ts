@@ -22,6 +22,7 @@ import {
   demoCompanies,
   fileRecords,
   type ImportFormat,
+  type ImportSummary,
   MODEL_VERSION,
   scoreCompany,
   valueRecords,
@@ -31,18 +32,22 @@ import { EVENT_STORE, type EventStore, SqliteEventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { PaidRoutesModule } from '../../agent-data/support/paid-routes.module.js';
 import { startTestApi } from '../../api/support/test-api.js';
-import { BENCH_LIMITS, failed, listenLocal, paidKeys, ready } from './bench-kit.js';
+import { BENCH_LIMITS, failed, isMain, listenLocal, paidKeys, ready } from './bench-kit.js';
 
 const AS_OF = '2026-11-01';
 
-async function importOnce(file: string, format: ImportFormat): Promise<void> {
+/** Imports `file` into a fresh store, then again (every record unchanged): both summaries. */
+export async function importTwice(
+  file: string,
+  format: ImportFormat,
+): Promise<{ summary: ImportSummary; again: ImportSummary }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-import-'));
   const events = new SqliteEventStore({ path: join(dir, 'svc.sqlite') });
   try {
     const importer = new CompanyImporter(events, new SystemClock());
     const summary = await importer.run(fileRecords(file, format), { source: 'bench' });
     const again = await importer.run(fileRecords(file, format), { source: 'bench' });
-    process.stdout.write(`${JSON.stringify({ summary, again })}\n`);
+    return { summary, again };
   } finally {
     await events.close();
     rmSync(dir, { recursive: true, force: true });
@@ -129,11 +134,11 @@ async function api(companies: number, accounts: number): Promise<void> {
   );
 }
 
-const [mode, a, b] = process.argv.slice(2);
-const run =
-  mode === 'import'
-    ? importOnce(a!, b as ImportFormat)
-    : mode === 'bare'
-      ? bare()
-      : api(Number(a ?? 20_000), Number(b ?? 200));
-run.catch(failed);
+/** The server `args` name (see the top of this file); a smoke run serves it in the bench's process. */
+export async function serve([mode, a, b]: string[]): Promise<void> {
+  if (mode === 'import') process.stdout.write(`${JSON.stringify(await importTwice(a!, b as ImportFormat))}\n`);
+  else if (mode === 'bare') await bare();
+  else await api(Number(a ?? 20_000), Number(b ?? 200));
+}
+
+if (isMain(import.meta.url)) serve(process.argv.slice(2)).catch(failed);

@@ -45,13 +45,7 @@ export interface SoakResult {
 
 export async function keepAliveSoak(o: SoakOptions): Promise<SoakResult> {
   const untilMs = Date.now() + o.seconds * 1000;
-  const load = autocannonChild(
-    o.url,
-    o.headers,
-    o.loadConnections,
-    o.seconds,
-    o.loadRate ? ['-R', String(o.loadRate)] : [],
-  );
+  const load = autocannonChild(o.url, o.headers, o.loadConnections, o.seconds, o.loadRate);
   const first: Gap = { ms: o.firstGapMs, busy: true };
   const reports = await Promise.all(
     Array.from({ length: o.clients }, (_, i) =>

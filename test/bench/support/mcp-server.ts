@@ -20,7 +20,7 @@ import { GrantCreditsCommand, type GrantCreditsResult } from '#agent-billing';
 import { EVENT_STORE, type EventStore } from '#eventstore';
 import { ProjectionRunner } from '#projections';
 import { startTestApi } from '../../api/support/test-api.js';
-import { BENCH_LIMITS, failed, listenLocal, ready, setting, SMOKE } from './bench-kit.js';
+import { BENCH_LIMITS, failed, isMain, listenLocal, ready, setting, SMOKE } from './bench-kit.js';
 
 /** Operator grants; one is at most 1,000,000 USD (MAX_GRANT_CENTS): 285,714 discovery calls at 3.50 USD. */
 const GRANTS = setting('BENCH_GRANTS', 5, 1);
@@ -83,5 +83,9 @@ async function app(): Promise<void> {
   );
 }
 
-const [mode, file] = process.argv.slice(2);
-(mode === 'bare' ? bare(file!) : app()).catch(failed);
+/** The server `args` name (see the top of this file); a smoke run serves it in the bench's process. */
+export function serve([mode, file]: string[]): Promise<void> {
+  return mode === 'bare' ? bare(file!) : app();
+}
+
+if (isMain(import.meta.url)) serve(process.argv.slice(2)).catch(failed);

@@ -13,11 +13,12 @@ import { FormClient } from '../../platform/support/form-client.js';
 import { authorize, clientConfig, registerClient } from '../../platform/support/oauth-fixtures.js';
 import { createAccountWithKey } from '../../platform/support/platform-fixtures.js';
 import { createUser, TEST_PASSWORD } from '../../platform/support/users-fixtures.js';
-import { BENCH_LIMITS, failed, ready } from './bench-kit.js';
+import { BENCH_LIMITS, failed, isMain, ready } from './bench-kit.js';
 
-const grants = Number(process.argv[2] ?? 20);
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-oauth-'));
-try {
+/** The server, with `count` (default 20) grants; a smoke run serves it in the bench's process. */
+export async function serve([count]: string[]): Promise<void> {
+  const grants = Number(count ?? 20);
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-oauth-'));
   const api = await startTestApi({
     checkOpenApi: false,
     dataDir,
@@ -49,6 +50,6 @@ try {
     { url: api.url, key, accessToken, clientId: client.clientId, clientSecret: client.clientSecret, refreshTokens },
     () => api.close().finally(() => rmSync(dataDir, { recursive: true, force: true })),
   );
-} catch (error) {
-  failed(error);
 }
+
+if (isMain(import.meta.url)) serve(process.argv.slice(2)).catch(failed);

@@ -27,7 +27,7 @@ import {
   type WorkspaceEvent,
 } from '../../../libs/agent-workspace/src/workspace.events.js';
 import { startTestApi } from '../../api/support/test-api.js';
-import { BENCH_LIMITS, failed, listenLocal, ready, setting } from './bench-kit.js';
+import { BENCH_LIMITS, failed, isMain, listenLocal, ready, setting } from './bench-kit.js';
 
 /** Events per append when seeding: one SQLite transaction each. */
 const BATCH = 1000;
@@ -183,5 +183,9 @@ async function app(eventCount: number, companyCount: number): Promise<void> {
   );
 }
 
-const [mode, a, b] = process.argv.slice(2);
-(mode === 'bare' ? bare(a!) : app(Number(a ?? 100_000), Number(b ?? 200))).catch(failed);
+/** The server `args` name (see the top of this file); a smoke run serves it in the bench's process. */
+export function serve([mode, a, b]: string[]): Promise<void> {
+  return mode === 'bare' ? bare(a!) : app(Number(a ?? 100_000), Number(b ?? 200));
+}
+
+if (isMain(import.meta.url)) serve(process.argv.slice(2)).catch(failed);
