@@ -8,6 +8,7 @@ import { WebhookDispatchers } from '#webhooks';
 import { startTestApi, type TestApi, waitUntil } from '../../api/support/test-api.js';
 import { pay } from '../../agent-data/support/agent-client.js';
 import { createAccountWithKey } from '../../platform/support/platform-fixtures.js';
+import { HttpClient } from './http-client.js';
 import type { Surface } from './openapi-operations.js';
 
 /**
@@ -97,6 +98,7 @@ export async function startChaosApi(options: { demoData?: boolean } = {}): Promi
   const store = api.app.get<EventStore>(EVENT_STORE);
   const commands = api.app.get(CommandBus);
   const dispatchers = api.app.get(WebhookDispatchers);
+  const client = new HttpClient(api.url);
 
   const grant = async (keyId: string) => {
     await commands.execute(
@@ -127,21 +129,14 @@ export async function startChaosApi(options: { demoData?: boolean } = {}): Promi
       const headers: Record<string, string> = { ...(as ? authHeader(as) : {}), ...request.headers };
       const started = performance.now();
       try {
-        const res = await fetch(`${api.url}${request.target}`, {
-          method: request.method,
-          headers,
-          body: request.body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-        });
-        const text = await res.text();
+        const res = await client.send({ ...request, headers }, TIMEOUT_MS);
         let json: any = undefined;
         try {
-          json = text ? JSON.parse(text) : undefined;
+          json = res.text ? JSON.parse(res.text) : undefined;
         } catch {
           json = undefined;
         }
-        return { status: res.status, headers: res.headers, text, json, ms: performance.now() - started };
+        return { status: res.status, headers: res.headers, text: res.text, json, ms: performance.now() - started };
       } catch (error) {
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
         return {
@@ -172,7 +167,10 @@ export async function startChaosApi(options: { demoData?: boolean } = {}): Promi
       await grant(tenant.key.id);
       return { surface: 'workspace', accountId: tenant.account_id, keyId: tenant.key.id, key: tenant.key.api_key };
     },
-    close: () => api.close(),
+    async close() {
+      client.close();
+      await api.close();
+    },
   };
   return chaos;
 }
