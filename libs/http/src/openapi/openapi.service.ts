@@ -23,7 +23,8 @@ const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : [v 
  */
 @Injectable()
 export class OpenApiService {
-  private cached?: { json: OpenApiDocument; yaml: string };
+  private cached?: OpenApiDocument;
+  private cachedYaml?: string;
   private lookup?: (method: string, path: string) => OperationRef | undefined;
 
   constructor(
@@ -39,6 +40,7 @@ export class OpenApiService {
   addRoutes(routes: OperationRoute[]): void {
     this.external.push(...routes);
     this.cached = undefined;
+    this.cachedYaml = undefined;
     this.lookup = undefined;
   }
 
@@ -72,11 +74,15 @@ export class OpenApiService {
   }
 
   document(): OpenApiDocument {
-    return this.build().json;
+    // Routes are fixed once the app is up, so the document is built once.
+    this.cached ??= buildOpenApiDocument(this.info, [...this.routes(), ...this.external]);
+    return this.cached;
   }
 
+  /** Rendered on first ask: most apps never serve the YAML, and rendering it costs about 0.1 s of CPU. */
   yaml(): string {
-    return this.build().yaml;
+    this.cachedYaml ??= this.renderYaml(this.document());
+    return this.cachedYaml;
   }
 
   /** The documented operation a request (method, concrete path) went to; undefined for none. */
@@ -85,12 +91,7 @@ export class OpenApiService {
     return this.lookup(method, path);
   }
 
-  private build(): { json: OpenApiDocument; yaml: string } {
-    // Routes are fixed once the app is up, so the document is built once.
-    if (!this.cached) {
-      const json = buildOpenApiDocument(this.info, [...this.routes(), ...this.external]);
-      this.cached = { json, yaml: stringify(json, { aliasDuplicateObjects: false, lineWidth: 0 }) };
-    }
-    return this.cached;
+  private renderYaml(json: OpenApiDocument): string {
+    return stringify(json, { aliasDuplicateObjects: false, lineWidth: 0 });
   }
 }
