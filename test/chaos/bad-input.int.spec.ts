@@ -74,7 +74,7 @@ describe('chaos: bad input from the OpenAPI document (real HTTP, every operation
   let r: Resources;
 
   before(async () => {
-    chaos = await startChaosApi({ demoData: true });
+    chaos = await startChaosApi({ demoCompanies: 500 });
     as.platform = await chaos.platformPrincipal();
     as.agent = await chaos.agentPrincipal();
     as.workspace = await chaos.tenantPrincipal('Chaos Capital');

@@ -53,9 +53,30 @@ export const UNICODE_EDGES = [
   '\\u0000',
 ];
 
+/** Surrogates (0xD800–0xDFFF) are left out, as fast-check's `binary` unit leaves them out. */
+const SURROGATES = { from: 0xd800, count: 0x800 };
+const CODE_POINTS = 0x110000 - SURROGATES.count;
+
+/**
+ * Any one code point but a surrogate: fast-check's `binary` unit, written out. That unit maps
+ * an index to a code point and back through a table of all 1.1 million, built on first use:
+ * 0.7 s of CPU per process. This one draws the same index and maps it the same way, so it
+ * generates the same strings; it maps back by arithmetic.
+ */
+const codePoint = fc.nat({ max: CODE_POINTS - 1 }).map(
+  (i) => String.fromCodePoint(i < SURROGATES.from ? i : i + SURROGATES.count),
+  (value) => {
+    const cp = typeof value === 'string' ? value.codePointAt(0) : undefined;
+    if (cp === undefined || String.fromCodePoint(cp) !== value) throw new Error('not one code point');
+    if (cp < SURROGATES.from) return cp;
+    if (cp < SURROGATES.from + SURROGATES.count) throw new Error('a surrogate');
+    return cp - SURROGATES.count;
+  },
+);
+
 export const unicodeString = fc.oneof(
   fc.constantFrom(...UNICODE_EDGES),
-  fc.string({ unit: 'binary', minLength: 1, maxLength: 24 }),
+  fc.string({ unit: codePoint, minLength: 1, maxLength: 24 }),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 24 }),
 );
 

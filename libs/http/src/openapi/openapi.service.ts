@@ -84,8 +84,12 @@ export class OpenApiService {
    * start (a fifth of a test app's start), for a page few clients read.
    */
   yaml(): string {
-    this.cachedYaml ??= stringify(this.document(), { aliasDuplicateObjects: false, lineWidth: 0 });
+    this.cachedYaml ??= this.renderYaml(this.document());
     return this.cachedYaml;
+  }
+
+  private renderYaml(json: OpenApiDocument): string {
+    return stringify(json, { aliasDuplicateObjects: false, lineWidth: 0 });
   }
 
   /** The documented operation a request (method, concrete path) went to; undefined for none. */
