@@ -98,18 +98,19 @@ export class SqliteDocumentStore implements DocumentStore, SqliteCollectionHost 
       return `CREATE ${spec.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${columns})`;
     });
     // The table and its indexes in one transaction: one commit (one WAL sync) instead of one per
-    // statement; a start creates some sixty collections.
-    this.db.transaction(() =>
-      this.tables.write(collection, () => {
-        for (const sql of statements) {
-          try {
-            this.db.exec(sql);
-          } catch (error) {
-            throw mapError(error, collection, '');
-          }
+    // statement; a start creates some sixty collections. IMMEDIATE, as applyBatch: another process
+    // (a second worker) may be creating the same tables meanwhile.
+    const run = this.db.transaction(() => {
+      this.tables.ensure(collection);
+      for (const sql of statements) {
+        try {
+          this.db.exec(sql);
+        } catch (error) {
+          throw mapError(error, collection, '');
         }
-      }),
-    )();
+      }
+    });
+    this.tables.retryOnMissingTable(() => run.immediate());
   }
 
   async dropCollection(name: string): Promise<void> {
