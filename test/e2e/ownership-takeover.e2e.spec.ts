@@ -96,11 +96,16 @@ describe('ownership of background jobs across two worker processes (built mains)
   let receiver: TestReceiver;
   let api: LiveProcess | undefined;
   const workers: Worker[] = [];
+  // The test's load and overlap sampler run until it stops them; a failed assertion skips that,
+  // so after() stops them too (the sampler would otherwise keep the process alive).
+  const running = { load: true, sampling: true };
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'svc-e2e-takeover-'));
     receiver = await TestReceiver.start();
   });
   after(async () => {
+    running.load = false;
+    running.sampling = false;
     for (const w of workers) {
       await w.process?.stop('SIGTERM');
     }
@@ -158,9 +163,8 @@ describe('ownership of background jobs across two worker processes (built mains)
 
     // Never two workers running one job, sampled all along (a dead one answers nothing).
     const overlaps: string[] = [];
-    let sampling = true;
     const sampler = (async () => {
-      while (sampling) {
+      while (running.sampling) {
         const [ha, hb] = await Promise.all([a.held(), b.held()]);
         for (const job of ha ?? []) if (hb?.includes(job)) overlaps.push(job);
         await new Promise((r) => setTimeout(r, 150));
@@ -173,9 +177,8 @@ describe('ownership of background jobs across two worker processes (built mains)
     // longer than SVC_READ_YOUR_WRITES_TIMEOUT_MS) answers 503 READ_MODEL_BEHIND: recorded, id unknown.
     const behind = { repo: 0, ok: 0, fail: 0 };
     const failures: string[] = [];
-    let loading = true;
     const load = (async () => {
-      for (let i = 0; loading; i++) {
+      for (let i = 0; running.load; i++) {
         const answers: Array<[string, Answer]> = [
           ['repo', await call('POST', '/v1/repositories', { name: `takeover/r${i}` })],
           ['ok', await call('POST', `/v1/webhooks/${ok.body.id}/test`)],
@@ -224,9 +227,9 @@ describe('ownership of background jobs across two worker processes (built mains)
     // The load goes on through the second takeover: a few more rounds answered.
     const atSecondTakeover = answered();
     await until('the load to go on after the second takeover', 30_000, async () => answered() >= atSecondTakeover + 3);
-    loading = false;
+    running.load = false;
     await load;
-    sampling = false;
+    running.sampling = false;
     await sampler;
     process.stdout.write(
       `# takeover after SIGKILL: ${firstTakeoverMs} ms (A → B), ${secondTakeoverMs} ms (B → A); ${created.repositories + behind.repo} repositories, ${created.ok.length + created.failing.length + behind.ok + behind.fail} deliveries (${behind.repo + behind.ok + behind.fail} answered 503 READ_MODEL_BEHIND)\n`,

@@ -88,29 +88,23 @@ export class SqliteDocumentStore implements DocumentStore, SqliteCollectionHost 
 
   async ensureIndexes(collection: string, indexes: IndexSpec[]): Promise<void> {
     const table = tableName(collection);
-    const statements = indexes.map((spec) => {
+    for (const spec of indexes) {
       if (!spec.fields?.length) throw new InvalidFilterError('An index needs at least one field');
       const columns = indexColumnsSql(spec);
       const name = `${table}__ix_${createHash('sha1')
         .update(`${spec.unique ? 'u' : ''}${columns}`)
         .digest('hex')
         .slice(0, 12)}`;
-      return `CREATE ${spec.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${columns})`;
-    });
-    // The table and its indexes in one transaction: one commit (one WAL sync) instead of one per
-    // statement; a start creates some sixty collections. IMMEDIATE, as applyBatch: another process
-    // (a second worker) may be creating the same tables meanwhile.
-    const run = this.db.transaction(() => {
-      this.tables.ensure(collection);
-      for (const sql of statements) {
+      this.tables.write(collection, () => {
         try {
-          this.db.exec(sql);
+          this.db.exec(
+            `CREATE ${spec.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${columns})`,
+          );
         } catch (error) {
           throw mapError(error, collection, '');
         }
-      }
-    });
-    this.tables.retryOnMissingTable(() => run.immediate());
+      });
+    }
   }
 
   async dropCollection(name: string): Promise<void> {
