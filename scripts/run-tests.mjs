@@ -1,5 +1,6 @@
 // Runs the compiled spec files with Node's built-in test runner.
-// Usage: node scripts/run-tests.mjs [unit|int|e2e] [--times=FILE] [path-filter...]
+// Usage: node scripts/run-tests.mjs [unit|int|e2e] [--times=FILE] [--list] [path-filter...]
+// --list prints the processes the files would run in (one line each, its files) and runs nothing.
 // Node 20's --test takes no globs, so the files are found here.
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -12,7 +13,8 @@ const args = process.argv.slice(2);
 const level = args.find((a) => levels.has(a));
 // --times=FILE writes each spec file's wall time there, longest first (scripts/file-times-reporter.mjs).
 const times = args.find((a) => a.startsWith('--times='))?.slice('--times='.length);
-const filters = args.filter((a) => !levels.has(a) && !a.startsWith('--times='));
+const list = args.includes('--list');
+const filters = args.filter((a) => !levels.has(a) && !a.startsWith('--times=') && a !== '--list');
 
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -61,14 +63,14 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const groupsDir = join(root, 'dist', '.spec-groups', String(process.pid));
-const entries = [];
-if (process.env.TEST_GROUPS === '0') entries.push(...files);
+// One entry per process: its spec files.
+const plan = [];
+if (process.env.TEST_GROUPS === '0') plan.push(...files.map((f) => [f]));
 else {
   const open = new Map();
   for (const file of files) {
     if (await runsAlone(file)) {
-      entries.push(file);
+      plan.push([file]);
       continue;
     }
     const key = `${areaOf(file)} ${levelOf(file)}`;
@@ -76,25 +78,32 @@ else {
     if (!group || group.length >= GROUP_SIZE[levelOf(file)]) {
       group = [];
       open.set(key, group);
-      entries.push(group);
+      plan.push(group);
     }
     group.push(file);
   }
-  await mkdir(groupsDir, { recursive: true });
-  const counters = new Map();
-  for (const [i, entry] of entries.entries()) {
-    if (typeof entry === 'string' || entry.length === 1) {
-      entries[i] = typeof entry === 'string' ? entry : entry[0];
-      continue;
-    }
-    const name = `${areaOf(entry[0]).replace('/', '-')}.${levelOf(entry[0])}`;
-    const n = (counters.get(name) ?? 0) + 1;
-    counters.set(name, n);
-    const path = join(groupsDir, `${name}.${n}.spec.js`);
-    const imports = entry.map((f) => `import ${JSON.stringify(relative(groupsDir, f))};`).join('\n');
-    await writeFile(path, `// ${entry.length} spec files in one process (scripts/run-tests.mjs)\n${imports}\n`);
-    entries[i] = path;
+}
+if (list) {
+  for (const group of plan) console.log(group.map((f) => relative(root, f)).join(' '));
+  process.exit(0);
+}
+
+const groupsDir = join(root, 'dist', '.spec-groups', String(process.pid));
+const entries = [];
+const counters = new Map();
+for (const group of plan) {
+  if (group.length === 1) {
+    entries.push(group[0]);
+    continue;
   }
+  const name = `${areaOf(group[0]).replace('/', '-')}.${levelOf(group[0])}`;
+  const n = (counters.get(name) ?? 0) + 1;
+  counters.set(name, n);
+  const path = join(groupsDir, `${name}.${n}.spec.js`);
+  const imports = group.map((f) => `import ${JSON.stringify(relative(groupsDir, f))};`).join('\n');
+  await mkdir(groupsDir, { recursive: true });
+  await writeFile(path, `// ${group.length} spec files in one process (scripts/run-tests.mjs)\n${imports}\n`);
+  entries.push(path);
 }
 const removeGroups = () => rmSync(groupsDir, { recursive: true, force: true });
 
